@@ -1,0 +1,90 @@
+// The one in-process event bus. The model, the agent store, the Inbox and mail publish typed
+// events here; TUI instances, `subscribe` streams, the link and the queue listen. Each module adds
+// its own event shapes to `EventMap` by declaration merging, so no god type file lists them all.
+import type { Logger } from './log.js';
+import { nullLogger } from './log.js';
+
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface EventMap {}
+
+export type EventName = keyof EventMap;
+export type BusEvent<K extends EventName = EventName> = K extends EventName
+  ? { type: K; seq: number; ts: number } & EventMap[K]
+  : never;
+
+export interface Disposable {
+  dispose(): void;
+}
+
+type Listener = (ev: BusEvent) => void;
+
+export class Bus {
+  private seq = 0;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly log: Logger = nullLogger) {}
+
+  /** The sequence number of the last published event. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  publish<K extends EventName>(type: K, body: EventMap[K]): BusEvent<K> {
+    const ev = { type, seq: ++this.seq, ts: Date.now(), ...body } as unknown as BusEvent<K>;
+    for (const fn of [...this.listeners]) {
+      try {
+        fn(ev as BusEvent);
+      } catch (e) {
+        // One broken subscriber never stops the others or the publisher.
+        this.log.error('event listener threw', { event: type, error: String(e) });
+      }
+    }
+    return ev;
+  }
+
+  subscribe(fn: Listener): Disposable {
+    this.listeners.add(fn);
+    return { dispose: () => this.listeners.delete(fn) };
+  }
+
+  /** Listens to one event type only. */
+  on<K extends EventName>(type: K, fn: (ev: BusEvent<K>) => void): Disposable {
+    return this.subscribe((ev) => {
+      if (ev.type === type) fn(ev as BusEvent<K>);
+    });
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+}
+
+/** Collects disposables so an owner can release everything it holds at once. */
+export class DisposableStore implements Disposable {
+  private items: Disposable[] = [];
+  private disposed = false;
+
+  add<T extends Disposable>(d: T): T {
+    if (this.disposed) d.dispose();
+    else this.items.push(d);
+    return d;
+  }
+
+  addFn(fn: () => void): void {
+    this.add({ dispose: fn });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const items = this.items.reverse();
+    this.items = [];
+    for (const d of items) {
+      try {
+        d.dispose();
+      } catch {
+        // disposal is best effort; one failure must not keep the rest alive
+      }
+    }
+  }
+}

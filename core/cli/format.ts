@@ -1,0 +1,70 @@
+// How results print without --json. A verb with no formatter here prints its result as
+// `key: value` lines, or as JSON when it is nested.
+
+type Formatter = (r: Record<string, unknown>) => string;
+
+function table(rows: string[][]): string {
+  if (rows.length === 0) return '';
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+function str(v: unknown): string {
+  if (v === null || v === undefined) return '-';
+  return String(v);
+}
+
+const formatters: Record<string, Formatter> = {
+  'list-sessions': (r) => {
+    const ss = r.sessions as Array<Record<string, unknown>>;
+    if (ss.length === 0) return 'no sessions';
+    return table([['NAME', 'WINDOWS', 'ID'], ...ss.map((s) => [str(s.name), str(s.windows), str(s.short_id)])]);
+  },
+  'list-windows': (r) => {
+    const ws = r.windows as Array<Record<string, unknown>>;
+    if (ws.length === 0) return 'no windows';
+    return table([
+      ['SESSION', 'NAME', 'ID', 'PID', 'COMMAND', 'SIZE', 'STATE', 'CWD'],
+      ...ws.map((w) => {
+        const fg = w.foreground as { comm?: string } | null;
+        const exit = w.exit as { code: number | null; signal: number | null } | null;
+        const agent = w.agent_state as { state?: string } | undefined;
+        const state = exit ? (exit.signal ? `exited (signal ${exit.signal})` : `exited ${exit.code}`) : agent?.state && agent.state !== 'none' ? agent.state : 'running';
+        return [str(w.session), str(w.name), str(w.short_id), str(w.pid), str(fg?.comm), `${w.cols}x${w.rows}`, state, str(w.cwd)];
+      }),
+    ]);
+  },
+  'capture-pane': (r) => (r.lines as string[]).join('\n'),
+  'new-session': (r) => str((r.window as Record<string, unknown>).id),
+  'new-window': (r) => str(r.id),
+  'wait-for': (r) => (typeof r.line === 'string' ? r.line : typeof r.state === 'string' ? r.state : ''),
+  'list-verbs': (r) => {
+    const vs = r.verbs as Array<{ name: string; summary: string }>;
+    return table(vs.map((v) => [v.name, v.summary]));
+  },
+  'kill-server': () => '',
+  'send-text': () => '',
+  'send-keys': () => '',
+  'close-window': () => '',
+  'kill-session': () => '',
+  'select-window': () => '',
+  'set-window': () => '',
+  'set-session-name': () => '',
+  'resize-window': () => '',
+};
+
+export function formatResult(verb: string, result: unknown): string {
+  if (result === null || result === undefined) return '';
+  if (typeof result !== 'object') return String(result);
+  const f = formatters[verb];
+  if (f) return f(result as Record<string, unknown>);
+  const entries = Object.entries(result as Record<string, unknown>);
+  if (entries.every(([, v]) => v === null || typeof v !== 'object')) {
+    return entries.map(([k, v]) => `${k}: ${str(v)}`).join('\n');
+  }
+  return JSON.stringify(result, null, 2);
+}
+
+export function addFormatter(verb: string, f: Formatter): void {
+  formatters[verb] = f;
+}

@@ -1,0 +1,177 @@
+// The `tuios` command: argv → one verb call on the socket → printed result. Starts the daemon
+// when none answers. Exit codes: 0 ok, 1 the verb failed, 2 usage, 124 a wait timed out.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { RpcClient, RpcError } from '../rpc/client.js';
+import { resolveSocket } from '../config/paths.js';
+import { spawnDaemon } from '../daemon/spawn.js';
+import { parseVerbArgs, findVerb, verbUsage, UsageError, type VerbRow, type Parsed } from './args.js';
+import { formatResult } from './format.js';
+import { VERSION } from '../version.js';
+
+const EXIT_OK = 0;
+const EXIT_FAIL = 1;
+const EXIT_USAGE = 2;
+const EXIT_TIMEOUT = 124;
+
+function loadTable(): VerbRow[] {
+  const text = readFileSync(new URL('./verbs.json', import.meta.url), 'utf8');
+  return JSON.parse(text) as VerbRow[];
+}
+
+function mainUsage(table: VerbRow[]): string {
+  const width = Math.max(...table.map((v) => v.name.length));
+  return [
+    'usage: tuios VERB [FLAGS]    (tuios help VERB for one verb)',
+    '       tuios daemon [--foreground]',
+    '',
+    'verbs:',
+    ...table.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`),
+    '',
+    'global: -s/--session S, -w/--window W, --json, --server PATH (or TUIOS_SERVER)',
+  ].join('\n');
+}
+
+/** Fills what the CLI knows and the daemon cannot: its folder, its TERM, relative paths. */
+function addCallerContext(p: Parsed): void {
+  const name = p.verb.name;
+  const has = (k: string) => p.verb.params.some((x) => x.name === k);
+  if (typeof p.params.cwd === 'string') p.params.cwd = resolve(p.params.cwd);
+  else if (name === 'new-session') p.params.cwd = process.cwd();
+  if (has('term') && p.params.term === undefined && process.env.TERM) p.params.term = process.env.TERM;
+}
+
+async function connectOrStart(socket: string, server: string | undefined, autostart: boolean): Promise<RpcClient> {
+  const pane = process.env.TUIOS_PANE_ID ?? null;
+  try {
+    return await RpcClient.connect(socket, { pane });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!autostart || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw e;
+  }
+  const ok = await spawnDaemon(socket, server);
+  if (!ok) throw new Error(`the daemon did not start on ${socket}`);
+  return RpcClient.connect(socket, { pane });
+}
+
+function printError(body: { code: string; message: string; hint?: string }): void {
+  process.stderr.write(`tuios: ${body.message} (${body.code})\n`);
+  if (body.hint) process.stderr.write(`  ${body.hint}\n`);
+}
+
+async function runVerb(p: Parsed): Promise<number> {
+  const { socket } = resolveSocket(process.env, p.server);
+  const autostart = p.verb.name !== 'kill-server';
+  let client: RpcClient;
+  try {
+    client = await connectOrStart(socket, p.server, autostart);
+  } catch (e) {
+    if (!autostart) {
+      process.stderr.write(`tuios: no daemon is running on ${socket}\n`);
+      return EXIT_FAIL;
+    }
+    process.stderr.write(`tuios: cannot reach the daemon on ${socket}: ${(e as Error).message}\n`);
+    return EXIT_FAIL;
+  }
+  addCallerContext(p);
+  try {
+    if (p.verb.stream) {
+      const code = await new Promise<number>((resolveExit) => {
+        client
+          .stream(p.verb.name, p.params, (ev) => {
+            const e = ev as { type?: string; error?: { code: string; message: string; hint?: string } };
+            if (e.type === 'stream-error' && e.error) {
+              printError(e.error);
+              resolveExit(EXIT_FAIL);
+            } else if (e.type === 'stream-closed') resolveExit(EXIT_OK);
+            else process.stdout.write(JSON.stringify(ev) + '\n');
+          })
+          .then((first) => {
+            if (p.json) process.stdout.write(JSON.stringify(first) + '\n');
+          })
+          .catch((err) => {
+            if (err instanceof RpcError) printError(err.body);
+            else process.stderr.write(`tuios: ${(err as Error).message}\n`);
+            resolveExit(EXIT_FAIL);
+          });
+      });
+      return code;
+    }
+    const result = await client.call(p.verb.name, p.params);
+    const text = p.json ? JSON.stringify(result, null, 2) : formatResult(p.verb.name, result);
+    if (text) process.stdout.write(text + '\n');
+    return EXIT_OK;
+  } catch (e) {
+    if (e instanceof RpcError) {
+      printError(e.body);
+      return e.code === 'timeout' ? EXIT_TIMEOUT : EXIT_FAIL;
+    }
+    process.stderr.write(`tuios: ${(e as Error).message}\n`);
+    return EXIT_FAIL;
+  } finally {
+    client.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-V' || first === 'version') {
+    process.stdout.write(`tuios ${VERSION}\n`);
+    return EXIT_OK;
+  }
+  if (first === 'daemon') {
+    let foreground = false;
+    let server: string | undefined;
+    for (let i = 0; i < rest.length; i++) {
+      if (rest[i] === '--foreground' || rest[i] === '-f') foreground = true;
+      else if (rest[i] === '--server') server = rest[++i];
+      else if (rest[i]?.startsWith('--server=')) server = rest[i]!.slice(9);
+      else {
+        process.stderr.write(`tuios daemon: unknown argument ${rest[i]}\nusage: tuios daemon [--foreground] [--server PATH]\n`);
+        return EXIT_USAGE;
+      }
+    }
+    const mod = (await import(new URL('./daemon.js', import.meta.url).href)) as {
+      daemonCommand(a: { foreground: boolean; server?: string }): Promise<number>;
+    };
+    return mod.daemonCommand({ foreground, server });
+  }
+  const table = loadTable();
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    const v = first === 'help' && rest[0] ? findVerb(table, rest[0]) : undefined;
+    process.stdout.write((v ? verbUsage(v) : mainUsage(table)) + '\n');
+    return first === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const verb = findVerb(table, first);
+  if (!verb) {
+    process.stderr.write(`tuios: unknown verb "${first}"; tuios help lists them\n`);
+    return EXIT_USAGE;
+  }
+  let parsed: Parsed;
+  try {
+    parsed = parseVerbArgs(verb, rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`tuios ${verb.name}: ${e.message}\n\n${verbUsage(verb)}\n`);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+  if (parsed.help) {
+    process.stdout.write(verbUsage(verb) + '\n');
+    return EXIT_OK;
+  }
+  return runVerb(parsed);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+    // A daemon run resolves only when it stops; a verb call is done once its output is flushed.
+    if (process.argv[2] === 'daemon') process.exit(code);
+  },
+  (e) => {
+    process.stderr.write(`tuios: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(EXIT_FAIL);
+  },
+);

@@ -1,0 +1,62 @@
+// The config.toml schema. Every section is here with its defaults; a key the schema does not
+// know is a warning that names it, a value of the wrong type keeps the last good config.
+import { z } from 'zod';
+import { DEFAULT_SCROLLBACK_LINES, MAX_SCROLLBACK_LINES } from '../limits.js';
+
+const daemon = z
+  .object({
+    /** Lines of scrollback per pane. */
+    scrollback: z.number().int().min(0).max(MAX_SCROLLBACK_LINES).default(DEFAULT_SCROLLBACK_LINES),
+    /** The program a window runs when none is given; default $SHELL, then /bin/sh. */
+    shell: z.string().min(1).optional(),
+  })
+  .prefault({});
+
+export const configSchema = z
+  .object({
+    daemon,
+  })
+  .prefault({});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function defaultConfig(): Config {
+  return configSchema.parse({});
+}
+
+/** Paths of keys in `raw` that the schema does not describe (for the warning that names them). */
+export function unknownKeys(schema: z.ZodType, raw: unknown, prefix = ''): string[] {
+  const s = unwrap(schema);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    if (Array.isArray(raw) && s instanceof z.ZodArray) {
+      return raw.flatMap((item, i) => unknownKeys(s.element as z.ZodType, item, `${prefix}[${i}]`));
+    }
+    return [];
+  }
+  if (s instanceof z.ZodObject) {
+    const out: string[] = [];
+    const shape = s.shape as Record<string, z.ZodType>;
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      const path = prefix ? `${prefix}.${k}` : k;
+      if (!(k in shape)) out.push(path);
+      else out.push(...unknownKeys(shape[k]!, v, path));
+    }
+    return out;
+  }
+  if (s instanceof z.ZodRecord) {
+    return Object.entries(raw as Record<string, unknown>).flatMap(([k, v]) =>
+      unknownKeys(s.valueType as z.ZodType, v, prefix ? `${prefix}.${k}` : k),
+    );
+  }
+  return [];
+}
+
+function unwrap(s: z.ZodType): z.ZodType {
+  let cur: z.ZodType = s;
+  for (let i = 0; i < 10; i++) {
+    if (cur instanceof z.ZodOptional || cur instanceof z.ZodNullable) cur = cur.unwrap() as z.ZodType;
+    else if (cur instanceof z.ZodDefault || cur instanceof z.ZodPrefault) cur = cur.unwrap() as z.ZodType;
+    else break;
+  }
+  return cur;
+}

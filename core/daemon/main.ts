@@ -1,0 +1,182 @@
+// The daemon's composition root: builds every service in order, listens on the socket, and
+// tears everything down on kill-server or a signal. `tuios daemon` lands here.
+import { existsSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { resolvePaths, ensurePrivateDir, type Paths } from '../config/paths.js';
+import { ConfigStore } from '../config/config.js';
+import { FileLogger } from '../log.js';
+import { Bus } from '../bus.js';
+import { Model } from '../model/model.js';
+import { PtyStarter } from '../pty/starter.js';
+import { SnapshotStore } from '../store/snapshot.js';
+import { Dispatcher } from '../rpc/dispatch.js';
+import { RpcServer } from '../rpc/server.js';
+import { allVerbs } from '../verbs/index.js';
+import { acquireLock, socketAnswers } from './lock.js';
+import { spawnDaemon } from './spawn.js';
+import { placementOf } from '../security/placement.js';
+import type { Services } from './services.js';
+import type { Caller } from '../rpc/caller.js';
+import { VERSION } from '../version.js';
+
+export interface DaemonArgs {
+  foreground: boolean;
+  server?: string;
+}
+
+export interface RunningDaemon {
+  svc: Services;
+  stopped: Promise<void>;
+}
+
+function say(line: string): void {
+  process.stdout.write(line + '\n');
+}
+
+/** `tuios daemon`: foreground runs here; otherwise a detached child runs it and we wait for it. */
+export async function daemonCommand(args: DaemonArgs): Promise<number> {
+  const paths = resolvePaths(process.env, args.server);
+  if (!args.foreground) return startDetached(paths, args);
+  try {
+    const d = await startDaemon(paths);
+    say(`tuios ${VERSION} daemon (pid ${process.pid}) listening on ${paths.socket}`);
+    say(`log: ${paths.logFile}`);
+    await d.stopped;
+    return 0;
+  } catch (e) {
+    process.stderr.write(`tuios daemon: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+async function startDetached(paths: Paths, args: DaemonArgs): Promise<number> {
+  if (await socketAnswers(paths.socket)) {
+    say(`a tuios daemon already answers on ${paths.socket}`);
+    return 0;
+  }
+  const ok = await spawnDaemon(paths.socket, args.server);
+  if (!ok) {
+    process.stderr.write(`tuios daemon: it did not answer on ${paths.socket} in time; see ${paths.logFile}\n`);
+    return 1;
+  }
+  say(`tuios daemon started; socket ${paths.socket}`);
+  return 0;
+}
+
+/** Builds and starts every service. Exported for tests that want a daemon in-process. */
+export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
+  ensurePrivateDir(paths.runtimeDir);
+  ensurePrivateDir(paths.stateDir);
+  const lock = acquireLock(`${paths.socket}.lock`);
+  if (!lock.ok) {
+    throw new Error(`another tuios daemon${lock.pid ? ` (pid ${lock.pid})` : ''} owns ${paths.socket}`);
+  }
+  const releaseLock = lock.release;
+  if (existsSync(paths.socket)) {
+    // We hold the lock, so whatever is there is left over from a daemon that died.
+    unlinkSync(paths.socket);
+  }
+
+  const log = new FileLogger(paths.logFile, process.env.TUIOS_LOG_LEVEL === 'debug' ? 'debug' : 'info', { pid: process.pid });
+  const config = new ConfigStore(paths.configFile, log);
+  const first = config.load();
+  if (first.error) process.stderr.write(`tuios: ${first.error} (using defaults)\n`);
+  for (const w of first.warnings) process.stderr.write(`tuios: ${w}\n`);
+  config.watch();
+
+  const bus = new Bus(log);
+  const baseEnv = { ...process.env };
+  const defaultCwd = baseEnv.HOME && existsSync(baseEnv.HOME) ? baseEnv.HOME : '/';
+
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+  let stopping = false;
+
+  // The model and the starter need each other (a started pane reports back to the model).
+  let model!: Model;
+  const starter = new PtyStarter({
+    config: () => config.current,
+    socket: paths.socket,
+    explicitSocket: paths.socketExplicit,
+    baseEnv,
+    onExit: (w, st) => model.windowExited(w, st),
+    onStarted: (w) => {
+      w.addScreenHooks({ onTitle: (t) => model.windowRetitled(w, t), onCwd: (uri) => (w.oscCwd = fileUriPath(uri)) });
+    },
+  });
+  model = new Model(bus, log, starter, defaultCwd);
+  const snapshot = new SnapshotStore(paths.snapshotFile, model, bus, log);
+
+  const svc: Services = {
+    paths,
+    config,
+    log,
+    bus,
+    model,
+    snapshot,
+    dispatcher: null as unknown as Dispatcher,
+    bootId: randomBytes(8).toString('hex'),
+    startedAt: Date.now(),
+    baseEnv,
+    placement: (c: Caller) => placementOf(c, { model, socket: paths.socket, daemonPid: process.pid }),
+    callerPane: (c: Caller) => {
+      const p = placementOf(c, { model, socket: paths.socket, daemonPid: process.pid });
+      if (p.kind === 'pane') return p.window;
+      if (p.kind === 'inside' && c.paneHint) return model.windows.get(c.paneHint) ?? null;
+      if (p.kind === 'outside' && c.paneHint) return model.windows.get(c.paneHint) ?? null;
+      return null;
+    },
+    shutdown: (reason: string) => void stop(reason),
+  };
+  const dispatcher = new Dispatcher(svc, allVerbs);
+  (svc as { dispatcher: Dispatcher }).dispatcher = dispatcher;
+
+  const restored = snapshot.restore(defaultCwd);
+  if (restored.sessions > 0) log.info('restored sessions', restored);
+  snapshot.start();
+
+  const rpc = new RpcServer(dispatcher, log);
+  await rpc.listen(paths.socket);
+  log.info('daemon started', { version: VERSION, socket: paths.socket });
+
+  async function stop(reason: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    log.info('daemon stopping', { reason });
+    snapshot.dispose();
+    snapshot.saveNow();
+    await rpc.close();
+    model.dispose();
+    config.dispose();
+    try {
+      unlinkSync(paths.socket);
+    } catch {
+      // already gone
+    }
+    releaseLock();
+    resolveStopped();
+  }
+
+  const onSignal = (sig: NodeJS.Signals) => void stop(sig);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  process.on('SIGPIPE', () => {});
+  process.on('uncaughtException', (e) => {
+    // Bad input must never take the daemon down; log it and go on.
+    log.error('uncaught exception', { error: e instanceof Error ? e.stack : String(e) });
+  });
+  process.on('unhandledRejection', (e) => {
+    log.error('unhandled rejection', { error: e instanceof Error ? e.stack : String(e) });
+  });
+
+  return { svc, stopped };
+}
+
+function fileUriPath(uri: string): string | null {
+  try {
+    const u = new URL(uri);
+    return u.protocol === 'file:' ? decodeURIComponent(u.pathname) : null;
+  } catch {
+    return null;
+  }
+}

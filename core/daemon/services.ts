@@ -1,0 +1,31 @@
+// The daemon's services, built in order by the composition root (main.ts). Verbs reach the rest
+// of the daemon only through this. Later capabilities add their service here.
+import type { Paths } from '../config/paths.js';
+import type { ConfigStore } from '../config/config.js';
+import type { Logger } from '../log.js';
+import type { Bus } from '../bus.js';
+import type { Model } from '../model/model.js';
+import type { SnapshotStore } from '../store/snapshot.js';
+import type { Dispatcher } from '../rpc/dispatch.js';
+import type { Caller, Placement } from '../rpc/caller.js';
+import type { Window } from '../model/window.js';
+
+export interface Services {
+  readonly paths: Paths;
+  readonly config: ConfigStore;
+  readonly log: Logger;
+  readonly bus: Bus;
+  readonly model: Model;
+  readonly snapshot: SnapshotStore;
+  readonly dispatcher: Dispatcher;
+  readonly bootId: string;
+  readonly startedAt: number;
+  /** The daemon's environment when it started (a new pane's base environment). */
+  readonly baseEnv: Record<string, string | undefined>;
+  /** Where a caller is, from the kernel's view of its pid (cached per connection). */
+  placement(c: Caller): Placement;
+  /** The pane a caller runs in, for defaults: its placement, else the pane its CLI named. */
+  callerPane(c: Caller): Window | null;
+  /** Stops the daemon: saves the snapshot, ends every pane, removes the socket. */
+  shutdown(reason: string): void;
+}

@@ -1,0 +1,76 @@
+// Every budget the daemon enforces, in one place, each with the reason for its number.
+// A limit that a caller can hit answers a typed error; none is silent growth.
+
+/** One verb request or reply line. Larger lines close the connection: framing is lost. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** Concurrent socket connections a single caller process may hold (spec: herdr socket, issue 2). */
+export const MAX_CONNECTIONS_PER_PROCESS = 64;
+
+/** Bytes queued to a subscriber's socket before it is declared too slow and gets `events_lost`. */
+export const SUBSCRIBER_MAX_PENDING_BYTES = 4 * 1024 * 1024;
+
+/** Default scrollback per pane, in lines. */
+export const DEFAULT_SCROLLBACK_LINES = 5000;
+/** Upper bound on a configured scrollback: 100k lines of 200 columns is ~240 MB in xterm's buffer. */
+export const MAX_SCROLLBACK_LINES = 100_000;
+
+/**
+ * PTY flow control. The emulator parses a few tens of MB/s; a program can write faster.
+ * Above HIGH unparsed bytes the PTY is paused (the kernel then blocks the writer), below LOW it
+ * resumes. @xterm/headless throws past 50 MB pending, so HIGH stays far below that.
+ */
+export const PTY_HIGH_WATERMARK_BYTES = 512 * 1024;
+export const PTY_LOW_WATERMARK_BYTES = 64 * 1024;
+
+/** Pane sizes accepted from callers: a 1x1 pane is legal, anything past 1000 is a mistake. */
+export const MIN_COLS = 2;
+export const MIN_ROWS = 1;
+export const MAX_COLS = 1000;
+export const MAX_ROWS = 500;
+export const DEFAULT_COLS = 80;
+export const DEFAULT_ROWS = 24;
+
+/** Names of sessions and windows. */
+export const MAX_NAME_BYTES = 128;
+/** Text typed by send-text in one call. */
+export const MAX_SEND_TEXT_BYTES = 256 * 1024;
+/** Keys in one send-keys call. */
+export const MAX_SEND_KEYS = 512;
+/** Lines capture-pane may return from scrollback in one call. */
+export const MAX_CAPTURE_LINES = 100_000;
+/** Lines a wait-for window-output reads back from its start marker (plus the screen). */
+export const WAIT_OUTPUT_MAX_LINES = 2000;
+/** Longest any wait may run (spec: 24 hours). */
+export const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
+/** Default wait-for timeout when the caller names none. */
+export const DEFAULT_WAIT_MS = 30_000;
+/** Throttle for re-reading a screen during a wait-for window-output while output flows. */
+export const WAIT_OUTPUT_THROTTLE_MS = 30;
+/** Longest RE2 pattern accepted from a caller. */
+export const MAX_PATTERN_BYTES = 4096;
+
+/** Environment passed to new-window: count and size. */
+export const MAX_ENV_VARS = 256;
+export const MAX_ENV_VALUE_BYTES = 32 * 1024;
+export const MAX_ARGV = 1024;
+
+/** Sessions and windows a daemon holds; past this, creation is refused (`limit_reached`). */
+export const MAX_SESSIONS = 1000;
+export const MAX_WINDOWS = 2000;
+
+/** Daemon log rotation: rotate at this size, keep this many old files. */
+export const LOG_MAX_BYTES = 5 * 1024 * 1024;
+export const LOG_KEEP_FILES = 2;
+
+/** Restore snapshot: coalesce bursts of changes into one atomic write. */
+export const SNAPSHOT_DEBOUNCE_MS = 100;
+
+/** How long the CLI waits for an auto-started daemon to answer (a loaded 2-core box is slow). */
+export const DAEMON_START_TIMEOUT_MS = 15_000;
+
+/** Delay between a paste and the submit key, so a TUI reads the paste as one event first. */
+export const SUBMIT_DELAY_MS = 60;
+
+/** Config file size read at all. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;

@@ -1,0 +1,306 @@
+// Sessions, numbered workspaces and windows: the plain structure of the multiplexer. The model
+// owns creation, lookup, renaming and closing, and publishes an event for every change. Spawning
+// a process is delegated, so the model stays testable without PTYs.
+import type { Bus } from '../bus.js';
+import type { Logger } from '../log.js';
+import { newId, newToken, FULL_ID_RE, ID_PREFIX_RE } from '../ids.js';
+import { TuiosError } from '../errors.js';
+import { Window, type WindowInit } from './window.js';
+import type { ExitStatus } from '../pty/pane-process.js';
+import { MAX_SESSIONS, MAX_WINDOWS } from '../limits.js';
+
+export class Session {
+  readonly id: string;
+  name: string;
+  readonly createdAt = Date.now();
+  readonly order: number;
+  lastActiveAt = Date.now();
+  activeWorkspace = 1;
+  /** The folder new windows start in when none is given. */
+  cwd: string;
+  /** TERM of the client that made the session. */
+  term: string | undefined;
+  /** The focused window per workspace number. */
+  readonly focused = new Map<number, string>();
+  readonly attrs = new Map<string, unknown>();
+
+  constructor(id: string, name: string, order: number, cwd: string, term: string | undefined) {
+    this.id = id;
+    this.name = name;
+    this.order = order;
+    this.cwd = cwd;
+    this.term = term;
+  }
+}
+
+export interface NewWindowSpec {
+  name?: string;
+  argv?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  workspace?: number;
+  /** Reuse this id (restore). */
+  id?: string;
+}
+
+/** What the model needs from the outside to give a window a process. */
+export interface PaneStarter {
+  /** Fills defaults (shell, size, scrollback) and starts the process; throws a TuiosError to refuse. */
+  prepare(session: Session, spec: NewWindowSpec): Omit<WindowInit, 'id' | 'sessionId' | 'order' | 'paneToken' | 'workspace'> & { env: Record<string, string> };
+  start(w: Window, session: Session, env: Record<string, string>): void;
+}
+
+export interface SessionEvent {
+  session_id: string;
+  name: string;
+}
+
+declare module '../bus.js' {
+  interface EventMap {
+    'session-created': SessionEvent;
+    'session-closed': SessionEvent;
+    'session-renamed': SessionEvent & { old_name: string };
+    'window-created': { window_id: string; session_id: string; name: string };
+    'window-closed': { window_id: string; session_id: string; name: string };
+    'window-exit': { window_id: string; session_id: string; exit_code: number | null; signal: number | null };
+    'window-retitled': { window_id: string; session_id: string; title: string };
+    'window-renamed': { window_id: string; session_id: string; name: string; old_name: string };
+    'window-resized': { window_id: string; session_id: string; cols: number; rows: number };
+    'window-focused': { window_id: string; session_id: string; workspace: number };
+    'workspace-switched': { session_id: string; workspace: number };
+  }
+}
+
+export class Model {
+  readonly sessions = new Map<string, Session>();
+  readonly windows = new Map<string, Window>();
+  private order = 0;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly log: Logger,
+    private readonly starter: PaneStarter,
+    private readonly defaultCwd: string,
+  ) {}
+
+  // ---- sessions ----
+
+  createSession(opts: { name?: string; cwd?: string; term?: string; id?: string }): Session {
+    if (this.sessions.size >= MAX_SESSIONS) {
+      throw new TuiosError('limit_reached', `This daemon already holds ${MAX_SESSIONS} sessions.`, 'Close sessions you no longer need with kill-session.');
+    }
+    const name = opts.name ?? this.nextSessionName();
+    checkName(name, 'session');
+    if (this.sessionByName(name)) {
+      throw new TuiosError('name_taken', `A session named "${name}" already exists.`, 'Pick another name, or attach to that session.');
+    }
+    const s = new Session(opts.id ?? newId(), name, ++this.order, opts.cwd ?? this.defaultCwd, opts.term);
+    this.sessions.set(s.id, s);
+    this.bus.publish('session-created', { session_id: s.id, name: s.name });
+    return s;
+  }
+
+  renameSession(s: Session, name: string): void {
+    checkName(name, 'session');
+    const other = this.sessionByName(name);
+    if (other && other !== s) {
+      throw new TuiosError('name_taken', `A session named "${name}" already exists.`, 'Pick another name.');
+    }
+    const old = s.name;
+    if (old === name) return;
+    s.name = name;
+    this.bus.publish('session-renamed', { session_id: s.id, name, old_name: old });
+  }
+
+  killSession(s: Session): void {
+    for (const w of this.windowsOf(s)) this.closeWindow(w, { keepSession: true });
+    this.sessions.delete(s.id);
+    this.bus.publish('session-closed', { session_id: s.id, name: s.name });
+  }
+
+  sessionByName(name: string): Session | undefined {
+    for (const s of this.sessions.values()) if (s.name === name) return s;
+    return undefined;
+  }
+
+  /** A session by id, id prefix or name. */
+  findSession(ref: string): Session {
+    const byId = this.sessions.get(ref);
+    if (byId) return byId;
+    const byName = this.sessionByName(ref);
+    if (byName) return byName;
+    if (ID_PREFIX_RE.test(ref)) {
+      const hits = [...this.sessions.values()].filter((s) => s.id.startsWith(ref));
+      if (hits.length === 1) return hits[0]!;
+      if (hits.length > 1) {
+        throw new TuiosError('ambiguous_target', `The id prefix ${ref} matches ${hits.length} sessions.`, 'Give more digits of the id.');
+      }
+    }
+    throw new TuiosError('session_not_found', `There is no session "${ref}".`, 'List them with: tuios list-sessions');
+  }
+
+  /** The session used when a caller names none: the most recently active one. */
+  mostRecentSession(): Session | undefined {
+    let best: Session | undefined;
+    for (const s of this.sessions.values()) if (!best || s.lastActiveAt >= best.lastActiveAt) best = s;
+    return best;
+  }
+
+  touch(s: Session): void {
+    s.lastActiveAt = Date.now();
+  }
+
+  private nextSessionName(): string {
+    for (let i = 0; ; i++) if (!this.sessionByName(String(i))) return String(i);
+  }
+
+  // ---- windows ----
+
+  windowsOf(s: Session): Window[] {
+    return [...this.windows.values()].filter((w) => w.sessionId === s.id).sort((a, b) => a.order - b.order);
+  }
+
+  sessionOf(w: Window): Session {
+    const s = this.sessions.get(w.sessionId);
+    if (!s) throw new TuiosError('session_not_found', `The window ${w.shortId} has no session.`);
+    return s;
+  }
+
+  createWindow(s: Session, spec: NewWindowSpec): Window {
+    if (this.windows.size >= MAX_WINDOWS) {
+      throw new TuiosError('limit_reached', `This daemon already holds ${MAX_WINDOWS} windows.`, 'Close windows you no longer need with close-window.');
+    }
+    if (spec.name !== undefined) checkName(spec.name, 'window');
+    const prepared = this.starter.prepare(s, spec);
+    const workspace = spec.workspace ?? s.activeWorkspace;
+    if (!(workspace >= 1 && workspace <= 9)) {
+      throw new TuiosError('invalid_params', `Workspace ${workspace} does not exist; workspaces are numbered 1 to 9.`, undefined, { field: 'workspace' });
+    }
+    const id = spec.id && FULL_ID_RE.test(spec.id) && !this.windows.has(spec.id) ? spec.id : newId();
+    const { env, ...init } = prepared;
+    const w = new Window({ ...init, id, sessionId: s.id, workspace, order: ++this.order, paneToken: newToken() });
+    this.starter.start(w, s, env);
+    this.windows.set(w.id, w);
+    if (!s.focused.has(workspace)) s.focused.set(workspace, w.id);
+    this.bus.publish('window-created', { window_id: w.id, session_id: s.id, name: w.name });
+    return w;
+  }
+
+  /** Called by the starter when a window's process exits. The window stays until closed. */
+  windowExited(w: Window, st: ExitStatus): void {
+    if (w.closed) return;
+    this.bus.publish('window-exit', { window_id: w.id, session_id: w.sessionId, exit_code: st.code, signal: st.signal });
+  }
+
+  windowRetitled(w: Window, title: string): void {
+    if (w.closed) return;
+    this.bus.publish('window-retitled', { window_id: w.id, session_id: w.sessionId, title });
+  }
+
+  renameWindow(w: Window, name: string): void {
+    checkName(name, 'window');
+    const old = w.name;
+    if (old === name) return;
+    w.name = name;
+    this.bus.publish('window-renamed', { window_id: w.id, session_id: w.sessionId, name, old_name: old });
+  }
+
+  resizeWindow(w: Window, cols: number, rows: number): void {
+    if (w.cols === cols && w.rows === rows) return;
+    w.resize(cols, rows);
+    this.bus.publish('window-resized', { window_id: w.id, session_id: w.sessionId, cols, rows });
+  }
+
+  focusWindow(w: Window): void {
+    const s = this.sessionOf(w);
+    s.focused.set(w.workspace, w.id);
+    this.bus.publish('window-focused', { window_id: w.id, session_id: s.id, workspace: w.workspace });
+  }
+
+  switchWorkspace(s: Session, n: number): void {
+    if (s.activeWorkspace === n) return;
+    s.activeWorkspace = n;
+    this.bus.publish('workspace-switched', { session_id: s.id, workspace: n });
+  }
+
+  /** Closes a window; the last window of a session takes the session with it, as in tmux. */
+  closeWindow(w: Window, opts: { keepSession?: boolean } = {}): void {
+    if (!this.windows.has(w.id)) return;
+    this.windows.delete(w.id);
+    const s = this.sessions.get(w.sessionId);
+    if (s) {
+      for (const [ws, id] of s.focused) {
+        if (id !== w.id) continue;
+        const next = this.windowsOf(s).find((o) => o.workspace === ws);
+        if (next) s.focused.set(ws, next.id);
+        else s.focused.delete(ws);
+      }
+    }
+    w.dispose();
+    this.bus.publish('window-closed', { window_id: w.id, session_id: w.sessionId, name: w.name });
+    if (s && !opts.keepSession && this.windowsOf(s).length === 0) {
+      this.sessions.delete(s.id);
+      this.bus.publish('session-closed', { session_id: s.id, name: s.name });
+    }
+  }
+
+  /**
+   * A window by full id, id prefix (6+ hex digits), `SESSION:NAME`, or name. A name is looked up
+   * in `scope` when given, else across every session; two matches are an error, never a guess.
+   */
+  findWindow(ref: string, scope?: Session): Window {
+    const exact = this.windows.get(ref);
+    if (exact) return exact;
+    if (ID_PREFIX_RE.test(ref)) {
+      const hits = [...this.windows.values()].filter((w) => w.id.startsWith(ref));
+      if (hits.length === 1) return hits[0]!;
+      if (hits.length > 1) {
+        throw new TuiosError('ambiguous_target', `The id prefix ${ref} matches ${hits.length} windows.`, 'Give more digits of the id.');
+      }
+    }
+    let name = ref;
+    let where = scope;
+    const colon = ref.indexOf(':');
+    if (colon > 0 && ref.indexOf(':', colon + 1) < 0) {
+      where = this.findSession(ref.slice(0, colon));
+      name = ref.slice(colon + 1);
+    }
+    const pool = where ? this.windowsOf(where) : [...this.windows.values()];
+    const hits = pool.filter((w) => w.name === name);
+    if (hits.length === 1) return hits[0]!;
+    if (hits.length > 1) {
+      throw new TuiosError('ambiguous_target', `${hits.length} windows are named "${name}".`, 'Name the session with -s, or use the window id from list-windows.');
+    }
+    throw new TuiosError('window_not_found', `There is no window "${ref}"${where ? ` in session ${where.name}` : ''}.`, 'List them with: tuios list-windows');
+  }
+
+  /** The focused window of a session's active workspace, else its first window. */
+  focusedWindow(s: Session): Window | undefined {
+    const id = s.focused.get(s.activeWorkspace);
+    const w = id ? this.windows.get(id) : undefined;
+    return w ?? this.windowsOf(s).find((o) => o.workspace === s.activeWorkspace) ?? this.windowsOf(s)[0];
+  }
+
+  dispose(): void {
+    for (const w of this.windows.values()) w.dispose();
+    this.windows.clear();
+    this.sessions.clear();
+    this.log.debug('model disposed');
+  }
+}
+
+export function checkName(name: string, what: 'session' | 'window'): void {
+  if (name.length === 0) throw new TuiosError('invalid_params', `A ${what} name cannot be empty.`, undefined, { field: 'name' });
+  if (Buffer.byteLength(name) > 128) {
+    throw new TuiosError('invalid_params', `A ${what} name is at most 128 bytes.`, undefined, { field: 'name' });
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(name)) {
+    throw new TuiosError('invalid_params', `A ${what} name cannot hold control characters.`, undefined, { field: 'name' });
+  }
+  if (what === 'session' && name.includes(':')) {
+    throw new TuiosError('invalid_params', 'A session name cannot hold ":", which separates a host, a session and a window.', undefined, { field: 'name' });
+  }
+}

@@ -1,0 +1,206 @@
+// A window: one pane's process and its emulator, joined by flow control, plus the plain data the
+// model keeps about it (name, session, workspace, size, exit status).
+import { Emulator, type EmulatorHooks } from '../screen/emulator.js';
+import { PaneProcess, type ExitStatus } from '../pty/pane-process.js';
+import { readCwd, readComm, foregroundPgid, readArgv } from '../pty/procfs.js';
+import { shortId } from '../ids.js';
+import { PTY_HIGH_WATERMARK_BYTES, PTY_LOW_WATERMARK_BYTES } from '../limits.js';
+
+export interface WindowInit {
+  id: string;
+  name: string;
+  sessionId: string;
+  workspace: number;
+  order: number;
+  argv: string[];
+  /** The folder the pane's first process started in. */
+  startCwd: string;
+  cols: number;
+  rows: number;
+  scrollback: number;
+  paneToken: string;
+  /** True when the window runs the user's shell (no command given). */
+  isShell: boolean;
+}
+
+export type OutputListener = (w: Window) => void;
+
+export class Window {
+  readonly id: string;
+  readonly shortId: string;
+  name: string;
+  sessionId: string;
+  workspace: number;
+  readonly order: number;
+  readonly argv: string[];
+  readonly startCwd: string;
+  readonly paneToken: string;
+  readonly isShell: boolean;
+  readonly createdAt = Date.now();
+  cols: number;
+  rows: number;
+  readonly screen: Emulator;
+  process: PaneProcess | null = null;
+  exit: ExitStatus | null = null;
+  closed = false;
+  /** Last folder the pane reported with OSC 7 (a hint only; /proc wins). */
+  oscCwd: string | null = null;
+  /** Wall time of the last chunk of output the emulator parsed. */
+  lastOutputAt = 0;
+  /** Bytes of output parsed since the window opened. */
+  outputBytes = 0;
+  /** Per-window attributes later services keep and persist (grants, agent session, ...). */
+  readonly attrs = new Map<string, unknown>();
+
+  private pending = 0;
+  private lane: Promise<unknown> = Promise.resolve();
+  private readonly outputListeners = new Set<OutputListener>();
+  private readonly hookSets = new Set<EmulatorHooks>();
+
+  constructor(init: WindowInit) {
+    this.id = init.id;
+    this.shortId = shortId(init.id);
+    this.name = init.name;
+    this.sessionId = init.sessionId;
+    this.workspace = init.workspace;
+    this.order = init.order;
+    this.argv = init.argv;
+    this.startCwd = init.startCwd;
+    this.paneToken = init.paneToken;
+    this.isShell = init.isShell;
+    this.cols = init.cols;
+    this.rows = init.rows;
+    this.screen = new Emulator({ cols: init.cols, rows: init.rows, scrollback: init.scrollback });
+    this.screen.setHooks(this.fanOutHooks());
+  }
+
+  /** Joins a started process to the emulator. PTY bytes flow only through here. */
+  attachProcess(p: PaneProcess, onExit: (w: Window, s: ExitStatus) => void): void {
+    this.process = p;
+    p.onData((data) => this.feed(data));
+    p.onExit((s) => {
+      this.exit = s;
+      onExit(this, s);
+    });
+  }
+
+  /**
+   * Output into the emulator with backpressure: past the high watermark of unparsed bytes the
+   * PTY is paused, so a program printing at full speed blocks in write(2) instead of growing us.
+   */
+  feed(data: string): void {
+    if (this.closed) return;
+    const n = data.length;
+    this.pending += n;
+    if (this.pending > PTY_HIGH_WATERMARK_BYTES) this.process?.pause();
+    this.screen.write(data, () => {
+      this.pending -= n;
+      if (this.closed) return;
+      this.outputBytes += n;
+      this.lastOutputAt = Date.now();
+      if (this.pending < PTY_LOW_WATERMARK_BYTES) this.process?.resume();
+      for (const fn of this.outputListeners) fn(this);
+    });
+  }
+
+  /** Unparsed bytes waiting in the emulator (flow control state, for tests and benches). */
+  get pendingBytes(): number {
+    return this.pending;
+  }
+
+  onOutput(fn: OutputListener): { dispose(): void } {
+    this.outputListeners.add(fn);
+    return { dispose: () => this.outputListeners.delete(fn) };
+  }
+
+  /** Adds listeners for what the emulator reads out of the output (title, OSC reports, bell). */
+  addScreenHooks(h: EmulatorHooks): { dispose(): void } {
+    this.hookSets.add(h);
+    return { dispose: () => this.hookSets.delete(h) };
+  }
+
+  private fanOutHooks(): EmulatorHooks {
+    const each = <K extends keyof EmulatorHooks>(k: K) =>
+      ((...args: unknown[]) => {
+        for (const h of this.hookSets) (h[k] as ((...a: unknown[]) => void) | undefined)?.(...args);
+      }) as NonNullable<EmulatorHooks[K]>;
+    return {
+      onTitle: each('onTitle'),
+      onCwd: each('onCwd'),
+      onNotification: each('onNotification'),
+      onProgress: each('onProgress'),
+      onPromptMark: each('onPromptMark'),
+      onProgramStatus: each('onProgramStatus'),
+      onBell: each('onBell'),
+    };
+  }
+
+  write(data: string): void {
+    if (this.closed) return;
+    this.process?.write(data);
+  }
+
+  /** Runs typing jobs one after another, so two callers' pastes and keys never interleave. */
+  typeJob<T>(fn: () => Promise<T> | T): Promise<T> {
+    const run = this.lane.then(fn, fn);
+    this.lane = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    this.screen.resize(cols, rows);
+    this.process?.resize(cols, rows);
+  }
+
+  get pid(): number | null {
+    return this.process?.pid ?? null;
+  }
+
+  get running(): boolean {
+    return !!this.process && !this.exit;
+  }
+
+  get title(): string {
+    return this.screen.title;
+  }
+
+  /** The foreground process of the pane's terminal, read from the kernel now. */
+  foreground(): { pid: number; comm: string; argv: string[] } | null {
+    const pid = this.pid;
+    if (pid === null || this.exit) return null;
+    const fg = foregroundPgid(pid);
+    if (fg === null) return null;
+    const comm = readComm(fg);
+    if (comm === null) return null;
+    return { pid: fg, comm, argv: readArgv(fg) ?? [] };
+  }
+
+  /** The folder the pane is in: the foreground process's, else its shell's, else OSC 7, else the start. */
+  currentCwd(): string {
+    const pid = this.pid;
+    if (pid !== null && !this.exit) {
+      const fg = foregroundPgid(pid);
+      const c = (fg !== null ? readCwd(fg) : null) ?? readCwd(pid);
+      if (c) return c;
+    }
+    return this.oscCwd ?? this.startCwd;
+  }
+
+  /** Stops the process; the emulator stays readable until dispose. */
+  kill(): void {
+    this.process?.kill('SIGHUP');
+  }
+
+  dispose(): void {
+    this.closed = true;
+    this.outputListeners.clear();
+    this.hookSets.clear();
+    this.process?.kill('SIGHUP');
+    this.screen.dispose();
+  }
+}

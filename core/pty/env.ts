@@ -1,0 +1,67 @@
+// The environment a pane starts with (spec: Environment, What a pane says its terminal is).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface PaneIdentity {
+  socket: string;
+  /** Set when the daemon runs on a socket named by --server, so `tuios` in the pane reaches it. */
+  explicitSocket: boolean;
+  windowId: string;
+  sessionName: string;
+  paneToken: string;
+  grants?: string;
+}
+
+/** Variables from the daemon's own environment that must not leak into a pane. */
+const DROP = new Set(['TMUX', 'TMUX_PANE', 'TUIOS_SERVER', 'TUIOS_AGENT', 'INIT_CWD']);
+const DROP_PREFIX = ['TUIOS_', 'HERDR_', 'npm_'];
+
+export function buildPaneEnv(
+  base: Record<string, string | undefined>,
+  extra: Record<string, string>,
+  id: PaneIdentity,
+  term: string,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v === undefined || DROP.has(k) || DROP_PREFIX.some((p) => k.startsWith(p))) continue;
+    env[k] = v;
+  }
+  for (const [k, v] of Object.entries(extra)) env[k] = v;
+  env.TERM = term;
+  env.TUIOS_ENV = '1';
+  env.TUIOS_SOCKET = id.socket;
+  env.TUIOS_PANE_ID = id.windowId;
+  env.TUIOS_WINDOW_ID = id.windowId;
+  env.TUIOS_SESSION = id.sessionName;
+  env.TUIOS_PANE_TOKEN = id.paneToken;
+  if (id.grants) env.TUIOS_PANE_GRANTS = id.grants;
+  if (id.explicitSocket) env.TUIOS_SERVER = id.socket;
+  if (!env.TERM_PROGRAM || env.TERM_PROGRAM === 'tmux') env.TERM_PROGRAM = 'TUIOS';
+  return env;
+}
+
+/** Variables a caller may not set on a pane: ours, and tmux's, which would confuse programs. */
+export function isReservedEnvName(name: string): boolean {
+  return name.startsWith('TUIOS_') || name === 'TMUX' || name === 'TMUX_PANE';
+}
+
+/**
+ * TERM for a new pane: the client's TERM when this machine has a terminfo entry for it, else
+ * xterm-256color, so curses programs keep working (ncurses' search order).
+ */
+export function resolvePaneTerm(clientTerm: string | undefined, env: Record<string, string | undefined>): string {
+  const fallback = 'xterm-256color';
+  if (!clientTerm || !/^[A-Za-z0-9._+-]{1,64}$/.test(clientTerm)) return fallback;
+  const dirs: string[] = [];
+  if (env.TERMINFO) dirs.push(env.TERMINFO);
+  if (env.HOME) dirs.push(join(env.HOME, '.terminfo'));
+  if (env.TERMINFO_DIRS) dirs.push(...env.TERMINFO_DIRS.split(':').filter(Boolean));
+  dirs.push('/etc/terminfo', '/lib/terminfo', '/usr/share/terminfo', '/usr/lib/terminfo');
+  const first = clientTerm[0]!;
+  const hex = first.charCodeAt(0).toString(16);
+  for (const d of dirs) {
+    if (existsSync(join(d, first, clientTerm)) || existsSync(join(d, hex, clientTerm))) return clientTerm;
+  }
+  return fallback;
+}

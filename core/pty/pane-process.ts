@@ -1,0 +1,125 @@
+// A pane's process: one node-pty child. This module owns spawning, input, resize, pause and exit;
+// it knows nothing of emulators or sessions.
+import * as pty from 'node-pty';
+import { existsSync, statSync } from 'node:fs';
+import { TuiosError, errorText } from '../errors.js';
+
+export interface SpawnOptions {
+  argv: string[];
+  cwd: string;
+  cols: number;
+  rows: number;
+  env: Record<string, string>;
+  /** TERM for the pane (also node-pty's `name`). */
+  term: string;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: number | null;
+}
+
+export class PaneProcess {
+  private readonly p: pty.IPty;
+  private exited: ExitStatus | null = null;
+  private paused = false;
+  private dataListener: ((data: string) => void) | null = null;
+  private exitListener: ((s: ExitStatus) => void) | null = null;
+
+  private constructor(p: pty.IPty) {
+    this.p = p;
+    p.onData((d) => this.dataListener?.(d));
+    p.onExit(({ exitCode, signal }) => {
+      this.exited = { code: signal ? null : exitCode, signal: signal || null };
+      this.exitListener?.(this.exited);
+    });
+  }
+
+  static spawn(o: SpawnOptions): PaneProcess {
+    const [file, ...args] = o.argv;
+    if (!file) throw new TuiosError('invalid_params', 'The command is empty.', 'Pass a program to run, or none for your shell.');
+    try {
+      const st = statSync(o.cwd);
+      if (!st.isDirectory()) throw new Error('not a directory');
+    } catch {
+      throw new TuiosError('invalid_params', `The folder ${o.cwd} does not exist or is not a folder.`, 'Pass an existing folder with --cwd.', { field: 'cwd' });
+    }
+    if (file.includes('/') && !existsSync(file)) {
+      throw new TuiosError('spawn_failed', `The program ${file} does not exist.`, 'Check the path, or name a program on PATH.');
+    }
+    try {
+      const p = pty.spawn(file, args, {
+        name: o.term,
+        cols: o.cols,
+        rows: o.rows,
+        cwd: o.cwd,
+        env: o.env,
+      });
+      return new PaneProcess(p);
+    } catch (e) {
+      throw new TuiosError('spawn_failed', `The program ${file} could not be started: ${errorText(e)}.`, 'Check that it exists and is executable.');
+    }
+  }
+
+  get pid(): number {
+    return this.p.pid;
+  }
+
+  /** The pty device path, e.g. /dev/pts/3 (node-pty keeps it on a private field). */
+  get ttyName(): string | null {
+    const n = (this.p as unknown as { _pty?: string })._pty;
+    return typeof n === 'string' ? n : null;
+  }
+
+  get exitStatus(): ExitStatus | null {
+    return this.exited;
+  }
+
+  onData(fn: (data: string) => void): void {
+    this.dataListener = fn;
+  }
+
+  onExit(fn: (s: ExitStatus) => void): void {
+    this.exitListener = fn;
+    if (this.exited) fn(this.exited);
+  }
+
+  write(data: string | Buffer): void {
+    if (this.exited) return;
+    this.p.write(typeof data === 'string' ? data : data.toString('binary'));
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.exited) return;
+    try {
+      this.p.resize(cols, rows);
+    } catch {
+      // The pty may have closed between the exit check and the ioctl.
+    }
+  }
+
+  pause(): void {
+    if (this.paused || this.exited) return;
+    this.paused = true;
+    this.p.pause();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.p.resume();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  kill(signal = 'SIGHUP'): void {
+    if (this.exited) return;
+    try {
+      this.p.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,141 @@
+// Reading processes from Linux procfs. Every read may fail (the process exited, another user's
+// process, not Linux): each returns null then, and callers treat null as "no evidence".
+import { readFileSync, readlinkSync, readdirSync } from 'node:fs';
+
+export interface ProcStat {
+  pid: number;
+  comm: string;
+  state: string;
+  ppid: number;
+  pgrp: number;
+  session: number;
+  ttyNr: number;
+  tpgid: number;
+  /** Start time in clock ticks since boot: with the pid it names one process for its life. */
+  startTime: number;
+}
+
+export const hasProcfs = process.platform === 'linux';
+
+export function readStat(pid: number): ProcStat | null {
+  if (!hasProcfs) return null;
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // comm may hold spaces and parentheses: it runs from the first '(' to the last ')'.
+  const open = raw.indexOf('(');
+  const close = raw.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const comm = raw.slice(open + 1, close);
+  const f = raw.slice(close + 2).split(' ');
+  // f[0] is field 3 (state); field N is f[N - 3].
+  const num = (field: number) => Number.parseInt(f[field - 3] ?? '', 10);
+  return {
+    pid,
+    comm,
+    state: f[0] ?? '?',
+    ppid: num(4),
+    pgrp: num(5),
+    session: num(6),
+    ttyNr: num(7),
+    tpgid: num(8),
+    startTime: num(22),
+  };
+}
+
+export function readComm(pid: number): string | null {
+  if (!hasProcfs) return null;
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').replace(/\n$/, '');
+  } catch {
+    return null;
+  }
+}
+
+export function readArgv(pid: number): string[] | null {
+  if (!hasProcfs) return null;
+  try {
+    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (raw === '') return [];
+    const parts = raw.split('\0');
+    if (parts[parts.length - 1] === '') parts.pop();
+    return parts;
+  } catch {
+    return null;
+  }
+}
+
+export function readExe(pid: number): string | null {
+  if (!hasProcfs) return null;
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
+export function readCwd(pid: number): string | null {
+  if (!hasProcfs) return null;
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+}
+
+/** One variable from a process's environment, or null when it is unset or unreadable. */
+export function readEnvVar(pid: number, name: string): string | null {
+  const env = readEnviron(pid);
+  return env ? (env.get(name) ?? null) : null;
+}
+
+export function readEnviron(pid: number): Map<string, string> | null {
+  if (!hasProcfs) return null;
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/environ`, 'utf8');
+  } catch {
+    return null;
+  }
+  const out = new Map<string, string>();
+  for (const kv of raw.split('\0')) {
+    const eq = kv.indexOf('=');
+    if (eq > 0) out.set(kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  return out;
+}
+
+/** Direct children of a process, from every thread's children list. */
+export function readChildren(pid: number): number[] {
+  if (!hasProcfs) return [];
+  const out: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const t of tasks) {
+    try {
+      const raw = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
+      if (!raw) continue;
+      for (const s of raw.split(' ')) {
+        const n = Number.parseInt(s, 10);
+        if (Number.isFinite(n)) out.push(n);
+      }
+    } catch {
+      // a thread that exited between readdir and read
+    }
+  }
+  return out;
+}
+
+/** The foreground process group of the terminal a process (the pane's shell) is on. */
+export function foregroundPgid(shellPid: number): number | null {
+  const st = readStat(shellPid);
+  if (!st || !(st.tpgid > 0)) return null;
+  return st.tpgid;
+}

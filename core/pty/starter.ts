@@ -1,0 +1,65 @@
+// Gives a new window its process: fills in the defaults (shell, folder, size, scrollback), builds
+// the pane environment and spawns it under node-pty.
+import { basename } from 'node:path';
+import type { NewWindowSpec, PaneStarter, Session } from '../model/model.js';
+import type { Window } from '../model/window.js';
+import type { ExitStatus } from './pane-process.js';
+import { PaneProcess } from './pane-process.js';
+import { buildPaneEnv, resolvePaneTerm } from './env.js';
+import type { Config } from '../config/schema.js';
+import { DEFAULT_COLS, DEFAULT_ROWS } from '../limits.js';
+
+export interface StarterDeps {
+  config(): Config;
+  socket: string;
+  explicitSocket: boolean;
+  baseEnv: Record<string, string | undefined>;
+  onExit(w: Window, s: ExitStatus): void;
+  /** Services that watch every window (title events, agent readers) hook in here. */
+  onStarted(w: Window, s: Session): void;
+  /** Extra identity the pane env carries (grants), decided by core/security. */
+  paneGrants?(w: Window, s: Session): string | undefined;
+}
+
+export class PtyStarter implements PaneStarter {
+  constructor(private readonly deps: StarterDeps) {}
+
+  userShell(): string {
+    return this.deps.config().daemon.shell || this.deps.baseEnv.SHELL || '/bin/sh';
+  }
+
+  prepare(session: Session, spec: NewWindowSpec) {
+    const isShell = !spec.argv || spec.argv.length === 0;
+    const argv = isShell ? [this.userShell()] : spec.argv!;
+    return {
+      name: spec.name ?? basename(argv[0]!),
+      argv,
+      startCwd: spec.cwd ?? session.cwd,
+      cols: spec.cols ?? DEFAULT_COLS,
+      rows: spec.rows ?? DEFAULT_ROWS,
+      scrollback: this.deps.config().daemon.scrollback,
+      isShell,
+      env: spec.env ?? {},
+    };
+  }
+
+  start(w: Window, session: Session, extraEnv: Record<string, string>): void {
+    const term = resolvePaneTerm(session.term, this.deps.baseEnv);
+    const env = buildPaneEnv(
+      this.deps.baseEnv,
+      extraEnv,
+      {
+        socket: this.deps.socket,
+        explicitSocket: this.deps.explicitSocket,
+        windowId: w.id,
+        sessionName: session.name,
+        paneToken: w.paneToken,
+        grants: this.deps.paneGrants?.(w, session),
+      },
+      term,
+    );
+    const p = PaneProcess.spawn({ argv: w.argv, cwd: w.startCwd, cols: w.cols, rows: w.rows, env, term });
+    w.attachProcess(p, (win, st) => this.deps.onExit(win, st));
+    this.deps.onStarted(w, session);
+  }
+}

@@ -1,0 +1,221 @@
+// The dispatcher: one request in, one answer (or a stream) out. It parses the envelope, finds the
+// verb, validates params against the verb's one schema, resolves -s/-w into objects (the caller's
+// own pane first), refuses writes on read-only channels, and runs the handler. Handlers never
+// parse targets and never see a malformed request.
+import { z } from 'zod';
+import type { Services } from '../daemon/services.js';
+import type { Caller } from './caller.js';
+import { fullSchema, type VerbDef, type VerbContext } from './verb.js';
+import { TuiosError, toErrorBody, type ErrorBody } from '../errors.js';
+import type { Session } from '../model/model.js';
+import type { Window } from '../model/window.js';
+
+export interface Responder {
+  send(msg: object): void;
+  /** Bytes written but not yet taken by the peer: how a slow reader is told apart. */
+  pendingBytes(): number;
+  close(): void;
+  readonly signal: AbortSignal;
+}
+
+export type RequestId = string | number | null;
+
+interface Envelope {
+  id: RequestId;
+  verb: string;
+  params: Record<string, unknown>;
+  pane: string | null;
+}
+
+export class Dispatcher {
+  private readonly verbs = new Map<string, VerbDef>();
+  private readonly schemas = new Map<string, z.ZodObject>();
+
+  constructor(
+    private readonly svc: Services,
+    verbs: readonly VerbDef[],
+  ) {
+    for (const v of verbs) {
+      if (this.verbs.has(v.name)) throw new Error(`verb ${v.name} is registered twice`);
+      this.verbs.set(v.name, v);
+      this.schemas.set(v.name, fullSchema(v));
+    }
+  }
+
+  list(): VerbDef[] {
+    return [...this.verbs.values()];
+  }
+
+  get(name: string): VerbDef | undefined {
+    return this.verbs.get(name);
+  }
+
+  schemaOf(name: string): z.ZodObject | undefined {
+    return this.schemas.get(name);
+  }
+
+  /** One line from a socket. Never throws: every failure is an error line on that connection. */
+  handleLine(line: string, caller: Caller, out: Responder): void {
+    let env: Envelope;
+    try {
+      env = parseEnvelope(line);
+    } catch (e) {
+      out.send({ id: idOf(line), error: toErrorBody(e) });
+      return;
+    }
+    void this.run(env, caller, out);
+  }
+
+  /** An in-process call (the TUI, the SSH exec channel, remote calls over a link). */
+  async call(verb: string, params: Record<string, unknown>, caller: Caller, out?: Responder): Promise<unknown> {
+    const ctl = new AbortController();
+    let result: unknown;
+    let error: ErrorBody | undefined;
+    const sink: Responder = out ?? {
+      send: (m: { result?: unknown; error?: ErrorBody }) => {
+        if ('error' in m) error = m.error;
+        else if ('result' in m) result = m.result;
+      },
+      pendingBytes: () => 0,
+      close: () => ctl.abort(),
+      signal: ctl.signal,
+    };
+    await this.run({ id: 0, verb, params, pane: null }, caller, sink);
+    if (error) throw new TuiosError(error.code, error.message, error.hint, error);
+    return result;
+  }
+
+  private async run(env: Envelope, caller: Caller, out: Responder): Promise<void> {
+    const { id } = env;
+    const log = this.svc.log;
+    try {
+      const verb = this.verbs.get(env.verb);
+      if (!verb) {
+        throw new TuiosError('unknown_verb', `There is no verb "${env.verb}".`, 'List the verbs with: tuios list-verbs');
+      }
+      if (verb.mutates && caller.readOnly) {
+        throw new TuiosError('forbidden', `${verb.name} changes state, and this connection is read-only.`, 'Over ssh exec, set [ssh] exec_write = true to allow write verbs.');
+      }
+      const params = validate(this.schemas.get(verb.name)!, env.params);
+      if (env.pane && !caller.paneHint) caller.paneHint = env.pane;
+      const { session, window } = this.resolveTargets(verb, params, caller);
+      let ended = false;
+      let answered = false;
+      const early: unknown[] = [];
+      const ctx: VerbContext<unknown> = {
+        params,
+        svc: this.svc,
+        caller,
+        session,
+        window,
+        signal: out.signal,
+        pendingBytes: () => out.pendingBytes(),
+        emit: (event) => {
+          if (ended || out.signal.aborted) return;
+          // An event raised before the first result goes out after it, in order.
+          if (!answered) early.push(event);
+          else out.send({ id, event });
+        },
+        end: (error) => {
+          if (ended) return;
+          ended = true;
+          if (error) out.send({ id, error });
+          out.close();
+        },
+      };
+      const result = await verb.run(ctx as VerbContext<never>);
+      if (ended) return;
+      out.send({ id, result: result ?? {} });
+      answered = true;
+      for (const event of early) out.send({ id, event });
+    } catch (e) {
+      const body = toErrorBody(e);
+      if (body.code === 'internal') log.error('verb failed', { verb: env.verb, error: e instanceof Error ? e.stack : String(e) });
+      else log.debug('verb refused', { verb: env.verb, code: body.code });
+      if (!out.signal.aborted) out.send({ id, error: body });
+    }
+  }
+
+  /** -s/-w into objects. The caller's own pane is the default window, its session the default session. */
+  resolveTargets(verb: VerbDef, params: Record<string, unknown>, caller: Caller): { session: Session | null; window: Window | null } {
+    const model = this.svc.model;
+    const t = verb.target;
+    if (t === 'none') return { session: null, window: null };
+    const sRef = typeof params.session === 'string' ? params.session : undefined;
+    const wRef = typeof params.window === 'string' ? params.window : undefined;
+    const own = this.svc.callerPane(caller);
+    const named = sRef !== undefined ? model.findSession(sRef) : null;
+
+    if (t === 'window' || t === 'window-optional') {
+      if (wRef !== undefined) {
+        const w = model.findWindow(wRef, named ?? undefined);
+        return { session: model.sessionOf(w), window: w };
+      }
+      if (named) {
+        const w = own && own.sessionId === named.id ? own : model.focusedWindow(named) ?? null;
+        if (!w && t === 'window') throw new TuiosError('window_not_found', `The session ${named.name} has no windows.`);
+        return { session: named, window: w };
+      }
+      if (own) return { session: model.sessionOf(own), window: own };
+      const s = model.mostRecentSession() ?? null;
+      const w = s ? model.focusedWindow(s) ?? null : null;
+      if (!w && t === 'window') {
+        throw new TuiosError('window_not_found', 'There is no window to act on.', 'Create one with: tuios new-window NAME, or name one with -w.');
+      }
+      return { session: s, window: w };
+    }
+
+    // session targets
+    if (named) return { session: named, window: null };
+    if (own) return { session: model.sessionOf(own), window: null };
+    const recent = model.mostRecentSession();
+    if (recent) return { session: recent, window: null };
+    if (t === 'session-or-new') return { session: null, window: null };
+    throw new TuiosError('session_not_found', 'There is no session yet.', 'Create one with: tuios new-session NAME');
+  }
+}
+
+function parseEnvelope(line: string): Envelope {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    throw new TuiosError('invalid_request', 'The request is not valid JSON.', 'Send one JSON object per line: {"id":1,"verb":"list-verbs","params":{}}');
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new TuiosError('invalid_request', 'The request must be a JSON object.', 'Send {"id":1,"verb":"NAME","params":{...}}');
+  }
+  const o = raw as Record<string, unknown>;
+  const id = typeof o.id === 'string' || typeof o.id === 'number' ? o.id : null;
+  if (typeof o.verb !== 'string' || o.verb.length === 0) {
+    throw new TuiosError('invalid_request', 'The request has no "verb".', 'Name the verb: {"id":1,"verb":"list-verbs"}');
+  }
+  let params: Record<string, unknown> = {};
+  if (o.params !== undefined && o.params !== null) {
+    if (typeof o.params !== 'object' || Array.isArray(o.params)) {
+      throw new TuiosError('invalid_params', '"params" must be a JSON object.', undefined, { field: 'params' });
+    }
+    params = o.params as Record<string, unknown>;
+  }
+  const pane = typeof o.pane === 'string' && o.pane.length <= 64 ? o.pane : null;
+  return { id, verb: o.verb, params, pane };
+}
+
+function idOf(line: string): RequestId {
+  try {
+    const o = JSON.parse(line) as { id?: unknown };
+    return typeof o?.id === 'string' || typeof o?.id === 'number' ? o.id : null;
+  } catch {
+    return null;
+  }
+}
+
+function validate(schema: z.ZodObject, params: Record<string, unknown>): Record<string, unknown> {
+  const r = schema.safeParse(params);
+  if (r.success) return r.data as Record<string, unknown>;
+  const issue = r.error.issues[0]!;
+  const field = issue.path.map(String).join('.') || '(params)';
+  const missing = issue.code === 'invalid_type' && (params as Record<string, unknown>)[String(issue.path[0])] === undefined;
+  const message = missing ? `The param "${field}" is required.` : `The param "${field}" is invalid: ${issue.message}.`;
+  throw new TuiosError('invalid_params', message, 'See the verb\'s params with: tuios list-verbs', { field });
+}

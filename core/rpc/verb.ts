@@ -1,0 +1,88 @@
+// A verb is one declarative entry: its name, its one zod schema, its help, what it targets, and
+// its handler. Socket validation, CLI flags and help, and `list-verbs` are all read from it.
+import { z } from 'zod';
+import type { Services } from '../daemon/services.js';
+import type { Session } from '../model/model.js';
+import type { Window } from '../model/window.js';
+import type { Caller } from './caller.js';
+import type { ErrorBody } from '../errors.js';
+
+/**
+ * What the dispatcher resolves before the handler runs:
+ * - `none`: nothing.
+ * - `session`: a session (named, the caller's own, or the most recent); error when none exists.
+ * - `session-or-new`: as `session`, but an empty daemon gets a first session made for the call.
+ * - `window`: a window (named, the caller's own pane, or the session's focused window).
+ * - `window-optional`: a window when one is named or implied, else none (verbs that take both).
+ */
+export type Target = 'none' | 'session' | 'session-or-new' | 'window' | 'window-optional';
+
+export interface CliSpec {
+  /** Param names filled, in order, from positional arguments. */
+  positionals?: string[];
+  /** A param (string array) that takes every positional argument after `positionals`. */
+  rest?: string;
+  /** One-letter flags and the param each stands for, e.g. { m: 'message' }. */
+  short?: Record<string, string>;
+  /** Array params a CLI flag may give comma separated (`--if-state idle,done`). */
+  comma?: string[];
+  /** Other command words that reach this verb (`queue` for queue-prompt). */
+  aliases?: string[];
+  /** Usage line shown in help, after `tuios`. */
+  usage?: string;
+}
+
+export interface VerbContext<P> {
+  params: P;
+  svc: Services;
+  caller: Caller;
+  /** Resolved by the dispatcher for `session`, `window` (the window's session) and their variants. */
+  session: Session | null;
+  window: Window | null;
+  /** Aborted when the connection closes or the daemon stops: long verbs must end then. */
+  signal: AbortSignal;
+  /** For stream verbs: one more event line after the first result. */
+  emit(event: unknown): void;
+  /** For stream verbs: ends the stream, with an error line when given, and closes the connection. */
+  end(error?: ErrorBody): void;
+  /** Bytes sent to the caller that it has not read yet (a stream's backlog). */
+  pendingBytes(): number;
+}
+
+export interface VerbDef<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  summary: string;
+  /** Longer help: what it does and what its result holds. */
+  help?: string;
+  params: S;
+  target: Target;
+  /** Changes state (a write verb): read-only channels (ssh exec by default) refuse it. */
+  mutates: boolean;
+  /** Answers a first result and then events until the caller or the verb ends it. */
+  stream?: boolean;
+  cli?: CliSpec;
+  run(ctx: VerbContext<z.infer<S>>): unknown;
+}
+
+/** The params every targeted verb accepts; the dispatcher consumes them. */
+export const targetParams = {
+  session: z.string().min(1).max(300).optional().describe('The session: name, id or id prefix (-s)'),
+  window: z.string().min(1).max(300).optional().describe('The window: id, short id, or name (-w)'),
+};
+
+export function defineVerb<S extends z.ZodObject>(def: VerbDef<S>): VerbDef<S> {
+  return def;
+}
+
+/**
+ * The schema actually validated: the verb's own params plus the target params it implies.
+ * Unknown params are dropped, not refused (spec: a newer hook talking to an older daemon), which
+ * is why callers that care ask `list-verbs` first.
+ */
+export function fullSchema(v: VerbDef): z.ZodObject {
+  if (v.target === 'none') return v.params;
+  const extra: Record<string, z.ZodType> = {};
+  if (!('session' in v.params.shape)) extra.session = targetParams.session;
+  if (v.target.startsWith('window') && !('window' in v.params.shape)) extra.window = targetParams.window;
+  return v.params.extend(extra);
+}

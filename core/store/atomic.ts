@@ -1,0 +1,54 @@
+// Durable writes: temp file in the same folder, fsync, rename, fsync the folder. A crash leaves
+// either the old file or the new one, never half of either. Files are 0600, folders 0700.
+import { openSync, writeSync, fsyncSync, closeSync, renameSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export function writeFileAtomic(path: string, data: string | Buffer): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing to clean
+    }
+    throw e;
+  }
+  try {
+    const dfd = openSync(dir, 'r');
+    try {
+      fsyncSync(dfd);
+    } finally {
+      closeSync(dfd);
+    }
+  } catch {
+    // some filesystems refuse fsync on a folder; the rename is still atomic
+  }
+}
+
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, JSON.stringify(value, null, 1) + '\n');
+}
+
+/** Reads a JSON file; null when it is missing, throws when it exists but does not parse. */
+export function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  return JSON.parse(text);
+}

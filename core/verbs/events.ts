@@ -1,0 +1,51 @@
+// subscribe: the event stream. A first result with the boot id and the last sequence, then one
+// event per line. A reader that falls behind gets `events_lost` and is closed: it must never
+// slow the daemon, and it can read the state again and subscribe again.
+import { z } from 'zod';
+import { defineVerb } from '../rpc/verb.js';
+import { SUBSCRIBER_MAX_PENDING_BYTES } from '../limits.js';
+import type { BusEvent } from '../bus.js';
+
+function typeMatcher(patterns: string[] | undefined): (t: string) => boolean {
+  if (!patterns || patterns.length === 0) return () => true;
+  const exact = new Set(patterns.filter((p) => !p.endsWith('*')));
+  const prefixes = patterns.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
+  return (t) => exact.has(t) || prefixes.some((p) => t.startsWith(p));
+}
+
+export const subscribe = defineVerb({
+  name: 'subscribe',
+  summary: 'Stream typed events: session-*, window-*, agent-state, attention, notification, ...',
+  help: '`types` narrows the stream (a trailing * matches a prefix, e.g. window-*). A reader that falls too far behind gets events_lost and is disconnected.',
+  target: 'none',
+  mutates: false,
+  stream: true,
+  cli: { rest: 'types', comma: ['types'], usage: 'subscribe [TYPE...]' },
+  params: z.object({
+    types: z.array(z.string().max(64)).max(64).optional().describe('Event types to receive (default: all)'),
+    session: z.string().max(300).optional().describe('Only events about this session'),
+  }),
+  run(ctx) {
+    const { svc, params } = ctx;
+    const match = typeMatcher(params.types);
+    const only = params.session ? svc.model.findSession(params.session).id : null;
+    const sub = svc.bus.subscribe((ev: BusEvent) => {
+      if (!match(ev.type)) return;
+      if (only) {
+        const sid = (ev as { session_id?: string }).session_id;
+        if (sid !== undefined && sid !== only) return;
+      }
+      if (ctx.signal.aborted) return;
+      ctx.emit(ev);
+      if (ctx.pendingBytes() > SUBSCRIBER_MAX_PENDING_BYTES) {
+        sub.dispose();
+        svc.log.warn('subscriber too slow; events lost', { conn: ctx.caller.connId });
+        ctx.end({ code: 'events_lost', message: 'This stream fell too far behind and events were lost.', hint: 'Read the state again (list-agents, list-windows) and subscribe again.' });
+      }
+    });
+    ctx.signal.addEventListener('abort', () => sub.dispose());
+    return { subscribed: true, boot_id: svc.bootId, last_seq: svc.bus.lastSeq };
+  },
+});
+
+export const eventVerbs = [subscribe];

@@ -1,0 +1,19 @@
+// Every verb the daemon answers. list-verbs, the CLI's flag table and help are read from here.
+import type { VerbDef } from '../rpc/verb.js';
+import { sessionVerbs } from './sessions.js';
+import { windowVerbs } from './windows.js';
+import { inputVerbs } from './input.js';
+import { captureVerbs } from './capture.js';
+import { waitVerbs } from './wait.js';
+import { eventVerbs } from './events.js';
+import { serverVerbs } from './server.js';
+
+export const allVerbs: VerbDef[] = [
+  ...sessionVerbs,
+  ...windowVerbs,
+  ...inputVerbs,
+  ...captureVerbs,
+  ...waitVerbs,
+  ...eventVerbs,
+  ...serverVerbs,
+] as unknown as VerbDef[];

@@ -1,0 +1,55 @@
+// How sessions and windows look on the wire. Later services add their own window fields
+// (agent_state, grants, ...) through `windowFields`, so list-windows --json stays complete.
+import type { Services } from '../daemon/services.js';
+import type { Session } from '../model/model.js';
+import type { Window } from '../model/window.js';
+
+export type WindowFieldProvider = (w: Window, svc: Services) => Record<string, unknown>;
+
+const providers: WindowFieldProvider[] = [];
+
+export function addWindowFields(p: WindowFieldProvider): void {
+  providers.push(p);
+}
+
+export function sessionInfo(s: Session, svc: Services) {
+  const windows = svc.model.windowsOf(s);
+  return {
+    id: s.id,
+    short_id: s.id.slice(0, 12),
+    name: s.name,
+    windows: windows.length,
+    active_workspace: s.activeWorkspace,
+    workspaces: [...new Set(windows.map((w) => w.workspace))].sort((a, b) => a - b),
+    cwd: s.cwd,
+    created_at: s.createdAt,
+    last_active_at: s.lastActiveAt,
+  };
+}
+
+export function windowInfo(w: Window, svc: Services) {
+  const s = svc.model.sessions.get(w.sessionId);
+  const fg = w.foreground();
+  const base: Record<string, unknown> = {
+    id: w.id,
+    short_id: w.shortId,
+    name: w.name,
+    session: s?.name ?? null,
+    session_id: w.sessionId,
+    workspace: w.workspace,
+    focused: s ? s.focused.get(w.workspace) === w.id : false,
+    pid: w.pid,
+    foreground: fg ? { pid: fg.pid, comm: fg.comm, argv: fg.argv } : null,
+    command: w.argv,
+    cwd: w.currentCwd(),
+    start_cwd: w.startCwd,
+    title: w.title,
+    cols: w.cols,
+    rows: w.rows,
+    running: w.running,
+    exit: w.exit ? { code: w.exit.code, signal: w.exit.signal } : null,
+    created_at: w.createdAt,
+  };
+  for (const p of providers) Object.assign(base, p(w, svc));
+  return base;
+}

@@ -1,0 +1,123 @@
+// wait-for CONDITION: one verb, one schema, a condition per capability. `window-output` is here;
+// agent-state and agent-message register themselves from their own modules.
+import { z } from 'zod';
+import { defineVerb, type VerbContext } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import { compilePattern } from '../re.js';
+import { timeoutParam } from './params.js';
+import { DEFAULT_WAIT_MS, WAIT_OUTPUT_MAX_LINES, WAIT_OUTPUT_THROTTLE_MS } from '../limits.js';
+import type { Window } from '../model/window.js';
+
+/** States a wait can end on; `unknown` and `none` are departures, not states to await (ADR-0076). */
+const AWAITABLE = ['working', 'needs_input', 'idle', 'done', 'errored'] as const;
+
+export const waitParams = z.object({
+  condition: z.enum(['window-output', 'agent-state', 'agent-message']).describe('What to wait for'),
+  pattern: z.string().optional().describe('window-output: an RE2 pattern matched against the screen and the output since the wait began'),
+  until: z.array(z.enum(AWAITABLE)).max(8).optional().describe('agent-state: the states that end the wait (default idle,done,needs_input)'),
+  select: z.string().max(1000).optional().describe('agent-state: a selector; waits across the panes it matches'),
+  every: z.boolean().optional().describe('agent-state with --select: wait until every matched pane has moved'),
+  from: z.string().max(300).optional().describe('agent-message: only mail from this sender'),
+  timeout: timeoutParam,
+});
+
+export type WaitParams = z.infer<typeof waitParams>;
+
+export type WaitHandler = (ctx: VerbContext<WaitParams>, deadline: number) => Promise<unknown>;
+
+const handlers = new Map<string, WaitHandler>();
+
+/** A capability adds its condition here (agent-state in core/agent, agent-message in core/mail). */
+export function registerWaitCondition(name: WaitParams['condition'], h: WaitHandler): void {
+  handlers.set(name, h);
+}
+
+export const waitFor = defineVerb({
+  name: 'wait-for',
+  summary: 'Block until a condition holds: window-output PATTERN, agent-state --until S, agent-message',
+  help: 'Exit 124 (error code timeout) when the time runs out first. A wait ends when its caller disconnects.',
+  target: 'window-optional',
+  mutates: false,
+  cli: { positionals: ['condition', 'pattern'], comma: ['until'], usage: 'wait-for window-output [-w WINDOW] PATTERN [--timeout MS]' },
+  params: waitParams,
+  async run(ctx) {
+    const h = handlers.get(ctx.params.condition);
+    if (!h) {
+      throw new TuiosError('unsupported', `This daemon cannot wait for ${ctx.params.condition} yet.`, 'Restart the daemon with a newer tuios: tuios kill-server');
+    }
+    const deadline = Date.now() + (ctx.params.timeout ?? DEFAULT_WAIT_MS);
+    return h(ctx, deadline);
+  },
+});
+
+/** Resolves when `check` returns a value, re-checking on output; rejects at the deadline. */
+function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promise<unknown> {
+  const w = ctx.window;
+  if (!w) throw new TuiosError('window_not_found', 'wait-for window-output needs a window.', 'Name one with -w.');
+  if (!ctx.params.pattern) {
+    throw new TuiosError('invalid_params', 'wait-for window-output needs a pattern.', 'tuios wait-for window-output -w W PATTERN', { field: 'pattern' });
+  }
+  const re = compilePattern(ctx.params.pattern);
+  const started = Date.now();
+  const marker = w.screen.markCursorLine();
+
+  const check = (): { line: string } | null => {
+    const e = w.screen;
+    const end = e.viewportTop + e.rows;
+    const from = Math.min(marker && marker.line >= 0 ? marker.line : e.viewportTop, e.viewportTop);
+    const text = e.rangeLines(Math.max(from, end - WAIT_OUTPUT_MAX_LINES), end).join('\n');
+    const m = re.exec(text);
+    if (!m) return null;
+    const s = text.lastIndexOf('\n', m.index) + 1;
+    const nl = text.indexOf('\n', m.index);
+    return { line: text.slice(s, nl < 0 ? undefined : nl) };
+  };
+
+  return new Promise((resolve, reject) => {
+    let throttle: NodeJS.Timeout | null = null;
+    const cleanup = () => {
+      clearTimeout(timer);
+      if (throttle) clearTimeout(throttle);
+      out.dispose();
+      closed.dispose();
+      marker?.dispose();
+      ctx.signal.removeEventListener('abort', onAbort);
+    };
+    const finish = (hit: { line: string }) => {
+      cleanup();
+      resolve({ matched: true, window: w.id, line: hit.line, waited_ms: Date.now() - started });
+    };
+    const tryNow = () => {
+      throttle = null;
+      const hit = check();
+      if (hit) finish(hit);
+    };
+    const out = w.onOutput(() => {
+      if (!throttle) throttle = setTimeout(tryNow, WAIT_OUTPUT_THROTTLE_MS);
+    });
+    const closed = ctx.svc.bus.on('window-closed', (ev) => {
+      if (ev.window_id !== w.id) return;
+      cleanup();
+      reject(new TuiosError('window_not_found', `The window ${w.name} closed while waiting for ${JSON.stringify(ctx.params.pattern)}.`));
+    });
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new TuiosError('timeout', `The pattern ${JSON.stringify(ctx.params.pattern)} did not appear in ${w.name} within ${deadline - started} ms.`));
+    }, Math.max(0, deadline - Date.now()));
+    const onAbort = () => {
+      cleanup();
+      reject(new TuiosError('timeout', 'The caller went away.'));
+    };
+    ctx.signal.addEventListener('abort', onAbort);
+    tryNow();
+  });
+}
+
+registerWaitCondition('window-output', waitWindowOutput);
+
+export function windowOf(ctx: VerbContext<WaitParams>): Window {
+  if (!ctx.window) throw new TuiosError('window_not_found', 'This wait needs a window.', 'Name one with -w.');
+  return ctx.window;
+}
+
+export const waitVerbs = [waitFor];

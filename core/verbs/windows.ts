@@ -1,0 +1,126 @@
+// Window verbs: new-window, list-windows, close-window, set-window, resize-window, select-window.
+import { z } from 'zod';
+import { defineVerb } from '../rpc/verb.js';
+import { windowInfo } from './present.js';
+import { MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
+import { envParam, checkEnv, absoluteDir } from './params.js';
+import { TuiosError } from '../errors.js';
+
+export const newWindow = defineVerb({
+  name: 'new-window',
+  summary: 'Open a window running COMMAND, or your shell when none is given',
+  help: 'The window opens in the session (-s, else the caller\'s session, else the most recent; an empty daemon gets a first session). The result is the window as list-windows shows it.',
+  target: 'session-or-new',
+  mutates: true,
+  cli: { positionals: ['name'], rest: 'argv', short: { c: 'cwd', x: 'cols', y: 'rows' }, usage: 'new-window [-s SESSION] [NAME] [COMMAND ARGS...]' },
+  params: z.object({
+    name: z.string().min(1).max(128).optional().describe('The window name (default: the program\'s name)'),
+    argv: z.array(z.string()).max(MAX_ARGV).optional().describe('The command and its arguments; none runs your shell'),
+    cwd: z.string().min(1).max(4096).optional().describe('The folder it starts in'),
+    env: envParam,
+    cols: z.number().int().min(MIN_COLS).max(MAX_COLS).optional().describe('Columns'),
+    rows: z.number().int().min(MIN_ROWS).max(MAX_ROWS).optional().describe('Rows'),
+    workspace: z.number().int().min(1).max(9).optional().describe('The workspace (1-9) it opens in'),
+    term: z.string().max(64).optional().describe('TERM of the client (used when the call makes a session)'),
+  }),
+  run({ params, session, svc }) {
+    checkEnv(params.env);
+    const cwd = params.cwd ? absoluteDir(params.cwd) : undefined;
+    const s = session ?? svc.model.createSession({ cwd, term: params.term });
+    const w = svc.model.createWindow(s, {
+      name: params.name,
+      argv: params.argv,
+      cwd,
+      env: params.env,
+      cols: params.cols,
+      rows: params.rows,
+      workspace: params.workspace,
+    });
+    svc.model.touch(s);
+    return windowInfo(w, svc);
+  },
+});
+
+export const listWindows = defineVerb({
+  name: 'list-windows',
+  summary: 'List the windows of every session, or of one with -s',
+  help: 'With --json every field of every window: id, name, session, workspace, pid, foreground process, cwd, title, size, exit status.',
+  target: 'none',
+  mutates: false,
+  params: z.object({
+    session: z.string().min(1).max(300).optional().describe('Only this session'),
+  }),
+  run({ params, svc }) {
+    const only = params.session ? svc.model.findSession(params.session) : null;
+    const windows = [...svc.model.windows.values()]
+      .filter((w) => !only || w.sessionId === only.id)
+      .sort((a, b) => a.order - b.order)
+      .map((w) => windowInfo(w, svc));
+    return { windows };
+  },
+});
+
+export const closeWindow = defineVerb({
+  name: 'close-window',
+  summary: 'Close a window, ending its program (the last window takes its session)',
+  target: 'window',
+  mutates: true,
+  cli: { aliases: ['kill-window'] },
+  params: z.object({}),
+  run({ window, svc }) {
+    const w = window!;
+    const info = { id: w.id, name: w.name, session_id: w.sessionId };
+    svc.model.closeWindow(w);
+    return { closed: info };
+  },
+});
+
+export const setWindow = defineVerb({
+  name: 'set-window',
+  summary: 'Rename a window',
+  target: 'window',
+  mutates: true,
+  cli: { positionals: ['name'], aliases: ['rename-window'], usage: 'set-window [-w WINDOW] NAME' },
+  params: z.object({ name: z.string().min(1).max(128).describe('The new name') }),
+  run({ params, window, svc }) {
+    svc.model.renameWindow(window!, params.name);
+    return windowInfo(window!, svc);
+  },
+});
+
+export const resizeWindow = defineVerb({
+  name: 'resize-window',
+  summary: 'Set a window\'s size in columns and rows',
+  target: 'window',
+  mutates: true,
+  cli: { short: { x: 'cols', y: 'rows' } },
+  params: z.object({
+    cols: z.number().int().min(MIN_COLS).max(MAX_COLS).optional().describe('Columns'),
+    rows: z.number().int().min(MIN_ROWS).max(MAX_ROWS).optional().describe('Rows'),
+  }),
+  run({ params, window, svc }) {
+    const w = window!;
+    if (params.cols === undefined && params.rows === undefined) {
+      throw new TuiosError('invalid_params', 'Give --cols, --rows or both.', undefined, { field: 'cols' });
+    }
+    svc.model.resizeWindow(w, params.cols ?? w.cols, params.rows ?? w.rows);
+    return { id: w.id, cols: w.cols, rows: w.rows };
+  },
+});
+
+export const selectWindow = defineVerb({
+  name: 'select-window',
+  summary: 'Focus a window in its session (and switch to its workspace)',
+  target: 'window',
+  mutates: true,
+  params: z.object({}),
+  run({ window, svc }) {
+    const w = window!;
+    const s = svc.model.sessionOf(w);
+    svc.model.switchWorkspace(s, w.workspace);
+    svc.model.focusWindow(w);
+    return windowInfo(w, svc);
+  },
+});
+
+export const windowVerbs = [newWindow, listWindows, closeWindow, setWindow, resizeWindow, selectWindow];

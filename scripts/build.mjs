@@ -1,0 +1,61 @@
+// Builds the CLI and the daemon with esbuild. The CLI bundle carries only what a verb call needs
+// (argv parsing, the socket client, printing) so `tuios VERB` starts in tens of milliseconds; the
+// daemon bundle carries everything else. Native and dynamically-loading packages stay external.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+mkdirSync(dist, { recursive: true });
+
+const external = [
+  'node-pty',
+  're2',
+  'ssh2',
+  'cpu-features',
+  'terminal-kit',
+  '@xterm/headless',
+  '@xterm/addon-serialize',
+  'avsc',
+  'pidusage',
+  'tuios-peercred',
+];
+
+// Bundled CommonJS code calls require(); give the ESM bundle a real one.
+const banner = {
+  js: "import { createRequire as __tuiosCreateRequire } from 'node:module'; const require = __tuiosCreateRequire(import.meta.url);",
+};
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+const common = {
+  define: { __TUIOS_VERSION__: JSON.stringify(pkg.version) },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: 'linked',
+  external,
+  banner,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: [join(root, 'core/cli/main.ts')], outfile: join(dist, 'cli.js') }),
+  build({ ...common, entryPoints: [join(root, 'core/daemon/main.ts')], outfile: join(dist, 'daemon.js') }),
+  build({ ...common, entryPoints: [join(root, 'scripts/gen-verbs.ts')], outfile: join(dist, 'gen-verbs.js') }),
+]);
+
+// The CLI reads verb flags from a table generated from the one zod schema per verb.
+const table = execFileSync(process.execPath, [join(dist, 'gen-verbs.js')], { encoding: 'utf8' });
+writeFileSync(join(dist, 'verbs.json'), table);
+
+try {
+  chmodSync(join(root, 'bin/tuios.js'), 0o755);
+} catch {
+  // bin is committed executable; a checkout that lost the bit still runs through `node`.
+}
