@@ -18,6 +18,7 @@ export interface VerbRow {
   cli: {
     positionals?: string[];
     rest?: string;
+    command?: boolean;
     short?: Record<string, string>;
     comma?: string[];
     aliases?: string[];
@@ -112,7 +113,7 @@ export function parseVerbArgs(verb: VerbRow, words: string[]): Parsed {
     const a = words[i]!;
     // Once a `rest` list has started (a command and its arguments), later flags belong to it.
     const open = pos.filter((n) => params[n] === undefined).length;
-    const restActive = verb.cli.rest !== undefined && positionals.length > open;
+    const restActive = !!verb.cli.command && positionals.length > open;
     if (onlyPositional || restActive || a === '-' || !a.startsWith('-') || /^-\d/.test(a)) {
       if (a === '--' && !onlyPositional && !restActive) {
         onlyPositional = true;

@@ -22,6 +22,8 @@ export interface CliSpec {
   positionals?: string[];
   /** A param (string array) that takes every positional argument after `positionals`. */
   rest?: string;
+  /** `rest` is a command line: once it starts, every later word (flags, `--`) belongs to it. */
+  command?: boolean;
   /** One-letter flags and the param each stands for, e.g. { m: 'message' }. */
   short?: Record<string, string>;
   /** Array params a CLI flag may give comma separated (`--if-state idle,done`). */

@@ -12,7 +12,7 @@ export const newWindow = defineVerb({
   help: 'The window opens in the session (-s, else the caller\'s session, else the most recent; an empty daemon gets a first session). The result is the window as list-windows shows it.',
   target: 'session-or-new',
   mutates: true,
-  cli: { positionals: ['name'], rest: 'argv', short: { c: 'cwd', x: 'cols', y: 'rows' }, usage: 'new-window [-s SESSION] [NAME] [COMMAND ARGS...]' },
+  cli: { positionals: ['name'], rest: 'argv', command: true, short: { c: 'cwd', x: 'cols', y: 'rows' }, usage: 'new-window [-s SESSION] [NAME] [COMMAND ARGS...]' },
   params: z.object({
     name: z.string().min(1).max(128).optional().describe('The window name (default: the program\'s name)'),
     argv: z.array(z.string()).max(MAX_ARGV).optional().describe('The command and its arguments; none runs your shell'),

@@ -1,0 +1,101 @@
+// Runs every uvu test file (each in its own Node process, TypeScript through tsx) and ends with
+// one plain line, `N passed, N failed`, which is what CI reads. Unit files run four at a time;
+// e2e files, which start daemons and real programs, two at a time.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const args = process.argv.slice(2);
+const filter = args.find((a) => !a.startsWith('-'));
+const FILE_TIMEOUT_MS = Number(process.env.TUIOS_TEST_FILE_TIMEOUT_MS || 8 * 60 * 1000);
+
+function walk(dir) {
+  const out = [];
+  let names = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const n of names) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (n.endsWith('.test.ts')) out.push(p);
+  }
+  return out.sort();
+}
+
+const groups = [
+  { name: 'unit', files: walk(join(root, 'test/unit')), concurrency: 4 },
+  { name: 'e2e', files: walk(join(root, 'test/e2e')), concurrency: 2 },
+].map((g) => ({ ...g, files: filter ? g.files.filter((f) => f.includes(filter)) : g.files }));
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => {
+      out += `\n[run-tests] ${relative(root, file)} ran past ${FILE_TIMEOUT_MS} ms and was killed\n`;
+      child.kill('SIGKILL');
+    }, FILE_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const num = (label) => {
+        const m = new RegExp(`${label}:\\s+(\\d+)`).exec(out);
+        return m ? Number(m[1]) : null;
+      };
+      const total = num('Total');
+      const passed = num('Passed');
+      const skipped = num('Skipped') ?? 0;
+      let p = passed ?? 0;
+      let f = total !== null && passed !== null ? total - passed - skipped : 0;
+      if (code !== 0 && f === 0) f = 1; // crashed, or failed outside a test
+      if (total === null && code === 0) p = 0;
+      resolve({ file, passed: p, failed: f, skipped, code, out, ms: Date.now() - started });
+    });
+  });
+}
+
+async function runGroup(g) {
+  const results = [];
+  let next = 0;
+  async function worker() {
+    while (next < g.files.length) {
+      const file = g.files[next++];
+      const r = await runFile(file);
+      const mark = r.failed ? 'FAIL' : 'ok  ';
+      process.stdout.write(`${mark} ${relative(root, file)}  (${r.passed} passed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.failed ? `, ${r.failed} failed` : ''}, ${(r.ms / 1000).toFixed(1)}s)\n`);
+      if (r.failed) process.stdout.write(indent(r.out) + '\n');
+      results.push(r);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(g.concurrency, g.files.length) }, worker));
+  return results;
+}
+
+function indent(s) {
+  return s
+    .split('\n')
+    .map((l) => '    ' + l)
+    .join('\n');
+}
+
+const all = [];
+for (const g of groups) {
+  if (g.files.length === 0) continue;
+  process.stdout.write(`# ${g.name}: ${g.files.length} files\n`);
+  all.push(...(await runGroup(g)));
+}
+const passed = all.reduce((a, r) => a + r.passed, 0);
+const failed = all.reduce((a, r) => a + r.failed, 0);
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exitCode = failed > 0 || all.length === 0 ? 1 : 0;
