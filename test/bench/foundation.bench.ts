@@ -1,0 +1,140 @@
+// Issue 2's benchmarks, each beside its peer from the same run:
+// (a) throughput of 100 MB of SGR-coloured text through one pane, against tmux;
+// (b) wall time of `tuios list-windows --json`, against `node -e 0` and `tmux list-windows`;
+// (c) memory per pane with 5000 lines of scrollback, against tmux's server.
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestDaemon, BIN } from '../helpers/daemon.js';
+import { waitFor } from '../helpers/wait.js';
+import { median, rssBytes, hasTmux, Tmux, sgrCorpus, fmt, mb } from './helpers.js';
+
+const tmuxOk = hasTmux();
+const corpus = sgrCorpus(join(tmpdir(), 'tuios-bench-sgr-100mb.txt'), 100);
+const corpusMB = statSync(corpus).size / 1e6;
+
+async function throughput(): Promise<void> {
+  const d = await TestDaemon.start({ config: '[daemon]\nscrollback = 5000\n' });
+  try {
+    await d.ok(['new-session', 'bench']);
+    // The program waits for a line, so the clock starts when the bytes start.
+    await d.ok(['new-window', '-s', 'bench', 'flood', 'sh', '-c', `read go; cat ${corpus}; printf '\\nBENCH-END\\n'; sleep 600`, '--cols', '80', '--rows', '24']);
+    await waitFor(async () => (await d.call<{ windows: Array<{ name: string; foreground: { comm: string } | null }> }>('list-windows')).windows.find((w) => w.name === 'flood')?.foreground?.comm === 'sh');
+    const t0 = performance.now();
+    await d.ok(['send-keys', '-w', 'flood', 'Enter']);
+    await d.ok(['wait-for', 'window-output', '-w', 'flood', '^BENCH-END$', '--timeout', '600000'], { timeoutMs: 700_000 });
+    const secs = (performance.now() - t0) / 1000;
+    const ours = corpusMB / secs;
+    let line = `(a) throughput, ${fmt(corpusMB, 0)} MB SGR text, one 80x24 pane: tuios ${fmt(ours)} MB/s`;
+    if (tmuxOk) {
+      const t = new Tmux(`tuios-bench-${process.pid}`);
+      try {
+        const s0 = performance.now();
+        t.run('new-session', '-d', '-x', '80', '-y', '24', `cat ${corpus}; tmux -L ${t.socket} wait-for -S bench-done; sleep 600`);
+        spawnSync('tmux', ['-L', t.socket, 'wait-for', 'bench-done']);
+        const tsecs = (performance.now() - s0) / 1000;
+        const theirs = corpusMB / tsecs;
+        line += `, tmux ${fmt(theirs)} MB/s, ratio ${fmt(ours / theirs, 2)}x (goal >= 1.5x)`;
+      } finally {
+        t.kill();
+      }
+    }
+    console.log(line);
+  } finally {
+    await d.stop();
+  }
+}
+
+function timeCmd(cmd: string, args: string[], env: NodeJS.ProcessEnv, runs = 20): number {
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    xs.push(performance.now() - t0);
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
+  }
+  return median(xs);
+}
+
+async function roundTrip(): Promise<void> {
+  const d = await TestDaemon.start();
+  try {
+    await d.ok(['new-session', 'rt']);
+    for (let i = 0; i < 5; i++) await d.ok(['new-window', '-s', 'rt', `w${i}`, 'sleep', '600']);
+    const env = { ...process.env, ...d.env };
+    timeCmd(process.execPath, [BIN, 'list-windows', '--json'], env, 3); // warm the page cache
+    const ours = timeCmd(process.execPath, [BIN, 'list-windows', '--json'], env);
+    const floor = timeCmd(process.execPath, ['-e', '0'], env);
+    let line = `(b) CLI round trip, median of 20: tuios list-windows --json ${fmt(ours)} ms, node -e 0 ${fmt(floor)} ms, over Node's start ${fmt(ours - floor)} ms (goal <= 20 ms)`;
+    if (tmuxOk) {
+      const t = new Tmux(`tuios-bench-rt-${process.pid}`);
+      try {
+        t.run('new-session', '-d', '-s', 'rt', 'sleep 600');
+        for (let i = 0; i < 5; i++) t.run('new-window', '-t', 'rt', 'sleep 600');
+        const tm = timeCmd('tmux', ['-L', t.socket, 'list-windows', '-t', 'rt'], env);
+        line += `, tmux list-windows ${fmt(tm)} ms`;
+      } finally {
+        t.kill();
+      }
+    }
+    console.log(line);
+  } finally {
+    await d.stop();
+  }
+}
+
+const PANES = 50;
+const LINES = 5000;
+const fill = `i=0; while [ $i -lt ${LINES + 200} ]; do i=$((i+1)); echo "line $i of the scrollback, with some ordinary text to fill a row"; done; echo FILLED; exec sleep 600`;
+
+async function memory(): Promise<void> {
+  const d = await TestDaemon.start({ config: `[daemon]\nscrollback = ${LINES}\n` });
+  try {
+    await d.ok(['new-session', 'mem', 'sleep', '600']);
+    await new Promise((r) => setTimeout(r, 500));
+    const base = rssBytes(d.pid!);
+    for (let i = 0; i < PANES; i++) await d.ok(['new-window', '-s', 'mem', `p${i}`, 'sh', '-c', fill]);
+    await waitFor(async () => {
+      const ws = (await d.call<{ windows: Array<{ id: string }> }>('list-windows', { session: 'mem' })).windows;
+      for (const w of ws.slice(1)) {
+        const s = await d.call<{ lines: string[] }>('capture-pane', { window: w.id });
+        if (!s.lines.some((l) => l === 'FILLED')) return false;
+      }
+      return true;
+    }, { timeout: 300_000, interval: 500, what: 'every pane to fill its scrollback' });
+    global.gc?.();
+    await new Promise((r) => setTimeout(r, 1000));
+    const ours = (rssBytes(d.pid!) - base) / PANES;
+    let line = `(c) memory, ${PANES} panes x ${LINES} lines of scrollback: tuios ${mb(ours)} per pane (daemon RSS ${mb(rssBytes(d.pid!))})`;
+    if (tmuxOk) {
+      const t = new Tmux(`tuios-bench-mem-${process.pid}`);
+      try {
+        t.run('new-session', '-d', '-s', 'mem', '-x', '80', '-y', '24', 'sleep 600');
+        t.run('set-option', '-g', 'history-limit', String(LINES));
+        await new Promise((r) => setTimeout(r, 300));
+        const pid = t.serverPid();
+        const tbase = rssBytes(pid);
+        for (let i = 0; i < PANES; i++) t.run('new-window', '-t', 'mem', fill);
+        await waitFor(() => {
+          const out = t.run('list-windows', '-t', 'mem', '-F', '#{window_index}');
+          const idx = out.trim().split('\n').slice(1);
+          return idx.every((i) => t.run('capture-pane', '-p', '-t', `mem:${i}`).includes('FILLED'));
+        }, { timeout: 300_000, interval: 500, what: 'tmux panes to fill' });
+        const theirs = (rssBytes(pid) - tbase) / PANES;
+        line += `, tmux ${mb(theirs)} per pane (server RSS ${mb(rssBytes(pid))}), ratio ${fmt(ours / theirs, 2)}x (goal <= 2x)`;
+      } finally {
+        t.kill();
+      }
+    }
+    console.log(line);
+  } finally {
+    await d.stop();
+  }
+}
+
+const only = process.argv[2];
+if (!only || only === 'throughput') await throughput();
+if (!only || only === 'roundtrip') await roundTrip();
+if (!only || only === 'memory') await memory();
+process.exit(0);

@@ -1,0 +1,75 @@
+// Shared pieces of the benchmarks: timing, medians, process memory, tmux on a private socket, and
+// a deterministic corpus of mixed text with SGR colours.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+/** Resident memory of a process in bytes (VmRSS). */
+export function rssBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+export function hasTmux(): boolean {
+  return spawnSync('tmux', ['-V']).status === 0;
+}
+
+/** A tmux on a private socket with no user config. */
+export class Tmux {
+  constructor(readonly socket: string) {}
+  run(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  }
+  serverPid(): number {
+    return Number(this.run('display-message', '-p', '#{pid}').trim());
+  }
+  kill(): void {
+    spawnSync('tmux', ['-L', this.socket, 'kill-server']);
+  }
+}
+
+/** Writes (once) a file of `mb` megabytes of mixed words and SGR-coloured words, in lines. */
+export function sgrCorpus(path: string, mb: number): string {
+  if (existsSync(path)) return path;
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'build', 'test', 'error', 'warning', 'ok', 'src/main.ts:42', 'function', 'return', 'const', '=>', '{', '}'];
+  let seed = 1;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const parts: string[] = [];
+  let size = 0;
+  while (size < 4 * 1024 * 1024) {
+    let l = '';
+    const n = 4 + Math.floor(rnd() * 12);
+    for (let i = 0; i < n; i++) {
+      const w = words[Math.floor(rnd() * words.length)];
+      const r = rnd();
+      if (r < 0.2) l += `\x1b[3${1 + Math.floor(rnd() * 6)}m${w}\x1b[0m `;
+      else if (r < 0.25) l += `\x1b[1;38;5;${Math.floor(rnd() * 255)}m${w}\x1b[0m `;
+      else l += w + ' ';
+    }
+    l += '\n';
+    parts.push(l);
+    size += l.length;
+  }
+  const block = parts.join('');
+  const reps = Math.max(1, Math.round((mb * 1024 * 1024) / block.length));
+  writeFileSync(path, block.repeat(reps));
+  return path;
+}
+
+export function fmt(n: number, digits = 1): string {
+  return n.toFixed(digits);
+}
+
+export function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1) + ' MB';
+}
