@@ -45,7 +45,15 @@ const common = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: [join(root, 'core/cli/main.ts')], outfile: join(dist, 'cli.js') }),
+  // CommonJS loads a few ms faster than ESM, which every hook call pays.
+  build({
+    ...common,
+    format: 'cjs',
+    banner: { js: "const __tuiosUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { ...common.define, 'import.meta.url': '__tuiosUrl' },
+    entryPoints: [join(root, 'core/cli/main.ts')],
+    outfile: join(dist, 'cli.cjs'),
+  }),
   build({ ...common, entryPoints: [join(root, 'core/daemon/main.ts')], outfile: join(dist, 'daemon.js') }),
   build({ ...common, entryPoints: [join(root, 'scripts/gen-verbs.ts')], outfile: join(dist, 'gen-verbs.js') }),
 ]);
@@ -55,7 +63,7 @@ const table = execFileSync(process.execPath, [join(dist, 'gen-verbs.js')], { enc
 writeFileSync(join(dist, 'verbs.json'), table);
 
 try {
-  chmodSync(join(root, 'bin/tuios.js'), 0o755);
+  chmodSync(join(root, 'bin/tuios.cjs'), 0o755);
 } catch {
   // bin is committed executable; a checkout that lost the bit still runs through `node`.
 }

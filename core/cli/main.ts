@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RpcClient, RpcError } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
-import { spawnDaemon } from '../daemon/spawn.js';
 import { parseVerbArgs, findVerb, verbUsage, UsageError, type VerbRow, type Parsed } from './args.js';
 import { formatResult } from './format.js';
 import { VERSION } from '../version.js';
+import { out, err } from './out.js';
 
 const EXIT_OK = 0;
 const EXIT_FAIL = 1;
@@ -49,14 +49,16 @@ async function connectOrStart(socket: string, server: string | undefined, autost
     const code = (e as NodeJS.ErrnoException).code;
     if (!autostart || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw e;
   }
+  // Loaded only when a daemon must be started: child_process costs every other call start-up time.
+  const { spawnDaemon } = await import('../daemon/spawn.js');
   const ok = await spawnDaemon(socket, server);
   if (!ok) throw new Error(`the daemon did not start on ${socket}`);
   return RpcClient.connect(socket, { pane });
 }
 
 function printError(body: { code: string; message: string; hint?: string }): void {
-  process.stderr.write(`tuios: ${body.message} (${body.code})\n`);
-  if (body.hint) process.stderr.write(`  ${body.hint}\n`);
+  err(`tuios: ${body.message} (${body.code})\n`);
+  if (body.hint) err(`  ${body.hint}\n`);
 }
 
 async function runVerb(p: Parsed): Promise<number> {
@@ -67,10 +69,10 @@ async function runVerb(p: Parsed): Promise<number> {
     client = await connectOrStart(socket, p.server, autostart);
   } catch (e) {
     if (!autostart) {
-      process.stderr.write(`tuios: no daemon is running on ${socket}\n`);
+      err(`tuios: no daemon is running on ${socket}\n`);
       return EXIT_FAIL;
     }
-    process.stderr.write(`tuios: cannot reach the daemon on ${socket}: ${(e as Error).message}\n`);
+    err(`tuios: cannot reach the daemon on ${socket}: ${(e as Error).message}\n`);
     return EXIT_FAIL;
   }
   addCallerContext(p);
@@ -84,14 +86,14 @@ async function runVerb(p: Parsed): Promise<number> {
               printError(e.error);
               resolveExit(EXIT_FAIL);
             } else if (e.type === 'stream-closed') resolveExit(EXIT_OK);
-            else process.stdout.write(JSON.stringify(ev) + '\n');
+            else out(JSON.stringify(ev) + '\n');
           })
           .then((first) => {
-            if (p.json) process.stdout.write(JSON.stringify(first) + '\n');
+            if (p.json) out(JSON.stringify(first) + '\n');
           })
           .catch((err) => {
             if (err instanceof RpcError) printError(err.body);
-            else process.stderr.write(`tuios: ${(err as Error).message}\n`);
+            else err(`tuios: ${(err as Error).message}\n`);
             resolveExit(EXIT_FAIL);
           });
       });
@@ -99,14 +101,14 @@ async function runVerb(p: Parsed): Promise<number> {
     }
     const result = await client.call(p.verb.name, p.params);
     const text = p.json ? JSON.stringify(result, null, 2) : formatResult(p.verb.name, result);
-    if (text) process.stdout.write(text + '\n');
+    if (text) out(text + '\n');
     return EXIT_OK;
   } catch (e) {
     if (e instanceof RpcError) {
       printError(e.body);
       return e.code === 'timeout' ? EXIT_TIMEOUT : EXIT_FAIL;
     }
-    process.stderr.write(`tuios: ${(e as Error).message}\n`);
+    err(`tuios: ${(e as Error).message}\n`);
     return EXIT_FAIL;
   } finally {
     client.close();
@@ -116,7 +118,7 @@ async function runVerb(p: Parsed): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === '--version' || first === '-V' || first === 'version') {
-    process.stdout.write(`tuios ${VERSION}\n`);
+    out(`tuios ${VERSION}\n`);
     return EXIT_OK;
   }
   if (first === 'daemon') {
@@ -127,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
       else if (rest[i] === '--server') server = rest[++i];
       else if (rest[i]?.startsWith('--server=')) server = rest[i]!.slice(9);
       else {
-        process.stderr.write(`tuios daemon: unknown argument ${rest[i]}\nusage: tuios daemon [--foreground] [--server PATH]\n`);
+        err(`tuios daemon: unknown argument ${rest[i]}\nusage: tuios daemon [--foreground] [--server PATH]\n`);
         return EXIT_USAGE;
       }
     }
@@ -139,12 +141,12 @@ export async function main(argv: string[]): Promise<number> {
   const table = loadTable();
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const v = first === 'help' && rest[0] ? findVerb(table, rest[0]) : undefined;
-    process.stdout.write((v ? verbUsage(v) : mainUsage(table)) + '\n');
+    out((v ? verbUsage(v) : mainUsage(table)) + '\n');
     return first === undefined ? EXIT_USAGE : EXIT_OK;
   }
   const verb = findVerb(table, first);
   if (!verb) {
-    process.stderr.write(`tuios: unknown verb "${first}"; tuios help lists them\n`);
+    err(`tuios: unknown verb "${first}"; tuios help lists them\n`);
     return EXIT_USAGE;
   }
   let parsed: Parsed;
@@ -152,13 +154,13 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parseVerbArgs(verb, rest);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`tuios ${verb.name}: ${e.message}\n\n${verbUsage(verb)}\n`);
+      err(`tuios ${verb.name}: ${e.message}\n\n${verbUsage(verb)}\n`);
       return EXIT_USAGE;
     }
     throw e;
   }
   if (parsed.help) {
-    process.stdout.write(verbUsage(verb) + '\n');
+    out(verbUsage(verb) + '\n');
     return EXIT_OK;
   }
   return runVerb(parsed);
@@ -166,12 +168,12 @@ export async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
-    // A daemon run resolves only when it stops; a verb call is done once its output is flushed.
-    if (process.argv[2] === 'daemon') process.exit(code);
+    // Output is written synchronously (out.ts); leaving now skips the socket's orderly
+    // teardown, which a hook pays on every call.
+    process.exit(code);
   },
   (e) => {
-    process.stderr.write(`tuios: ${e instanceof Error ? e.stack : String(e)}\n`);
+    err(`tuios: ${e instanceof Error ? e.stack : String(e)}\n`);
     process.exit(EXIT_FAIL);
   },
 );

@@ -1,6 +1,7 @@
-// The verb client: what the CLI, hooks and tests use to talk to a daemon. It loads only node:net,
-// so a CLI call stays fast.
-import { connect, type Socket } from 'node:net';
+// The verb client: what the CLI, hooks and tests use to talk to a daemon. It prefers the light
+// pipe transport (fast-socket.ts) and loads node:net only when that is unavailable, so a CLI call
+// stays fast.
+import { connectFast, fastSocketAvailable, type LineSocket } from './fast-socket.js';
 
 export interface RpcErrorBody {
   code: string;
@@ -34,32 +35,26 @@ export class RpcClient {
   private closeListeners: Array<(e: Error) => void> = [];
 
   private constructor(
-    private readonly sock: Socket,
+    private readonly sock: LineSocket,
     private readonly pane: string | null,
   ) {
-    sock.setEncoding('utf8');
-    sock.on('data', (d: string) => this.onData(d));
-    sock.on('error', (e) => this.fail(e));
-    sock.on('close', () => this.fail(new Error('the daemon closed the connection')));
+    sock.onData((d) => this.onData(d));
+    sock.onClose((e) => this.fail(e ?? new Error('the daemon closed the connection')));
   }
 
   /** Connects, or rejects with the socket error (ENOENT, ECONNREFUSED: no daemon answers). */
-  static connect(path: string, opts: { timeoutMs?: number; pane?: string | null } = {}): Promise<RpcClient> {
-    return new Promise((resolve, reject) => {
-      const sock = connect(path);
-      const t = setTimeout(() => {
-        sock.destroy();
-        reject(Object.assign(new Error(`connect to ${path} timed out`), { code: 'ETIMEDOUT' }));
-      }, opts.timeoutMs ?? 5000);
-      sock.once('connect', () => {
-        clearTimeout(t);
-        resolve(new RpcClient(sock, opts.pane ?? null));
-      });
-      sock.once('error', (e) => {
-        clearTimeout(t);
-        reject(e);
-      });
+  static async connect(path: string, opts: { timeoutMs?: number; pane?: string | null } = {}): Promise<RpcClient> {
+    const timeoutMs = opts.timeoutMs ?? 5000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`connect to ${path} timed out`), { code: 'ETIMEDOUT' })), timeoutMs);
     });
+    try {
+      const sock = await Promise.race([fastSocketAvailable() ? connectFast(path) : connectNet(path), timeout]);
+      return new RpcClient(sock, opts.pane ?? null);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   call<T = unknown>(verb: string, params: Record<string, unknown> = {}): Promise<T> {
@@ -82,8 +77,7 @@ export class RpcClient {
   }
 
   close(): void {
-    this.sock.end();
-    this.sock.destroy();
+    this.sock.close();
   }
 
   private request(verb: string, params: Record<string, unknown>, onEvent?: (ev: unknown) => void): Promise<unknown> {
@@ -147,4 +141,32 @@ export class RpcClient {
     for (const fn of this.closeListeners) fn(e);
     this.closeListeners = [];
   }
+}
+
+/** The same transport over node:net, loaded only when needed. */
+async function connectNet(path: string): Promise<LineSocket> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(path);
+    sock.setEncoding('utf8');
+    sock.once('error', reject);
+    sock.once('connect', () => {
+      sock.off('error', reject);
+      let closeFns: Array<(e: Error | null) => void> = [];
+      let err: Error | null = null;
+      let closed = false;
+      sock.on('error', (e) => (err = e));
+      sock.on('close', () => {
+        closed = true;
+        for (const fn of closeFns) fn(err);
+        closeFns = [];
+      });
+      resolve({
+        write: (line) => void sock.write(line),
+        onData: (fn) => void sock.on('data', fn),
+        onClose: (fn) => (closed ? fn(err) : void closeFns.push(fn)),
+        close: () => sock.destroy(),
+      });
+    });
+  });
 }

@@ -63,6 +63,8 @@ export class Emulator {
       // Convert nothing: the pane's program decides its own newlines.
       convertEol: false,
     });
+    const wb = (this.term as unknown as { _core?: { _writeBuffer?: { writeSync?: (d: string | Uint8Array) => void } } })._core?._writeBuffer;
+    this.syncParse = typeof wb?.writeSync === 'function' ? wb.writeSync.bind(wb) : null;
     this.serializer = new SerializeAddon();
     this.term.loadAddon(this.serializer);
     this.term.onTitleChange((t) => {
@@ -79,11 +81,26 @@ export class Emulator {
 
   /** Parses output. `done` runs once this chunk has been fully parsed (flow control hangs off it). */
   write(data: string | Uint8Array, done?: () => void): void {
+    if (this.syncParse) {
+      this.syncParse(data);
+      this.generation++;
+      done?.();
+      return;
+    }
     this.term.write(data, () => {
       this.generation++;
       done?.();
     });
   }
+
+  /**
+   * The parser's synchronous entry. The public write() queues and then parses in 12 ms slices
+   * separated by timers, which left the daemon idle a quarter of the time under a flood; the
+   * window already batches and bounds what it hands over, so it parses synchronously instead.
+   * We register no async OSC handlers, which is what makes the synchronous path unsafe in xterm.
+   * Falls back to write() should a future xterm drop it (the version is pinned).
+   */
+  private readonly syncParse: ((d: string | Uint8Array) => void) | null;
 
   resize(cols: number, rows: number): void {
     this.term.resize(cols, rows);

@@ -59,14 +59,22 @@ function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promi
   }
   const re = compilePattern(ctx.params.pattern);
   const started = Date.now();
-  const marker = w.screen.markCursorLine();
+  // Reading starts where the cursor was when the wait began, and each later look starts a few
+  // lines above where the last one ended, so a flood is read once, not rescanned per look.
+  let from = w.screen.markCursorLine();
+  let cost = 0;
 
   const check = (): { line: string } | null => {
+    const t0 = performance.now();
     const e = w.screen;
     const end = e.viewportTop + e.rows;
-    const from = Math.min(marker && marker.line >= 0 ? marker.line : e.viewportTop, e.viewportTop);
-    const text = e.rangeLines(Math.max(from, end - WAIT_OUTPUT_MAX_LINES), end).join('\n');
+    const start = Math.min(from && from.line >= 0 ? from.line : e.viewportTop, e.viewportTop);
+    const text = e.rangeLines(Math.max(start, end - WAIT_OUTPUT_MAX_LINES), end).join('\n');
     const m = re.exec(text);
+    from?.dispose();
+    // The screen stays in every look (it can be redrawn); scrolled-off lines are read once.
+    from = w.screen.markCursorLine();
+    cost = performance.now() - t0;
     if (!m) return null;
     const s = text.lastIndexOf('\n', m.index) + 1;
     const nl = text.indexOf('\n', m.index);
@@ -80,7 +88,7 @@ function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promi
       if (throttle) clearTimeout(throttle);
       out.dispose();
       closed.dispose();
-      marker?.dispose();
+      from?.dispose();
       ctx.signal.removeEventListener('abort', onAbort);
     };
     const finish = (hit: { line: string }) => {
@@ -93,7 +101,8 @@ function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promi
       if (hit) finish(hit);
     };
     const out = w.onOutput(() => {
-      if (!throttle) throttle = setTimeout(tryNow, WAIT_OUTPUT_THROTTLE_MS);
+      // Looks cost at most ~10% of the loop: a slow look spaces the next one out.
+      if (!throttle) throttle = setTimeout(tryNow, Math.max(WAIT_OUTPUT_THROTTLE_MS, cost * 10));
     });
     const closed = ctx.svc.bus.on('window-closed', (ev) => {
       if (ev.window_id !== w.id) return;

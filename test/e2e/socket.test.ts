@@ -94,6 +94,13 @@ test('a line over 1 MiB closes that connection only', async () => {
   other.end();
 });
 
+test('the CLI answers the same over node:net when the light pipe transport is off', async () => {
+  const fast = await d.json<{ sessions: unknown[] }>(['list-sessions']);
+  const r = await d.cli(['list-sessions', '--json'], { env: { TUIOS_NO_FAST_SOCKET: '1' } });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout), fast);
+});
+
 test('list-verbs names every verb with its params', async () => {
   const r = await d.call<{ verbs: Array<{ name: string; summary: string; params: Array<{ name: string }> }> }>('list-verbs');
   const names = r.verbs.map((v) => v.name);

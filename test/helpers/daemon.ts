@@ -1,5 +1,5 @@
 // A real daemon in its own temp folders, driven like a user drives it: through the built CLI
-// (`bin/tuios.js`) and the socket. Nothing here touches the user's own tuios.
+// (`bin/tuios.cjs`) and the socket. Nothing here touches the user's own tuios.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { RpcClient } from '../../core/rpc/client.js';
 import { waitFor } from './wait.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const BIN = join(ROOT, 'bin', 'tuios.js');
+export const BIN = join(ROOT, 'bin', 'tuios.cjs');
 
 export interface CliResult {
   code: number;
