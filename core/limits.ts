@@ -24,7 +24,7 @@ export const PTY_HIGH_WATERMARK_BYTES = 512 * 1024;
 export const PTY_LOW_WATERMARK_BYTES = 64 * 1024;
 
 /** Output parsed in one turn of the event loop per pane: ~10-20 ms at the parser's speed. */
-export const PARSE_SLICE_CHARS = 256 * 1024;
+export const PARSE_SLICE_BYTES = 256 * 1024;
 
 /** Pane sizes accepted from callers: a 1x1 pane is legal, anything past 1000 is a mistake. */
 export const MIN_COLS = 2;

@@ -4,7 +4,7 @@ import { Emulator, type EmulatorHooks } from '../screen/emulator.js';
 import { PaneProcess, type ExitStatus } from '../pty/pane-process.js';
 import { readCwd, readComm, foregroundPgid, readArgv } from '../pty/procfs.js';
 import { shortId } from '../ids.js';
-import { PTY_HIGH_WATERMARK_BYTES, PTY_LOW_WATERMARK_BYTES, PARSE_SLICE_CHARS } from '../limits.js';
+import { PTY_HIGH_WATERMARK_BYTES, PTY_LOW_WATERMARK_BYTES, PARSE_SLICE_BYTES } from '../limits.js';
 
 export interface WindowInit {
   id: string;
@@ -53,7 +53,7 @@ export class Window {
   readonly attrs = new Map<string, unknown>();
 
   private pending = 0;
-  private inbox: string[] = [];
+  private inbox: Buffer[] = [];
   private flushScheduled = false;
   private lane: Promise<unknown> = Promise.resolve();
   private readonly outputListeners = new Set<OutputListener>();
@@ -92,7 +92,7 @@ export class Window {
    * Reads that arrive in one turn of the event loop are handed to the parser as one write: it
    * parses large writes markedly faster than many 4 KB ones.
    */
-  feed(data: string): void {
+  feed(data: Buffer): void {
     if (this.closed) return;
     this.pending += data.length;
     this.inbox.push(data);
@@ -109,9 +109,9 @@ export class Window {
     // Bound one turn's parse (about 10-20 ms), so other panes and verbs get the loop between.
     let take = 0;
     let size = 0;
-    while (take < this.inbox.length && (take === 0 || size + this.inbox[take]!.length <= PARSE_SLICE_CHARS)) size += this.inbox[take++]!.length;
+    while (take < this.inbox.length && (take === 0 || size + this.inbox[take]!.length <= PARSE_SLICE_BYTES)) size += this.inbox[take++]!.length;
     const parts = this.inbox.splice(0, take);
-    const chunk = parts.length === 1 ? parts[0]! : parts.join('');
+    const chunk = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
     if (this.inbox.length > 0 && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(this.flush);
