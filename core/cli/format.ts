@@ -34,7 +34,7 @@ const formatters: Record<string, Formatter> = {
       }),
     ]);
   },
-  'capture-pane': (r) => (r.lines as string[]).join('\n'),
+  'capture-pane': (r) => (typeof r.fixture === 'string' ? (r.fixture as string).replace(/\n$/, '') : (r.lines as string[]).join('\n')),
   'new-session': (r) => str((r.window as Record<string, unknown>).id),
   'new-window': (r) => str(r.id),
   'wait-for': (r) => (typeof r.line === 'string' ? r.line : typeof r.state === 'string' ? r.state : ''),

@@ -2,6 +2,34 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { MAX_CAPTURE_LINES } from '../limits.js';
+import { formatFixture } from '../agent/fixture.js';
+import { readExe } from '../pty/procfs.js';
+import type { Window } from '../model/window.js';
+import type { ProgressReport } from '../screen/emulator.js';
+
+export function progressText(p: ProgressReport | null): string | undefined {
+  if (!p) return undefined;
+  return p.state === 0 || p.state === 3 || p.percent === null ? `4;${p.state}` : `4;${p.state};${p.percent}`;
+}
+
+/** The pane's live screen as a fixture (see core/agent/fixture.ts), with what the daemon knows filled in. */
+function fixtureOf(w: Window, o: { harness?: string; program_version?: string; expect_state?: string; expect_kind?: string; expect_message?: string; obtained?: string }): string {
+  const fg = w.foreground();
+  const process = fg ? { comm: fg.comm, argv: fg.argv, exe: readExe(fg.pid) ?? '' } : undefined;
+  return formatFixture({
+    harness: o.harness ?? String(w.attrs.get('harness') ?? ''),
+    program_version: o.program_version ?? '',
+    provenance: 'measured',
+    obtained: o.obtained ?? `measured on a live tuios pane ${w.cols}x${w.rows} (capture-pane --fixture)`,
+    cols: w.cols,
+    rows: w.rows,
+    title: w.title,
+    progress: progressText(w.screen.lastProgress),
+    expect: { state: o.expect_state ?? 'none', kind: o.expect_kind, message: o.expect_message },
+    lines: w.screen.screenLines(),
+    extra: process ? { process } : {},
+  });
+}
 
 export const capturePane = defineVerb({
   name: 'capture-pane',
@@ -13,9 +41,17 @@ export const capturePane = defineVerb({
   params: z.object({
     lines: z.number().int().min(1).max(MAX_CAPTURE_LINES).optional().describe('The last N lines, reaching into scrollback'),
     escapes: z.boolean().optional().describe('Keep colours and attributes as SGR escapes'),
+    fixture: z.boolean().optional().describe('Answer the screen, title and progress as a fixture file (fixtures/screens)'),
+    harness: z.string().max(64).optional().describe('--fixture: the harness the screen is from'),
+    program_version: z.string().max(64).optional().describe('--fixture: the program\'s version'),
+    expect_state: z.string().max(32).optional().describe('--fixture: the state the rules must decide (none: no rule)'),
+    expect_kind: z.string().max(32).optional().describe('--fixture: the kind they must give'),
+    expect_message: z.string().max(300).optional().describe('--fixture: the message they must give'),
+    obtained: z.string().max(500).optional().describe('--fixture: how the screen was obtained'),
   }),
   run({ params, window }) {
     const w = window!;
+    if (params.fixture) return { window: w.id, fixture: fixtureOf(w, params) };
     const e = w.screen;
     const end = e.viewportTop + e.rows;
     const start = params.lines ? Math.max(0, end - params.lines) : e.viewportTop;
@@ -29,6 +65,7 @@ export const capturePane = defineVerb({
       rows: e.rows,
       cursor: { x: cursor.x, y: cursor.y },
       title: e.title,
+      progress: progressText(e.lastProgress) ?? null,
       alternate_screen: e.modes.alternateScreen,
     };
   },
