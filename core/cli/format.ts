@@ -43,6 +43,18 @@ const formatters: Record<string, Formatter> = {
     return table(vs.map((v) => [v.name, v.summary]));
   },
   'kill-server': () => '',
+  'get-agent-state': (r) => String(r.state),
+  'set-agent-state': (r) => (r.applied ? '' : `not applied: ${r.state} stands (source ${r.source})`),
+  'set-agent-meta': () => '',
+  'set-agent-session': () => '',
+  'list-agents': (r) => {
+    const as = r.agents as Array<Record<string, unknown>>;
+    if (as.length === 0) return 'no agents';
+    return table([
+      ['SESSION', 'NAME', 'ID', 'HARNESS', 'STATE', 'MESSAGE'],
+      ...as.map((a) => [str(a.session), str(a.name), str(a.short_id), str(a.harness_id), String(a.state) + (a.finished_unread ? ' (unread)' : ''), str(a.message || '')]),
+    ]);
+  },
   'send-text': () => '',
   'send-keys': () => '',
   'close-window': () => '',

@@ -115,6 +115,55 @@ async function runVerb(p: Parsed): Promise<number> {
   }
 }
 
+const STATUS_USAGE = 'usage: tuios status STATE [-m MESSAGE] [--kind approval|question|auth] [--progress N]\n  STATE: working, needs_input, idle, done, errored, none';
+
+/** `tuios status`: writes an OSC 7501 Program Status report to the terminal; no daemon needed. */
+async function statusCommand(args: string[]): Promise<number> {
+  const { formatProgramStatus } = await import('../agent/program-status.js');
+  let state: string | undefined;
+  let message: string | undefined;
+  let kind: string | undefined;
+  let progress: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-m' || a === '--message') message = args[++i];
+    else if (a === '--kind') kind = args[++i];
+    else if (a === '--progress') progress = Number(args[++i]);
+    else if (a === '-h' || a === '--help') {
+      out(STATUS_USAGE + '\n');
+      return EXIT_OK;
+    } else if (!a.startsWith('-') && state === undefined) state = a;
+    else {
+      err(`tuios status: unexpected argument ${a}\n${STATUS_USAGE}\n`);
+      return EXIT_USAGE;
+    }
+  }
+  const states = ['working', 'needs_input', 'idle', 'done', 'errored', 'none'];
+  if (!state || !states.includes(state)) {
+    err(`tuios status: ${state ? `${state} is not a state` : 'a state is required'}\n${STATUS_USAGE}\n`);
+    return EXIT_USAGE;
+  }
+  if (kind !== undefined && !['approval', 'question', 'auth'].includes(kind)) {
+    err(`tuios status: --kind is approval, question or auth\n`);
+    return EXIT_USAGE;
+  }
+  if (progress !== undefined && !(progress >= 0 && progress <= 100)) {
+    err('tuios status: --progress is a number from 0 to 100\n');
+    return EXIT_USAGE;
+  }
+  const seq = formatProgramStatus({ state, message, kind, progress });
+  const { openSync, writeSync, closeSync } = await import('node:fs');
+  try {
+    // The terminal itself, so a script whose output is piped still reports.
+    const fd = openSync('/dev/tty', 'w');
+    writeSync(fd, seq);
+    closeSync(fd);
+  } catch {
+    out(seq);
+  }
+  return EXIT_OK;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === '--version' || first === '-V' || first === 'version') {
@@ -138,6 +187,7 @@ export async function main(argv: string[]): Promise<number> {
     };
     return mod.daemonCommand({ foreground, server });
   }
+  if (first === 'status') return statusCommand(rest);
   const table = loadTable();
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const v = first === 'help' && rest[0] ? findVerb(table, rest[0]) : undefined;

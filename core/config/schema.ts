@@ -12,9 +12,19 @@ const daemon = z
   })
   .prefault({});
 
+const hooks = z
+  .object({
+    /** Run on every published agent-state transition: a shell command line, or an argv. */
+    after_agent_state: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
+    /** How long a hook may run before it is killed. */
+    timeout_ms: z.number().int().min(100).max(120_000).default(10_000),
+  })
+  .prefault({});
+
 export const configSchema = z
   .object({
     daemon,
+    hooks,
   })
   .prefault({});
 

@@ -18,6 +18,11 @@ import { placementOf } from '../security/placement.js';
 import type { Services } from './services.js';
 import type { Caller } from '../rpc/caller.js';
 import { VERSION } from '../version.js';
+import { AgentStore } from '../agent/store.js';
+import { watchPaneOsc } from '../agent/osc.js';
+import { AfterStateHook } from '../agent/hook-runner.js';
+import { addWindowFields } from '../verbs/present.js';
+import '../agent/wait-state.js';
 
 export interface DaemonArgs {
   foreground: boolean;
@@ -94,6 +99,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
 
   // The model and the starter need each other (a started pane reports back to the model).
   let model!: Model;
+  let agents!: AgentStore;
   const starter = new PtyStarter({
     config: () => config.current,
     socket: paths.socket,
@@ -102,10 +108,25 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     onExit: (w, st) => model.windowExited(w, st),
     onStarted: (w) => {
       w.addScreenHooks({ onTitle: (t) => model.windowRetitled(w, t), onCwd: (uri) => (w.oscCwd = fileUriPath(uri)) });
+      watchPaneOsc(w, agents, log);
     },
   });
   model = new Model(bus, log, starter, defaultCwd);
+  agents = new AgentStore({ bus, model, log, stallMs: stallMs(process.env) });
   const snapshot = new SnapshotStore(paths.snapshotFile, model, bus, log);
+  // The conversation a pane last ran survives a restart, for resuming it; its state does not.
+  snapshot.registerWindowAttr('agent_session', {
+    save: (w) => {
+      const s = agents.sessionOf(w);
+      return s.id ? { id: s.id, harness: s.harness } : undefined;
+    },
+    restore: (w, v) => {
+      const r = v as { id?: unknown; harness?: unknown };
+      if (typeof r?.id === 'string') agents.setSession(w, r.id, typeof r.harness === 'string' ? r.harness : null);
+    },
+  });
+  addWindowFields((w) => ({ agent_state: agents.info(w) }));
+  const hook = new AfterStateHook(bus, model, log, () => ({ command: config.current.hooks.after_agent_state ?? null, timeoutMs: config.current.hooks.timeout_ms }), baseEnv);
 
   const svc: Services = {
     paths,
@@ -114,6 +135,8 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     bus,
     model,
     snapshot,
+    agents,
+    harnessNames: () => [],
     dispatcher: null as unknown as Dispatcher,
     bootId: randomBytes(8).toString('hex'),
     startedAt: Date.now(),
@@ -145,6 +168,8 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     log.info('daemon stopping', { reason });
     snapshot.dispose();
     snapshot.saveNow();
+    hook.dispose();
+    agents.dispose();
     await rpc.close();
     model.dispose();
     config.dispose();
@@ -170,6 +195,14 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   });
 
   return { svc, stopped };
+}
+
+/** TUIOS_AGENT_STALL_SECONDS (default 30; 0 or less turns the stall heuristic off). */
+function stallMs(env: Record<string, string | undefined>): number {
+  const raw = env.TUIOS_AGENT_STALL_SECONDS;
+  if (raw === undefined || raw === '') return 30_000;
+  const n = Number(raw);
+  return Number.isFinite(n) && n > 0 ? n * 1000 : 0;
 }
 
 function fileUriPath(uri: string): string | null {

@@ -9,6 +9,7 @@ import type { SnapshotStore } from '../store/snapshot.js';
 import type { Dispatcher } from '../rpc/dispatch.js';
 import type { Caller, Placement } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
+import type { AgentStore } from '../agent/store.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -18,6 +19,9 @@ export interface Services {
   readonly model: Model;
   readonly snapshot: SnapshotStore;
   readonly dispatcher: Dispatcher;
+  readonly agents: AgentStore;
+  /** The program names and aliases a harness id answers to (from its manifest), for selectors. */
+  harnessNames(id: string): string[];
   readonly bootId: string;
   readonly startedAt: number;
   /** The daemon's environment when it started (a new pane's base environment). */

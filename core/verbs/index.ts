@@ -7,6 +7,7 @@ import { captureVerbs } from './capture.js';
 import { waitVerbs } from './wait.js';
 import { eventVerbs } from './events.js';
 import { serverVerbs } from './server.js';
+import { agentVerbs } from './agents.js';
 
 export const allVerbs: VerbDef[] = [
   ...sessionVerbs,
@@ -15,5 +16,6 @@ export const allVerbs: VerbDef[] = [
   ...captureVerbs,
   ...waitVerbs,
   ...eventVerbs,
+  ...agentVerbs,
   ...serverVerbs,
 ] as unknown as VerbDef[];

@@ -1,0 +1,434 @@
+// The agent state store: one record per pane, every source's claims in it, and the one place an
+// `agent-state` event is published from. Publication is edge-filtered: only a change of
+// (harness, state, kind, message) is published, so an agent that works and prints for ten
+// minutes costs no event at all (ADR-0046 point 7).
+import type { Bus } from '../bus.js';
+import type { Logger } from '../log.js';
+import type { Model } from '../model/model.js';
+import type { Window } from '../model/window.js';
+import { AgentRecord, type ApplyResult, type ClaimInput, type Clock, type Origin } from './record.js';
+import { MetaTable } from './meta.js';
+import { atRest, confidenceOf, guessKind, isReady, needsYou, type AgentState, type BlockKind, type Identity, type Source } from './state.js';
+import { stripControls } from '../pty/paste.js';
+import { readStat } from '../pty/procfs.js';
+
+/** Longest message a state carries, in characters. */
+export const STATE_MESSAGE_MAX = 300;
+
+export interface AgentStateEvent {
+  window_id: string;
+  session_id: string;
+  name: string;
+  harness: string | null;
+  state: AgentState;
+  old_state: AgentState;
+  kind: BlockKind;
+  message: string;
+  source: Source | null;
+  completion_seq: number;
+  needs_you: boolean;
+}
+
+declare module '../bus.js' {
+  interface EventMap {
+    'agent-state': AgentStateEvent;
+    notification: { window_id: string; session_id: string; title: string; body: string; osc: number };
+    'agent-meta': { window_id: string; session_id: string; meta: Record<string, string> };
+  }
+}
+
+interface Published {
+  harness: string | null;
+  state: AgentState;
+  kind: BlockKind;
+  message: string;
+}
+
+export interface HarnessProcess {
+  pid: number;
+  /** Start time in clock ticks: with the pid, names exactly one process. */
+  startTime: number;
+}
+
+class PaneAgent {
+  readonly record: AgentRecord;
+  readonly meta = new MetaTable();
+  published: Published = { harness: null, state: 'none', kind: '', message: '' };
+  harnessProcess: HarnessProcess | null = null;
+  sessionId: string | null = null;
+  sessionHarness: string | null = null;
+  /** Progress percent from the pane's last program report while it works or waits. */
+  progress: number | null = null;
+  stallTimer: NodeJS.Timeout | null = null;
+  metaTimer: NodeJS.Timeout | null = null;
+  /** When the state became working (the silence clock's other end). */
+  workingSince = 0;
+
+  constructor(clock: Clock, w: Window) {
+    this.record = new AgentRecord(clock, () => w.outputBytes);
+  }
+}
+
+export interface ReportInput {
+  state: AgentState;
+  message?: string;
+  kind?: BlockKind;
+  harness?: string;
+  ifState?: AgentState[];
+}
+
+export interface StoreDeps {
+  bus: Bus;
+  model: Model;
+  log: Logger;
+  clock?: Clock;
+  /** The silence window in ms; 0 turns the stall heuristic off. */
+  stallMs: number;
+}
+
+export class AgentStore {
+  private readonly panes = new Map<string, PaneAgent>();
+  private readonly clock: Clock;
+  /**
+   * The screen tier's last look before a stall demotion: true when a rule on the screen answered
+   * (the pane is left alone). Null while no screen tier is installed, when the stall writes idle.
+   */
+  lastLook: ((w: Window) => boolean) | null = null;
+  /** Extra fields other services add to a pane's agent info (queued, subagents, ...). */
+  private readonly infoProviders: Array<(w: Window) => Record<string, unknown>> = [];
+
+  constructor(private readonly deps: StoreDeps) {
+    this.clock = deps.clock ?? { now: () => Date.now() };
+    deps.bus.on('window-closed', (ev) => this.forget(ev.window_id));
+  }
+
+  addInfo(p: (w: Window) => Record<string, unknown>): void {
+    this.infoProviders.push(p);
+  }
+
+  private pane(w: Window): PaneAgent {
+    let p = this.panes.get(w.id);
+    if (!p) {
+      p = new PaneAgent(this.clock, w);
+      this.panes.set(w.id, p);
+    }
+    return p;
+  }
+
+  /** The record, for readers (rules, detector); null for a pane nothing ever claimed. */
+  recordOf(w: Window): AgentRecord | null {
+    return this.panes.get(w.id)?.record ?? null;
+  }
+
+  stateOf(w: Window): AgentState {
+    return this.panes.get(w.id)?.record.view().state ?? 'none';
+  }
+
+  harnessOf(w: Window): string | null {
+    return this.panes.get(w.id)?.record.attribution?.harness ?? null;
+  }
+
+  /** Known to hold an agent: a state from any source, a harness named on it, or a harness process. */
+  holdsAgent(w: Window): boolean {
+    const p = this.panes.get(w.id);
+    if (!p) return false;
+    return p.record.view().state !== 'none' || p.record.attribution !== null || p.harnessProcess !== null;
+  }
+
+  // ---- writers ----
+
+  /** set-agent-state: a report, from a hook or a caller. */
+  report(w: Window, r: ReportInput): ApplyResult {
+    const p = this.pane(w);
+    const message = cleanMessage(r.message);
+    const kind: BlockKind = r.state === 'needs_input' ? (r.kind ?? guessKind(message)) : '';
+    const res = p.record.apply({ origin: 'report', state: r.state, message, kind }, { ifState: r.ifState });
+    if (res.applied && r.state !== 'none' && r.harness) p.record.attribution = { harness: r.harness, identity: 'report' };
+    if (res.applied && r.state === 'none') this.resetPane(p);
+    this.commit(w, p);
+    return res;
+  }
+
+  /** An OSC 7501 report from the pane's own output. */
+  program(w: Window, s: { state: AgentState; message: string; kind: BlockKind; progress: number | null }): ApplyResult {
+    const p = this.pane(w);
+    let res: ApplyResult;
+    if (s.state === 'none') {
+      p.record.withdraw('program');
+      p.progress = null;
+      res = { applied: true, ...this.viewState(p) };
+    } else {
+      res = p.record.apply({ origin: 'program', state: s.state, message: cleanMessage(s.message), kind: s.state === 'needs_input' ? s.kind : '' });
+      p.progress = s.state === 'working' || s.state === 'needs_input' ? s.progress : null;
+    }
+    this.commit(w, p);
+    return res;
+  }
+
+  /** Any other source's claim: the detector's presence, a progress bar, a notification. */
+  claim(w: Window, c: ClaimInput): ApplyResult {
+    const p = this.pane(w);
+    const res = p.record.apply({ ...c, message: cleanMessage(c.message) });
+    this.commit(w, p);
+    return res;
+  }
+
+  /** A screen or title look; null withdraws the look's opinion. */
+  look(w: Window, origin: 'screen' | 'osc:title', reading: Omit<ClaimInput, 'origin'> | null): ApplyResult {
+    const p = this.pane(w);
+    const res = p.record.look(origin, reading ? { ...reading, message: cleanMessage(reading.message) } : null);
+    this.commit(w, p);
+    return res;
+  }
+
+  withdraw(w: Window, origin: Origin): void {
+    const p = this.panes.get(w.id);
+    if (!p) return;
+    p.record.withdraw(origin);
+    this.commit(w, p);
+  }
+
+  /** The detector's attribution; null says the agent left the foreground. */
+  attribute(w: Window, harness: string | null, identity: Identity): void {
+    const p = this.pane(w);
+    const cur = p.record.attribution;
+    if (harness === null) {
+      if (!cur) return;
+      p.record.attribution = null;
+    } else if (cur?.harness === harness && cur.identity === identity) {
+      return;
+    } else {
+      p.record.attribution = { harness, identity };
+    }
+    p.record.evidenceAt = this.clock.now();
+    this.commit(w, p);
+  }
+
+  /** The agent is gone from the pane: every claim clears, metadata with it. */
+  clearPane(w: Window): void {
+    const p = this.panes.get(w.id);
+    if (!p) return;
+    p.record.clear();
+    this.resetPane(p);
+    this.commit(w, p);
+  }
+
+  setHarnessProcess(w: Window, hp: HarnessProcess | null): void {
+    const p = this.pane(w);
+    if (hp && p.harnessProcess?.pid === hp.pid) return; // keeps the start time it was recorded with
+    p.harnessProcess = hp;
+  }
+
+  harnessProcessOf(w: Window): HarnessProcess | null {
+    return this.panes.get(w.id)?.harnessProcess ?? null;
+  }
+
+  /** True when a recorded harness process no longer runs (its pid gone or given to another). */
+  harnessProcessGone(w: Window): boolean {
+    const hp = this.panes.get(w.id)?.harnessProcess;
+    if (!hp) return false;
+    const st = readStat(hp.pid);
+    return !st || st.startTime !== hp.startTime;
+  }
+
+  setSession(w: Window, sessionId: string, harness: string | null): void {
+    const p = this.pane(w);
+    p.sessionId = sessionId;
+    p.sessionHarness = harness;
+  }
+
+  sessionOf(w: Window): { id: string | null; harness: string | null } {
+    const p = this.panes.get(w.id);
+    return { id: p?.sessionId ?? null, harness: p?.sessionHarness ?? null };
+  }
+
+  setMeta(w: Window, values: Record<string, string | null>, source: string, ttlMs: number | null): { changed: boolean } | { error: string } {
+    const p = this.pane(w);
+    const r = p.meta.set(values, source, ttlMs, this.clock.now());
+    if ('changed' in r && r.changed) this.metaChanged(w, p);
+    this.scheduleMetaExpiry(w, p);
+    return r;
+  }
+
+  clearMeta(w: Window, source?: string): boolean {
+    const p = this.panes.get(w.id);
+    if (!p) return false;
+    const changed = p.meta.clear(source);
+    if (changed) this.metaChanged(w, p);
+    return changed;
+  }
+
+  /** A person looked at the pane (an attached client focused it): its finished turns are seen. */
+  markSeen(w: Window): void {
+    const p = this.panes.get(w.id);
+    if (p) p.record.seenSeq = p.record.completionSeq;
+  }
+
+  notification(w: Window, n: { title: string; body: string; osc: number }): void {
+    this.deps.bus.publish('notification', { window_id: w.id, session_id: w.sessionId, title: capBytes(n.title, 512), body: capBytes(n.body, 512), osc: n.osc });
+  }
+
+  // ---- readers ----
+
+  info(w: Window): Record<string, unknown> {
+    const p = this.panes.get(w.id);
+    const now = this.clock.now();
+    const v = p?.record.view() ?? { state: 'none' as AgentState, kind: '' as BlockKind, message: '', source: null, origin: null };
+    const attr = p?.record.attribution ?? null;
+    let evidence = p?.record.evidenceAt ?? null;
+    if (p && (v.source === 'detect' || v.source === 'stall') && w.lastOutputAt > (evidence ?? 0)) evidence = w.lastOutputAt;
+    const out: Record<string, unknown> = {
+      window_id: w.id,
+      short_id: w.shortId,
+      name: w.name,
+      session_id: w.sessionId,
+      session: this.deps.model.sessions.get(w.sessionId)?.name ?? null,
+      workspace: w.workspace,
+      state: v.state,
+      kind: v.kind,
+      blocked_by: v.state === 'needs_input' ? v.kind : '',
+      message: v.message,
+      source: v.source,
+      harness_id: attr?.harness ?? null,
+      identity: attr?.identity ?? '',
+      confidence: confidenceOf(attr?.identity ?? ''),
+      needs_you: needsYou(v.state),
+      ready: isReady(v.state),
+      evidence_age_ms: evidence === null ? null : Math.max(0, now - evidence),
+      state_since: p?.record.enteredAt ?? null,
+      completion_seq: p?.record.completionSeq ?? 0,
+      finished_unread: !!p && atRest(v.state) && p.record.completionSeq > p.record.seenSeq,
+      meta: p?.meta.toJSON() ?? {},
+      progress: p?.progress ?? null,
+      agent_session_id: p?.sessionId ?? null,
+      agent_session_harness: p?.sessionHarness ?? null,
+      harness_pid: p?.harnessProcess?.pid ?? null,
+      queued: 0,
+      subagents: 0,
+    };
+    for (const f of this.infoProviders) Object.assign(out, f(w));
+    return out;
+  }
+
+  // ---- publication ----
+
+  private viewState(p: PaneAgent): { state: AgentState; source: Source | null } {
+    const v = p.record.view();
+    return { state: v.state, source: v.source };
+  }
+
+  private resetPane(p: PaneAgent): void {
+    p.meta.reset();
+    p.harnessProcess = null;
+    p.progress = null;
+  }
+
+  /** After every write: publish if the tuple changed, count turns, arm the silence timer. */
+  private commit(w: Window, p: PaneAgent): void {
+    const v = p.record.view();
+    const harness = p.record.attribution?.harness ?? null;
+    const prev = p.published;
+    if (v.state === 'none' && prev.state !== 'none') this.resetPane(p);
+    this.armStall(w, p, v.state, prev.state);
+    if (prev.harness === harness && prev.state === v.state && prev.kind === v.kind && prev.message === v.message) return;
+    p.record.transition(prev.state, v.state, v.source, w.lastOutputAt);
+    if (v.state !== prev.state && v.state !== 'working' && v.state !== 'needs_input' && p.meta.toJSON().now !== undefined) {
+      p.meta.set({ now: null }, 'tuios', null, this.clock.now()); // `now` is only while it works
+    }
+    p.published = { harness, state: v.state, kind: v.kind, message: v.message };
+    if (v.state !== prev.state || harness !== prev.harness) p.record.evidenceAt = this.clock.now();
+    this.deps.bus.publish('agent-state', {
+      window_id: w.id,
+      session_id: w.sessionId,
+      name: w.name,
+      harness,
+      state: v.state,
+      old_state: prev.state,
+      kind: v.kind,
+      message: v.message,
+      source: v.source,
+      completion_seq: p.record.completionSeq,
+      needs_you: needsYou(v.state),
+    });
+  }
+
+  private armStall(w: Window, p: PaneAgent, state: AgentState, prev: AgentState): void {
+    if (state !== 'working') {
+      if (p.stallTimer) clearTimeout(p.stallTimer);
+      p.stallTimer = null;
+      return;
+    }
+    if (prev !== 'working') p.workingSince = this.clock.now();
+    if (this.deps.stallMs <= 0 || p.stallTimer) return;
+    const fire = () => {
+      p.stallTimer = null;
+      if (w.closed || p.record.view().state !== 'working') return;
+      const quietSince = Math.max(w.lastOutputAt, p.workingSince);
+      const left = quietSince + this.deps.stallMs - Date.now();
+      if (left > 50) {
+        p.stallTimer = setTimeout(fire, left);
+        p.stallTimer.unref();
+        return;
+      }
+      // Silence alone cannot tell a finished agent from one waiting on a person: the screen tier
+      // gets a last look first, and a pane whose screen answers is left alone.
+      if (this.lastLook && this.lastLook(w)) {
+        if (p.record.view().state === 'working') {
+          p.workingSince = Date.now();
+          p.stallTimer = setTimeout(fire, this.deps.stallMs);
+          p.stallTimer.unref();
+        }
+        return;
+      }
+      p.record.demoteStall(this.lastLook ? 'unknown' : 'idle');
+      this.commit(w, p);
+    };
+    p.stallTimer = setTimeout(fire, this.deps.stallMs);
+    p.stallTimer.unref();
+  }
+
+  private metaChanged(w: Window, p: PaneAgent): void {
+    this.deps.bus.publish('agent-meta', { window_id: w.id, session_id: w.sessionId, meta: p.meta.toJSON() });
+  }
+
+  private scheduleMetaExpiry(w: Window, p: PaneAgent): void {
+    const next = p.meta.nextExpiry();
+    if (p.metaTimer) clearTimeout(p.metaTimer);
+    p.metaTimer = null;
+    if (next === null) return;
+    p.metaTimer = setTimeout(() => {
+      p.metaTimer = null;
+      if (w.closed) return;
+      if (p.meta.expire(this.clock.now())) this.metaChanged(w, p);
+      this.scheduleMetaExpiry(w, p);
+    }, Math.max(10, next - this.clock.now()));
+    p.metaTimer.unref();
+  }
+
+  private forget(windowId: string): void {
+    const p = this.panes.get(windowId);
+    if (!p) return;
+    if (p.stallTimer) clearTimeout(p.stallTimer);
+    if (p.metaTimer) clearTimeout(p.metaTimer);
+    this.panes.delete(windowId);
+  }
+
+  dispose(): void {
+    for (const id of [...this.panes.keys()]) this.forget(id);
+  }
+}
+
+export function cleanMessage(m: string | undefined): string {
+  if (!m) return '';
+  return [...stripControls(m.replace(/[\r\n\t]+/g, ' '))].slice(0, STATE_MESSAGE_MAX).join('').trim();
+}
+
+export function capBytes(s: string, max: number): string {
+  const clean = stripControls(s);
+  const b = Buffer.from(clean);
+  if (b.length <= max) return clean;
+  // Cut on a character boundary.
+  let end = max;
+  while (end > 0 && (b[end]! & 0xc0) === 0x80) end--;
+  return b.subarray(0, end).toString('utf8');
+}

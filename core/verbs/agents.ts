@@ -1,0 +1,195 @@
+// Agent state verbs: set-agent-state, get-agent-state, list-agents, set-agent-meta,
+// set-agent-session.
+import { z } from 'zod';
+import { defineVerb } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import { STATES, KINDS, type AgentState } from '../agent/state.js';
+import { checkMetaCall } from '../agent/meta.js';
+import { parseSelector, matches, confirmToken, type SelectorRow } from '../agent/selector.js';
+import { readStat } from '../pty/procfs.js';
+import type { Services } from '../daemon/services.js';
+import type { Window } from '../model/window.js';
+import type { Caller } from '../rpc/caller.js';
+
+const HARNESS_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** True when `pid` is the caller or one of its ancestors: a hook runs under its harness. */
+function isCallerOrAncestor(caller: Caller, pid: number): boolean {
+  let cur = caller.pid;
+  for (let i = 0; cur !== null && cur > 1 && i < 64; i++) {
+    if (cur === pid) return true;
+    cur = readStat(cur)?.ppid ?? null;
+  }
+  return false;
+}
+
+export const setAgentState = defineVerb({
+  name: 'set-agent-state',
+  summary: 'Report a pane\'s agent state (from inside a pane: your own pane)',
+  help: 'States: none, working, needs_input, idle, done, errored, unknown. A source writes over claims ranked at or below its own; a loser is answered with applied: false and the state that stands.',
+  target: 'window',
+  mutates: true,
+  cli: { positionals: ['state'], short: { m: 'message' }, comma: ['if_state'], usage: 'set-agent-state STATE [-m MSG] [--kind K] [--source S] [--harness H] [--if-state S,...] [--harness-pid N]' },
+  params: z.object({
+    state: z.enum(STATES).describe('The state'),
+    message: z.string().max(4096).optional().describe('What it is doing or asking'),
+    kind: z.enum(KINDS).optional().describe('For needs_input: approval, question or auth'),
+    source: z.enum(['report', 'program', 'transcript', 'osc', 'screen', 'detect', 'stall']).optional().describe('Where the state came from (default report)'),
+    harness: z.string().max(64).optional().describe('The harness the report is from, which attributes the pane'),
+    if_state: z.array(z.enum(STATES)).max(8).optional().describe('Apply only when the pane is in one of these states'),
+    harness_pid: z.number().int().min(1).optional().describe('The harness process the reporting hook runs under'),
+  }),
+  run({ params, window, svc, caller }) {
+    const w = window!;
+    const source = params.source ?? 'report';
+    if (source === 'screen' || source === 'program') {
+      throw new TuiosError(
+        'invalid_params',
+        `The source ${source} is the daemon's own: ${source === 'screen' ? 'only its screen tier has read the pane' : 'only the pane\'s OSC 7501 output sets it'}.`,
+        'Report with --source report (the default), or write OSC 7501 with tuios status.',
+        { field: 'source' },
+      );
+    }
+    if (params.harness !== undefined && !HARNESS_RE.test(params.harness)) {
+      throw new TuiosError('invalid_params', 'A harness id is lowercase letters, digits, - and _.', undefined, { field: 'harness' });
+    }
+    const agents = svc.agents;
+    let res;
+    if (source === 'report') {
+      res = agents.report(w, { state: params.state, message: params.message, kind: params.kind, harness: params.harness, ifState: params.if_state as AgentState[] | undefined });
+    } else {
+      const origin = source === 'osc' ? 'osc:notify' : source;
+      if (params.if_state && !params.if_state.includes(agents.stateOf(w))) res = { applied: false, state: agents.stateOf(w), source: null };
+      else res = agents.claim(w, { origin, state: params.state, message: params.message, kind: params.kind });
+    }
+    if (params.harness_pid !== undefined && res.applied && params.state !== 'none') {
+      // Recorded only when it is the reporting process or an ancestor: a claim about any other
+      // process is not believed, and the caller's own pid stands in for it.
+      const pid = isCallerOrAncestor(caller, params.harness_pid) ? params.harness_pid : caller.pid;
+      const st = pid !== null ? readStat(pid) : null;
+      if (st) agents.setHarnessProcess(w, { pid: st.pid, startTime: st.startTime });
+    }
+    return { window_id: w.id, applied: res.applied, state: res.state, source: res.source };
+  },
+});
+
+export const getAgentState = defineVerb({
+  name: 'get-agent-state',
+  summary: 'A pane\'s agent state, source, harness, confidence and metadata',
+  target: 'window',
+  mutates: false,
+  params: z.object({}),
+  run({ window, svc }) {
+    return svc.agents.info(window!);
+  },
+});
+
+/** A pane as a selector reads it. */
+export function selectorRow(w: Window, svc: Services): SelectorRow {
+  const harness = svc.agents.harnessOf(w);
+  return {
+    harness,
+    harnessNames: harness ? svc.harnessNames(harness) : [],
+    state: svc.agents.stateOf(w),
+    session: svc.model.sessions.get(w.sessionId)?.name,
+    group: (svc.model.sessions.get(w.sessionId)?.attrs.get('group') as string | undefined) ?? null,
+    host: 'local',
+    name: w.name,
+    cwd: w.currentCwd(),
+    task: null,
+    stage: null,
+  };
+}
+
+export function agentPanes(svc: Services, opts: { session?: string; select?: string }): Window[] {
+  const only = opts.session ? svc.model.findSession(opts.session) : null;
+  const sel = opts.select ? parseSelector(opts.select) : null;
+  return [...svc.model.windows.values()]
+    .filter((w) => !only || w.sessionId === only.id)
+    .filter((w) => svc.agents.holdsAgent(w) && (svc.agents.stateOf(w) !== 'none' || svc.agents.harnessOf(w) !== null))
+    .filter((w) => !sel || matches(sel, selectorRow(w, svc)))
+    .sort((a, b) => (svc.model.sessions.get(a.sessionId)?.order ?? 0) - (svc.model.sessions.get(b.sessionId)?.order ?? 0) || a.order - b.order);
+}
+
+export const listAgents = defineVerb({
+  name: 'list-agents',
+  summary: 'Every pane running an agent, in every session (or -s), with its state and what it needs',
+  help: 'With --select only the panes a selector matches, and `confirm`, the token for exactly that set (what a write by selector needs).',
+  target: 'none',
+  mutates: false,
+  params: z.object({
+    session: z.string().max(300).optional().describe('Only this session'),
+    select: z.string().max(1000).optional().describe('A selector, e.g. "harness:codex needs:you"'),
+  }),
+  run({ params, svc }) {
+    const panes = agentPanes(svc, params);
+    const agents = panes.map((w) => svc.agents.info(w));
+    return params.select ? { agents, confirm: confirmToken(panes.map((w) => w.id)) } : { agents };
+  },
+});
+
+const DURATION_RE = /^(\d+)(ms|s|m|h)?$/;
+
+function parseTtl(ttl: string): number {
+  const m = DURATION_RE.exec(ttl.trim());
+  if (!m) throw new TuiosError('invalid_params', `The TTL ${JSON.stringify(ttl)} is not a duration.`, 'e.g. 60s, 5m, 500ms', { field: 'ttl' });
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  const ms = unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n * 3_600_000;
+  if (ms < 100 || ms > 7 * 24 * 3_600_000) throw new TuiosError('invalid_params', 'A TTL is from 100 ms to 7 days.', undefined, { field: 'ttl' });
+  return ms;
+}
+
+export const setAgentMeta = defineVerb({
+  name: 'set-agent-meta',
+  summary: 'Set display-only facts about a pane\'s agent: KEY=VALUE ... (an empty value clears a key)',
+  help: 'At most 16 keys a call and 32 a pane; values are cut to 80 characters; now, prompt and subagents are tuios\'s own. --clear removes the rest.',
+  target: 'window',
+  mutates: true,
+  cli: { rest: 'values', usage: 'set-agent-meta [-w W] [--source S] [--ttl 60s] [--clear] KEY=VALUE...' },
+  params: z.object({
+    values: z.record(z.string(), z.string().max(4096)).optional().describe('KEY=VALUE pairs'),
+    source: z.string().max(64).optional().describe('Who feeds them (default: report)'),
+    ttl: z.string().max(16).optional().describe('Drop these keys after this long (e.g. 60s)'),
+    clear: z.boolean().optional().describe('Remove every key (but tuios\'s own) first'),
+  }),
+  run({ params, window, svc }) {
+    const w = window!;
+    const values = Object.fromEntries(Object.entries(params.values ?? {}).map(([k, v]) => [k, v === '' ? null : v]));
+    const check = checkMetaCall(values);
+    if (!check.ok) throw new TuiosError('invalid_params', `set-agent-meta: ${check.message}.`, undefined, { field: check.field });
+    const source = params.source ?? 'report';
+    if (params.clear) svc.agents.clearMeta(w);
+    const r = svc.agents.setMeta(w, values, source, params.ttl ? parseTtl(params.ttl) : null);
+    if ('error' in r) throw new TuiosError('limit_reached', `set-agent-meta: ${r.error}.`, 'Clear keys you no longer need (KEY= or --clear).');
+    return { window_id: w.id, changed: r.changed, meta: svc.agents.info(w).meta };
+  },
+});
+
+export const setAgentSession = defineVerb({
+  name: 'set-agent-session',
+  summary: 'Record the harness\'s conversation id on a pane (for resuming it later); changes no state',
+  target: 'window',
+  mutates: true,
+  cli: { positionals: ['session_id'], usage: 'set-agent-session [-w W] [--harness H] SESSION_ID' },
+  params: z.object({
+    session_id: z.string().min(1).max(256).describe('The conversation id'),
+    harness: z.string().max(64).optional().describe('The harness it belongs to'),
+  }),
+  run({ params, window, svc }) {
+    const w = window!;
+    if (params.harness !== undefined && !HARNESS_RE.test(params.harness)) {
+      throw new TuiosError('invalid_params', 'A harness id is lowercase letters, digits, - and _.', undefined, { field: 'harness' });
+    }
+    const attributed = svc.agents.harnessOf(w);
+    const harness = params.harness ?? attributed;
+    if (params.harness && attributed && attributed !== params.harness) {
+      throw new TuiosError('forbidden', `The pane runs ${attributed}, not ${params.harness}; its conversation id is not ${params.harness}'s to set.`);
+    }
+    svc.agents.setSession(w, params.session_id, harness);
+    svc.snapshot.markDirty();
+    return { window_id: w.id, agent_session_id: params.session_id, harness };
+  },
+});
+
+export const agentVerbs = [setAgentState, getAgentState, listAgents, setAgentMeta, setAgentSession];
