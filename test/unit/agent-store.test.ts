@@ -1,0 +1,113 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Bus, type BusEvent } from '../../core/bus.js';
+import { Model, type PaneStarter } from '../../core/model/model.js';
+import { AgentStore } from '../../core/agent/store.js';
+import { MetaTable, checkMetaCall, META_KEYS_PER_PANE } from '../../core/agent/meta.js';
+import { nullLogger } from '../../core/log.js';
+import { waitFor } from '../helpers/wait.js';
+
+// Windows without processes: the store reads only their output counter and ids.
+const starter: PaneStarter = {
+  prepare: (_s, spec) => ({ name: spec.name ?? 'w', argv: ['x'], startCwd: '/', cols: 80, rows: 24, scrollback: 10, isShell: false, env: {} }),
+  start: () => {},
+};
+
+function setup(stallMs = 0) {
+  const bus = new Bus();
+  const model = new Model(bus, nullLogger, starter, '/');
+  const store = new AgentStore({ bus, model, log: nullLogger, stallMs });
+  const s = model.createSession({ name: 's' });
+  const w = model.createWindow(s, { name: 'a' });
+  const published: Array<BusEvent<'agent-state'>> = [];
+  bus.on('agent-state', (e) => published.push(e));
+  return { bus, model, store, w, published };
+}
+
+test('the edge filter: only a change of (harness, state, kind, message) is published', () => {
+  const { store, w, published } = setup();
+  store.report(w, { state: 'working', message: 'Bash: make' });
+  for (let i = 0; i < 50; i++) store.report(w, { state: 'working', message: 'Bash: make' });
+  assert.is(published.length, 1);
+  store.report(w, { state: 'working', message: 'Bash: make test' });
+  store.report(w, { state: 'working', message: 'Bash: make test', harness: 'claude-code' });
+  assert.is(published.length, 3);
+  store.report(w, { state: 'needs_input', message: 'approve Bash: rm' });
+  assert.is(published[3]!.kind, 'approval');
+  assert.is(published[3]!.old_state, 'working');
+});
+
+test('a look that reads back its claim publishes nothing; output alone publishes nothing', () => {
+  const { store, w, published } = setup();
+  store.attribute(w, 'claude-code', 'manifest');
+  store.look(w, 'screen', { state: 'working' });
+  const n = published.length;
+  for (let i = 0; i < 20; i++) {
+    w.outputBytes += 1000;
+    store.look(w, 'screen', { state: 'working' });
+  }
+  assert.is(published.length, n);
+});
+
+test('none clears the state, the attribution and the metadata', () => {
+  const { store, w } = setup();
+  store.report(w, { state: 'working', harness: 'codex' });
+  store.setMeta(w, { model: 'gpt' }, 'report', null);
+  store.report(w, { state: 'none' });
+  const i = store.info(w);
+  assert.is(i.state, 'none');
+  assert.is(i.harness_id, null);
+  assert.equal(i.meta, {});
+  assert.is(store.holdsAgent(w), false);
+});
+
+test('needs_you, ready, blocked_by and confidence in the info', () => {
+  const { store, w } = setup();
+  store.report(w, { state: 'needs_input', message: 'Which database?' , harness: 'gemini-cli' });
+  const i = store.info(w);
+  assert.equal([i.needs_you, i.ready, i.blocked_by, i.identity, i.confidence], [true, false, 'question', 'report', 'certain']);
+  store.report(w, { state: 'needs_input', message: 'log in please', kind: 'auth' });
+  assert.is(store.info(w).blocked_by, 'auth');
+  store.report(w, { state: 'needs_input' });
+  assert.is(store.info(w).blocked_by, '', 'an empty message says nothing');
+});
+
+test('the stall: a working pane that goes quiet is demoted (idle with no screen tier, unknown with one)', async () => {
+  const a = setup(150);
+  a.store.report(a.w, { state: 'working' });
+  await waitFor(() => a.store.stateOf(a.w) === 'idle', { timeout: 10_000, what: 'the stall demotion' });
+  assert.is(a.store.info(a.w).source, 'stall');
+  const b = setup(150);
+  b.store.lastLook = () => false;
+  b.store.report(b.w, { state: 'working' });
+  await waitFor(() => b.store.stateOf(b.w) === 'unknown', { timeout: 10_000, what: 'the demotion to unknown' });
+  const c = setup(150);
+  c.store.lastLook = () => true; // the screen answered: left alone
+  c.store.report(c.w, { state: 'needs_input', message: 'q' });
+  c.store.report(c.w, { state: 'working' });
+  await new Promise((r) => setTimeout(r, 400));
+  assert.is(c.store.stateOf(c.w), 'working');
+});
+
+test('metadata: per-call and per-pane limits, values cut, same value changes nothing, TTL expiry', () => {
+  assert.not.ok(checkMetaCall(Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v']))).ok);
+  assert.not.ok(checkMetaCall({ now: 'x' }).ok);
+  assert.not.ok(checkMetaCall({ '1bad': 'x' }).ok);
+  assert.ok(checkMetaCall({ model: 'opus', context: '42%' }).ok);
+  const t = new MetaTable();
+  assert.equal(t.set({ model: 'opus\u001b[31m' + 'x'.repeat(100) }, 's', null, 0), { changed: true });
+  assert.is(t.toJSON().model!.length, 80);
+  assert.equal(t.set({ model: 'opus' + '[31m' + 'x'.repeat(100) }, 's', null, 0), { changed: false });
+  for (let i = 0; i < META_KEYS_PER_PANE - 1; i++) t.set({ [`k${i}`]: 'v' }, 's', null, 0);
+  assert.ok('error' in t.set({ extra: 'v' }, 's', null, 0));
+  t.reset();
+  t.set({ a: '1' }, 's', 1000, 0);
+  t.set({ a: '1' }, 's', 1000, 400); // more than half left: not renewed
+  assert.is(t.nextExpiry(), 1000);
+  t.set({ a: '1' }, 's', 1000, 600); // less than half left: renewed
+  assert.is(t.nextExpiry(), 1600);
+  assert.ok(t.expire(1600));
+  assert.equal(t.toJSON(), {});
+});
+
+test.run();
