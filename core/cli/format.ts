@@ -43,6 +43,7 @@ const formatters: Record<string, Formatter> = {
     return table(vs.map((v) => [v.name, v.summary]));
   },
   'kill-server': () => '',
+  'explain-agent-detect': (r) => String(r.text),
   'get-agent-state': (r) => String(r.state),
   'set-agent-state': (r) => (r.applied ? '' : `not applied: ${r.state} stands (source ${r.source})`),
   'set-agent-meta': () => '',

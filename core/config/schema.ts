@@ -9,6 +9,12 @@ const daemon = z
     scrollback: z.number().int().min(0).max(MAX_SCROLLBACK_LINES).default(DEFAULT_SCROLLBACK_LINES),
     /** The program a window runs when none is given; default $SHELL, then /bin/sh. */
     shell: z.string().min(1).optional(),
+    /** Off: only a harness's own reports mark a pane (env TUIOS_AGENT_AUTODETECT when unset). */
+    agent_autodetect: z.boolean().optional(),
+    /** Seconds between detector polls; 0 is the default (2), negative is off. */
+    agent_detect_seconds: z.number().optional(),
+    /** More program names to treat as agents (plus TUIOS_AGENT_BINARIES). */
+    agent_binaries: z.array(z.string().min(1).max(64)).max(64).default([]),
   })
   .prefault({});
 

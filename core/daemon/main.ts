@@ -23,6 +23,12 @@ import { watchPaneOsc } from '../agent/osc.js';
 import { AfterStateHook } from '../agent/hook-runner.js';
 import { addWindowFields } from '../verbs/present.js';
 import '../agent/wait-state.js';
+import { loadManifests, findHarness } from '../agent/manifest.js';
+import { Detector, type DetectorConfig } from '../agent/detector.js';
+import { procReader } from '../agent/proc-reader.js';
+import { packageRoot } from '../config/package-root.js';
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
 
 export interface DaemonArgs {
   foreground: boolean;
@@ -100,6 +106,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   // The model and the starter need each other (a started pane reports back to the model).
   let model!: Model;
   let agents!: AgentStore;
+  let detector!: Detector;
   const starter = new PtyStarter({
     config: () => config.current,
     socket: paths.socket,
@@ -109,10 +116,14 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     onStarted: (w) => {
       w.addScreenHooks({ onTitle: (t) => model.windowRetitled(w, t), onCwd: (uri) => (w.oscCwd = fileUriPath(uri)) });
       watchPaneOsc(w, agents, log);
+      detector.watch(w);
     },
   });
   model = new Model(bus, log, starter, defaultCwd);
   agents = new AgentStore({ bus, model, log, stallMs: stallMs(process.env) });
+  const manifests = loadManifests(join(packageRoot(), 'manifests'), paths.userManifestsDir, log);
+  detector = new Detector(model, agents, () => manifests, detectorConfig(config.current, process.env), procReader, log);
+  bus.on('window-closed', (ev) => detector.forget(ev.window_id));
   const snapshot = new SnapshotStore(paths.snapshotFile, model, bus, log);
   // The conversation a pane last ran survives a restart, for resuming it; its state does not.
   snapshot.registerWindowAttr('agent_session', {
@@ -136,7 +147,9 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     model,
     snapshot,
     agents,
-    harnessNames: () => [],
+    manifests,
+    detector,
+    harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,
     bootId: randomBytes(8).toString('hex'),
     startedAt: Date.now(),
@@ -158,6 +171,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   if (restored.sessions > 0) log.info('restored sessions', restored);
   snapshot.start();
 
+  detector.start();
   const rpc = new RpcServer(dispatcher, log);
   await rpc.listen(paths.socket);
   log.info('daemon started', { version: VERSION, socket: paths.socket });
@@ -169,6 +183,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     snapshot.dispose();
     snapshot.saveNow();
     hook.dispose();
+    detector.dispose();
     agents.dispose();
     await rpc.close();
     model.dispose();
@@ -195,6 +210,23 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   });
 
   return { svc, stopped };
+}
+
+/** [daemon] agent_autodetect / agent_detect_seconds / agent_binaries, and the env that stands in for them. */
+function detectorConfig(c: Config, env: Record<string, string | undefined>): DetectorConfig {
+  let autodetect = c.daemon.agent_autodetect;
+  if (autodetect === undefined) {
+    const e = (env.TUIOS_AGENT_AUTODETECT ?? '').toLowerCase();
+    autodetect = !['0', 'false', 'no', 'off'].includes(e);
+  }
+  let secs = c.daemon.agent_detect_seconds;
+  if (secs === undefined && env.TUIOS_AGENT_DETECT_SECONDS !== undefined) {
+    const n = Number(env.TUIOS_AGENT_DETECT_SECONDS);
+    secs = Number.isFinite(n) && n > 0 ? n : -1;
+  }
+  const intervalMs = secs === undefined || secs === 0 ? 2000 : secs < 0 ? 0 : Math.max(200, secs * 1000);
+  const extra = (env.TUIOS_AGENT_BINARIES ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  return { autodetect: autodetect && intervalMs > 0, intervalMs, extraBinaries: [...c.daemon.agent_binaries, ...extra] };
 }
 
 /** TUIOS_AGENT_STALL_SECONDS (default 30; 0 or less turns the stall heuristic off). */

@@ -10,6 +10,8 @@ import type { Dispatcher } from '../rpc/dispatch.js';
 import type { Caller, Placement } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
 import type { AgentStore } from '../agent/store.js';
+import type { ManifestSet } from '../agent/manifest.js';
+import type { Detector } from '../agent/detector.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -20,6 +22,9 @@ export interface Services {
   readonly snapshot: SnapshotStore;
   readonly dispatcher: Dispatcher;
   readonly agents: AgentStore;
+  /** The harness manifests loaded at start, in lookup order. */
+  readonly manifests: ManifestSet;
+  readonly detector: Detector;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */
   harnessNames(id: string): string[];
   readonly bootId: string;

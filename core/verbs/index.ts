@@ -8,6 +8,7 @@ import { waitVerbs } from './wait.js';
 import { eventVerbs } from './events.js';
 import { serverVerbs } from './server.js';
 import { agentVerbs } from './agents.js';
+import { detectVerbs } from './detect.js';
 
 export const allVerbs: VerbDef[] = [
   ...sessionVerbs,
@@ -17,5 +18,6 @@ export const allVerbs: VerbDef[] = [
   ...waitVerbs,
   ...eventVerbs,
   ...agentVerbs,
+  ...detectVerbs,
   ...serverVerbs,
 ] as unknown as VerbDef[];

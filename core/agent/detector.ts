@@ -1,0 +1,250 @@
+// The detector loop (ADR-0046): per pane, re-identify the foreground process every interval and
+// whenever output suggests the foreground changed; look at the screen only when the emulator is
+// dirty (throttled while output flows, plus one settle look just after it goes quiet). A clean,
+// quiet pane costs one stat read per interval and writes nothing.
+import type { Model } from '../model/model.js';
+import type { Window } from '../model/window.js';
+import type { Logger } from '../log.js';
+import type { AgentStore } from './store.js';
+import type { ManifestSet } from './manifest.js';
+import { findHarness } from './manifest.js';
+import { identify, type ProcReader, type Verdict } from './identify.js';
+import { readStat } from '../pty/procfs.js';
+
+/** Ticks of another program in the foreground before an agent's claim clears (an editor it opened). */
+export const LOSE_AFTER_TICKS = 6;
+/** After output, the foreground is re-read this soon (a program started or exited). */
+const OUTPUT_RECHECK_MS = 250;
+/** Looks while output flows are at most this often... */
+export const LOOK_THROTTLE_MS = 150;
+/** ...and one more this long after the output stops: the prompt is painted by the last chunk. */
+export const SETTLE_MS = 120;
+/** Presence claims from output are renewed at most this often. */
+const PRESENCE_MS = 500;
+
+export interface DetectorConfig {
+  autodetect: boolean;
+  intervalMs: number;
+  extraBinaries: string[];
+}
+
+export interface ScreenTier {
+  /** One look at the pane's screen and title; the tier applies what it reads. */
+  look(w: Window): void;
+}
+
+interface PaneDet {
+  fg: number | null;
+  leaderStart: number | null;
+  verdict: Verdict | null;
+  /** The process group the recognised agent ran in (a new group is a new occupant). */
+  agentPgid: number | null;
+  otherTicks: number;
+  sawAgent: boolean;
+  recheck: NodeJS.Timeout | null;
+  lookTimer: NodeJS.Timeout | null;
+  settleTimer: NodeJS.Timeout | null;
+  lastLookAt: number;
+  lookedGeneration: number;
+  presenceAt: number;
+  sub: { dispose(): void } | null;
+}
+
+export class Detector {
+  private readonly panes = new Map<string, PaneDet>();
+  private timer: NodeJS.Timeout | null = null;
+  screenTier: ScreenTier | null = null;
+  /** Identifications run (for benchmarks and explain). */
+  identifications = 0;
+
+  constructor(
+    private readonly model: Model,
+    private readonly store: AgentStore,
+    private readonly manifests: () => ManifestSet,
+    private readonly config: DetectorConfig,
+    private readonly reader: ProcReader,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    if (this.config.intervalMs <= 0) return;
+    this.timer = setInterval(() => this.tickAll(), this.config.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Watches a new pane's output (re-identification and looks hang off it). */
+  watch(w: Window): void {
+    const d: PaneDet = { fg: null, leaderStart: null, verdict: null, agentPgid: null, otherTicks: 0, sawAgent: false, recheck: null, lookTimer: null, settleTimer: null, lastLookAt: 0, lookedGeneration: -1, presenceAt: 0, sub: null };
+    this.panes.set(w.id, d);
+    d.sub = w.onOutput(() => this.onOutput(w, d));
+  }
+
+  forget(id: string): void {
+    const d = this.panes.get(id);
+    if (!d) return;
+    d.sub?.dispose();
+    for (const t of [d.recheck, d.lookTimer, d.settleTimer]) if (t) clearTimeout(t);
+    this.panes.delete(id);
+  }
+
+  private tickAll(): void {
+    for (const w of this.model.windows.values()) {
+      const d = this.panes.get(w.id);
+      if (!d) continue;
+      try {
+        this.tick(w, d);
+      } catch (e) {
+        this.log.warn('detector tick failed', { window: w.id, error: String(e) });
+      }
+    }
+  }
+
+  private onOutput(w: Window, d: PaneDet): void {
+    if (!d.recheck) {
+      d.recheck = setTimeout(() => {
+        d.recheck = null;
+        if (!w.closed) this.tick(w, d, true);
+      }, OUTPUT_RECHECK_MS);
+      d.recheck.unref();
+    }
+    const harness = this.store.harnessOf(w);
+    if (!harness) return;
+    const m = this.manifests().byId.get(harness);
+    const now = Date.now();
+    if (m?.detect?.presence_working && now - d.presenceAt > PRESENCE_MS) {
+      d.presenceAt = now;
+      this.store.claim(w, { origin: 'detect', state: 'working' });
+    }
+    this.scheduleLook(w, d);
+  }
+
+  /** Looks while output flows are throttled; the settle look runs once it stops. */
+  private scheduleLook(w: Window, d: PaneDet): void {
+    if (!this.screenTier) return;
+    if (d.settleTimer) clearTimeout(d.settleTimer);
+    d.settleTimer = setTimeout(() => {
+      d.settleTimer = null;
+      this.lookNow(w, d);
+    }, SETTLE_MS);
+    d.settleTimer.unref();
+    if (d.lookTimer) return;
+    const wait = Math.max(0, d.lastLookAt + LOOK_THROTTLE_MS - Date.now());
+    d.lookTimer = setTimeout(() => {
+      d.lookTimer = null;
+      this.lookNow(w, d);
+    }, wait);
+    d.lookTimer.unref();
+  }
+
+  /** A look, unless the screen is clean since the last one (a clean screen cannot read differently). */
+  lookNow(w: Window, d = this.panes.get(w.id), force = false): void {
+    if (!d || !this.screenTier || w.closed) return;
+    if (!force && w.screen.generation === d.lookedGeneration) return;
+    d.lookedGeneration = w.screen.generation;
+    d.lastLookAt = Date.now();
+    try {
+      this.screenTier.look(w);
+    } catch (e) {
+      this.log.warn('screen look failed', { window: w.id, error: String(e) });
+    }
+  }
+
+  private identifyOpts() {
+    const set = this.manifests();
+    return { manifests: set.list, extraBinaries: this.config.extraBinaries, findByName: (n: string) => findHarness(set, n) };
+  }
+
+  /** One look at the pane's foreground. Cheap when nothing changed: one stat read. */
+  tick(w: Window, d: PaneDet = this.panes.get(w.id)!, fromOutput = false): void {
+    const pid = w.pid;
+    if (pid === null || !w.running || !d) return;
+    const st = readStat(pid);
+    if (!st) return; // a failed read is no evidence either way
+    const fg = st.tpgid > 0 ? st.tpgid : null;
+    if (fg === null) return;
+    // A window that runs a command (not a shell) has that command as its own foreground.
+    if (fg === pid && w.isShell) return this.atShell(w, d);
+    if (!this.config.autodetect) return;
+    const lead = readStat(fg);
+    const start = lead?.startTime ?? null;
+    const same = d.fg === fg && d.leaderStart === start && d.verdict !== null;
+    const behindWrapper = !!d.verdict && d.verdict.kind === 'agent' && d.verdict.process?.pid !== d.verdict.leader?.pid;
+    if (same && !behindWrapper && d.verdict!.kind === 'agent') {
+      d.otherTicks = 0;
+      return;
+    }
+    if (same && !behindWrapper && fromOutput) return;
+    const v = same && !behindWrapper ? d.verdict! : identify(fg, w.isShell ? pid : -1, this.reader, this.identifyOpts());
+    if (!(same && !behindWrapper)) this.identifications++;
+    d.fg = fg;
+    d.leaderStart = start;
+    d.verdict = v;
+    if (v.kind === 'agent') return this.sawAgent(w, d, v, fg);
+    if (v.kind === 'unreadable') return;
+    // Another program in the foreground: an editor or pager the agent opened, or the agent is gone.
+    if (d.agentPgid !== null && !fromOutput) {
+      d.otherTicks++;
+      if (d.otherTicks >= LOSE_AFTER_TICKS) this.lose(w, d, 'another program held the foreground');
+    }
+  }
+
+  private sawAgent(w: Window, d: PaneDet, v: Verdict, fg: number): void {
+    d.otherTicks = 0;
+    d.sawAgent = true;
+    const cur = this.store.harnessOf(w);
+    const newGroup = d.agentPgid !== null && d.agentPgid !== fg;
+    d.agentPgid = fg;
+    if (cur && (cur !== v.harness || newGroup)) {
+      // An occupant change is a correction to unknown, not a deletion (ADR-0046 point 11).
+      this.store.clearPane(w);
+      this.store.attribute(w, v.harness, v.identity);
+      this.store.claim(w, { origin: 'detect', state: 'unknown' });
+      this.log.debug('pane re-identified', { window: w.id, from: cur, to: v.harness });
+    } else if (!cur) {
+      this.store.attribute(w, v.harness, v.identity);
+      if (this.store.stateOf(w) === 'none') this.store.claim(w, { origin: 'detect', state: 'unknown' });
+    }
+    this.lookNow(w, d, true);
+  }
+
+  private atShell(w: Window, d: PaneDet): void {
+    const hadAgent = d.agentPgid !== null || d.sawAgent;
+    d.fg = w.pid;
+    d.leaderStart = null;
+    d.verdict = null;
+    d.otherTicks = 0;
+    const rec = this.store.recordOf(w);
+    if (!rec) return;
+    const source = rec.view().source;
+    // The agent exited: a held claim clears at once.
+    if (d.agentPgid !== null || (rec.attribution && rec.attribution.identity !== 'report')) return this.lose(w, d, 'the shell is back in the foreground');
+    // A state another tier inferred clears the same way once an agent was seen here.
+    if (hadAgent && source !== null && source !== 'report' && source !== 'program') return this.lose(w, d, 'the shell is back in the foreground');
+    // A hook's harness that exited without its last report (killed, crashed) leaves no badge.
+    if (this.store.harnessProcessGone(w)) return this.lose(w, d, 'the harness process that reported is gone');
+  }
+
+  private lose(w: Window, d: PaneDet, why: string): void {
+    d.agentPgid = null;
+    d.sawAgent = false;
+    d.otherTicks = 0;
+    if (this.store.holdsAgent(w)) {
+      this.log.debug('agent left the pane', { window: w.id, why });
+      this.store.clearPane(w);
+    }
+  }
+
+  /** A fresh identification for explain-agent-detect (does not change the pane). */
+  explain(w: Window): Verdict | null {
+    const pid = w.pid;
+    if (pid === null || !w.running) return null;
+    const st = readStat(pid);
+    if (!st || !(st.tpgid > 0)) return null;
+    return identify(st.tpgid, w.isShell ? pid : -1, this.reader, this.identifyOpts());
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const id of [...this.panes.keys()]) this.forget(id);
+  }
+}
