@@ -8,7 +8,8 @@ import type { Logger } from '../log.js';
 import type { AgentStore } from './store.js';
 import type { ManifestSet } from './manifest.js';
 import { findHarness } from './manifest.js';
-import { identify, type ProcReader, type Verdict } from './identify.js';
+import { identify, isShellName, type ProcReader, type Verdict } from './identify.js';
+import { basename } from 'node:path';
 import { readStat } from '../pty/procfs.js';
 
 /** Ticks of another program in the foreground before an agent's claim clears (an editor it opened). */
@@ -163,7 +164,8 @@ export class Detector {
     const fg = st.tpgid > 0 ? st.tpgid : null;
     if (fg === null) return;
     // A window that runs a command (not a shell) has that command as its own foreground.
-    if (fg === pid && w.isShell) return this.atShell(w, d);
+    const ownShell = paneRunsShell(w);
+    if (fg === pid && ownShell) return this.atShell(w, d);
     if (!this.config.autodetect) return;
     const lead = readStat(fg);
     const start = lead?.startTime ?? null;
@@ -174,7 +176,7 @@ export class Detector {
       return;
     }
     if (same && !behindWrapper && fromOutput) return;
-    const v = same && !behindWrapper ? d.verdict! : identify(fg, w.isShell ? pid : -1, this.reader, this.identifyOpts());
+    const v = same && !behindWrapper ? d.verdict! : identify(fg, ownShell ? pid : -1, this.reader, this.identifyOpts());
     if (!(same && !behindWrapper)) this.identifications++;
     d.fg = fg;
     d.leaderStart = start;
@@ -240,11 +242,21 @@ export class Detector {
     if (pid === null || !w.running) return null;
     const st = readStat(pid);
     if (!st || !(st.tpgid > 0)) return null;
-    return identify(st.tpgid, w.isShell ? pid : -1, this.reader, this.identifyOpts());
+    return identify(st.tpgid, paneRunsShell(w) ? pid : -1, this.reader, this.identifyOpts());
   }
 
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
     for (const id of [...this.panes.keys()]) this.forget(id);
   }
+}
+
+/**
+ * The pane's own process is an interactive shell: the user's, or one named as the window's
+ * command with no script (`sh -c '...'` and `bash script.sh` are wrappers, not prompts).
+ */
+function paneRunsShell(w: Window): boolean {
+  if (w.isShell) return true;
+  if (!isShellName(basename(w.argv[0] ?? ''))) return false;
+  return w.argv.slice(1).every((a) => a.startsWith('-') && !/^-[a-z]*c/.test(a));
 }

@@ -40,6 +40,11 @@ const RUNNER_SUBCOMMANDS = new Set(['run', 'exec', 'x', 'dlx', 'tool']);
 const VALUE_FLAGS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--inspect-port', '-W', '-X', '--title', '--cwd', '--from', '--with', '-p', '--package', '--config']);
 const PACKAGE_DIRS = new Set(['node_modules', 'site-packages', 'dist-packages']);
 
+/** A shell program (its own process in the foreground means the pane is at its prompt). */
+export function isShellName(n: string | null | undefined): boolean {
+  return !!n && SHELLS.has(n);
+}
+
 export function isInterpreterName(n: string | null): boolean {
   if (!n) return false;
   return INTERPRETERS.has(n) || /^python\d*(\.\d+)?$/.test(n);

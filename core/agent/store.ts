@@ -228,7 +228,8 @@ export class AgentStore {
     const hp = this.panes.get(w.id)?.harnessProcess;
     if (!hp) return false;
     const st = readStat(hp.pid);
-    return !st || st.startTime !== hp.startTime;
+    // A zombie has exited; it only waits for its parent to reap it.
+    return !st || st.startTime !== hp.startTime || st.state === 'Z' || st.state === 'X';
   }
 
   setSession(w: Window, sessionId: string, harness: string | null): void {

@@ -43,7 +43,8 @@ export function buildPaneEnv(
 
 /** Variables a caller may not set on a pane: ours, and tmux's, which would confuse programs. */
 export function isReservedEnvName(name: string): boolean {
-  return name.startsWith('TUIOS_') || name === 'TMUX' || name === 'TMUX_PANE';
+  // TUIOS_AGENT is the one the user sets, on a wrapper, to name the harness it runs.
+  return (name.startsWith('TUIOS_') && name !== 'TUIOS_AGENT') || name === 'TMUX' || name === 'TMUX_PANE';
 }
 
 /**

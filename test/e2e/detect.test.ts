@@ -1,0 +1,121 @@
+// Recognising a harness from real processes in real panes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync, writeFileSync, copyFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestDaemon, BIN } from '../helpers/daemon.js';
+import { waitFor } from '../helpers/wait.js';
+
+let d: TestDaemon;
+let bin: string;
+let cli: string;
+
+interface Agent {
+  name: string;
+  state: string;
+  harness_id: string | null;
+  identity: string;
+}
+
+async function agentOf(name: string): Promise<Agent | undefined> {
+  const r = await d.call<{ agents: Agent[] }>('list-agents');
+  return r.agents.find((a) => a.name === name);
+}
+
+async function attributed(name: string, harness: string): Promise<Agent> {
+  return waitFor(async () => {
+    const a = await agentOf(name);
+    return a?.harness_id === harness ? a : null;
+  }, { what: `${name} attributed to ${harness}` });
+}
+
+test.before(async () => {
+  d = await TestDaemon.start({ env: { TUIOS_AGENT_DETECT_SECONDS: '0.3' } });
+  bin = join(d.dir, 'bin');
+  mkdirSync(bin);
+  // A program named like an agent: a copy of sleep called claude.
+  copyFileSync('/usr/bin/sleep', join(bin, 'claude'));
+  chmodSync(join(bin, 'claude'), 0o755);
+  // A node script laid out the way npm installs Claude Code's JS build.
+  const pkg = join(d.dir, 'lib', 'node_modules', '@anthropic-ai', 'claude-code');
+  mkdirSync(pkg, { recursive: true });
+  cli = join(pkg, 'cli.js');
+  writeFileSync(cli, 'setInterval(() => {}, 1000);\n');
+  await d.ok(['new-session', 'det']);
+});
+
+test.after(async () => {
+  await d.stop();
+});
+
+test('a binary named like an agent is attributed by its name', async () => {
+  await d.ok(['new-window', '-s', 'det', 'native', join(bin, 'claude'), '600']);
+  const a = await attributed('native', 'claude-code');
+  assert.is(a.identity, 'manifest');
+  assert.is(a.state, 'unknown', 'present, and nothing says what it does');
+});
+
+test('node .../node_modules/@anthropic-ai/claude-code/cli.js is attributed by its script path', async () => {
+  await d.ok(['new-window', '-s', 'det', 'js', process.execPath, cli]);
+  await attributed('js', 'claude-code');
+  const e = await d.json<{ predicate: string; interpreter: boolean; eligible_token: string }>(['explain-agent-detect', '-w', 'js']);
+  assert.match(e.predicate, /^argv_path=/);
+  assert.is(e.interpreter, true);
+  assert.is(e.eligible_token, cli);
+});
+
+test('behind sh -c and timeout 600, with explain naming the chain', async () => {
+  await d.ok(['new-window', '-s', 'det', 'wrapped', 'sh', '-c', `${join(bin, 'claude')} 600; true`]);
+  await d.ok(['new-window', '-s', 'det', 'timed', 'timeout', '600', process.execPath, cli]);
+  await attributed('wrapped', 'claude-code');
+  await attributed('timed', 'claude-code');
+  const e = await d.json<{ leader: { comm: string }; process: { comm: string }; behind: unknown[]; text: string }>(['explain-agent-detect', '-w', 'timed']);
+  assert.is(e.leader.comm, 'timeout');
+  assert.is(e.process.comm, 'node');
+  assert.match(e.text, /runs claude-code behind timeout/);
+  assert.match(e.text, /is a wrapper, so tuios read the processes behind it/);
+});
+
+test('TUIOS_AGENT=codex on a wrapper names the harness', async () => {
+  await d.ok(['new-window', '-s', 'det', 'hinted', '--env', 'TUIOS_AGENT=codex', 'sh', '-c', 'sleep 600']);
+  const a = await attributed('hinted', 'codex');
+  assert.is(a.identity, 'hint');
+  const e = await d.json<{ text: string }>(['explain-agent-detect', '-w', 'hinted']);
+  assert.match(e.text, /named by TUIOS_AGENT=codex on pid \d+/);
+});
+
+test('a word in an argument is seen and not counted', async () => {
+  await d.ok(['new-window', '-s', 'det', 'tailing', 'sh', '-c', `mkdir -p ${d.dir}/dev/opencode; touch ${d.dir}/dev/opencode/main.go; exec tail -f ${d.dir}/dev/opencode/main.go`]);
+  const e = await waitFor(async () => {
+    const x = await d.json<{ verdict: string; leader: { comm: string } | null; not_counted: string[] }>(['explain-agent-detect', '-w', 'tailing']);
+    return x.leader?.comm === 'tail' ? x : null;
+  }, { what: 'tail in the foreground' });
+  assert.is(e.verdict, 'other');
+  assert.ok(e.not_counted.some((n) => n.includes('"opencode"')), JSON.stringify(e.not_counted));
+  assert.is(await agentOf('tailing'), undefined);
+});
+
+test('an agent started at a shell prompt is attributed, and exiting it clears the pane', async () => {
+  await d.ok(['new-window', '-s', 'det', 'shell', 'sh']);
+  await d.ok(['send-text', '-w', 'shell', `${join(bin, 'claude')} 600\n`]);
+  await attributed('shell', 'claude-code');
+  await d.ok(['send-keys', '-w', 'shell', 'C-c']);
+  await waitFor(async () => (await agentOf('shell')) === undefined, { what: 'the pane to clear when the shell is back' });
+  const s = await d.call<{ state: string; harness_id: string | null }>('get-agent-state', { window: 'shell' });
+  assert.is(s.state, 'none');
+  assert.is(s.harness_id, null);
+});
+
+test('a reported state whose harness process is gone clears once the pane is at its shell', async () => {
+  await d.ok(['new-window', '-s', 'det', 'hooked', 'sh']);
+  // A "harness" (a background sh) reports for itself with its own pid, then dies without a last report.
+  await d.ok(['send-text', '-w', 'hooked', `sh -c '${process.execPath} ${BIN} set-agent-state working --harness-pid $$ && echo REPOR""TED; exec sleep 600' &\n`]);
+  await d.waitScreen('hooked', /REPORTED/);
+  const before = await d.call<{ state: string; harness_pid: number | null }>('get-agent-state', { window: 'hooked' });
+  assert.is(before.state, 'working');
+  assert.ok(before.harness_pid, 'the harness process is recorded');
+  await d.ok(['send-text', '-w', 'hooked', `kill -9 ${before.harness_pid}\n`]);
+  await waitFor(async () => (await d.call<{ state: string }>('get-agent-state', { window: 'hooked' })).state === 'none', { what: 'the report of a dead harness to clear' });
+});
+
+test.run();
