@@ -167,14 +167,16 @@ export class Detector {
     const ownShell = paneRunsShell(w);
     if (fg === pid && ownShell) return this.atShell(w, d);
     if (!this.config.autodetect) return;
+    // The same group as last time, recognised and not behind a wrapper: nothing to re-read. A
+    // new occupant has a new group id (a process group is named by its leader's pid).
+    if (d.fg === fg && d.verdict?.kind === 'agent' && d.verdict.process?.pid === d.verdict.leader?.pid) {
+      d.otherTicks = 0;
+      return;
+    }
     const lead = readStat(fg);
     const start = lead?.startTime ?? null;
     const same = d.fg === fg && d.leaderStart === start && d.verdict !== null;
     const behindWrapper = !!d.verdict && d.verdict.kind === 'agent' && d.verdict.process?.pid !== d.verdict.leader?.pid;
-    if (same && !behindWrapper && d.verdict!.kind === 'agent') {
-      d.otherTicks = 0;
-      return;
-    }
     if (same && !behindWrapper && fromOutput) return;
     const v = same && !behindWrapper ? d.verdict! : identify(fg, ownShell ? pid : -1, this.reader, this.identifyOpts());
     if (!(same && !behindWrapper)) this.identifications++;
