@@ -1,0 +1,731 @@
+// Captures the real screens of real agent CLIs (installed from npm into .cache/agents) running in
+// a tuios pane against the fake model APIs in test/fake-apis, and writes them as fixtures:
+//
+//   fixtures/screens/<harness>/<state-description>-<cols>x<rows>.screen   (capture-pane --fixture)
+//   fixtures/screens/<harness>/observed-<cols>x<rows>.json  titles, OSC 9;4 reports and notifications seen
+//   fixtures/process/<harness>.toml                        the agent's processes, from /proc
+//   fixtures/hooks/<harness>/<Event>[-variant].json          hook payloads (--hooks, harnesses with hooks)
+//
+//   node --import tsx scripts/capture-agents.ts                 # every harness
+//   node --import tsx scripts/capture-agents.ts codex pi        # some
+//   node --import tsx scripts/capture-agents.ts --no-hooks --sizes 120x40
+//
+// Re-runnable: each run rewrites the files it captures. It never edits a captured screen. Each
+// state is reached through the fake API, not through timing: a turn is held on the server
+// (hold/release) for exactly as long as the working screen needs, so the only waits here are for
+// conditions. The exception is a resting screen (idle, a dialog, a finished turn), which is left
+// to settle (unchanged for a moment) before it is captured, and is captured anyway, unsettled, if
+// the harness animates something on it: every such case says so in `obtained`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify as stringifyToml } from 'smol-toml';
+import { TestDaemon, BIN } from '../test/helpers/daemon.js';
+import {
+  AGENTS,
+  REPO,
+  agentHome,
+  capture,
+  descendants,
+  ensureAgent,
+  foregroundOf,
+  pidsUsing,
+  readProc,
+  startAgentInPane,
+  startFakeFor,
+  stopAgent,
+  type AgentHomeOptions,
+  type AgentPane,
+  type AgentRun,
+  type InstalledAgent,
+} from '../test/helpers/agents.js';
+import type { FakeApi } from '../test/fake-apis/common.js';
+import { parseFixture } from '../core/agent/fixture.js';
+
+type Screen = string;
+type Test = (s: Screen) => boolean;
+const has = (...res: RegExp[]): Test => (s) => res.every((r) => r.test(s));
+const lacks = (t: Test, ...res: RegExp[]): Test => (s) => t(s) && !res.some((r) => r.test(s));
+
+const PROMPT = 'Please create hello.txt';
+const SECOND_PROMPT = 'Thanks. Reply with one word.';
+const INTERRUPT_PROMPT = 'Please create hello.txt again';
+const FINAL = 'Done! I created hello.txt in the current directory.';
+const SECOND_FINAL = 'Okay.';
+
+interface FirstRun {
+  /** File name part: first-run-<name>. */
+  name: string;
+  home: Partial<AgentHomeOptions>;
+  shows: Test;
+  state: string;
+  kind?: string;
+  what: string;
+}
+
+interface Plan {
+  id: string;
+  api: string;
+  /** The idle prompt, at start and after a turn. */
+  ready: Test;
+  working: Test;
+  /** The permission prompt for the shell command (absent: the harness does not ask). */
+  approval?: Test;
+  approveKeys: string[];
+  approveWhat: string;
+  /** The finished turn: the final text and the prompt back. */
+  finished: Test;
+  finishedSecond: Test;
+  /** What a finished turn reads as: done where the harness marks the turn finished. */
+  doneState: 'done' | 'idle';
+  doneWhy: string;
+  interruptKeys: string[];
+  interrupted: Test;
+  firstRun?: FirstRun[];
+  /** Hooks: the settings block to write, given the folder payloads go to. */
+  hooks?: (dir: string) => unknown;
+  hookEvents?: string[];
+  /** How the agent is ended cleanly for SessionEnd hooks. */
+  exitKeys?: string[];
+  startTimeoutMs?: number;
+}
+
+function hookCmd(dir: string, event: string): string {
+  // Each payload in a file of its own, named by event and a nanosecond stamp.
+  return `cat > "${dir}/${event}.$(date +%s%N).json"`;
+}
+
+function claudeStyleHooks(events: string[], timeout?: number) {
+  return (dir: string) =>
+    Object.fromEntries(events.map((e) => [e, [{ matcher: '*', hooks: [{ type: 'command', command: hookCmd(dir, e), ...(timeout ? { timeout } : {}) }] }]]));
+}
+
+const CLAUDE_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionDenied',
+  'Notification',
+  'Stop',
+  'StopFailure',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'SessionEnd',
+];
+const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'Interrupt', 'SessionEnd', 'Notification'];
+const GEMINI_EVENTS = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'Notification', 'PreCompress'];
+const QWEN_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'Notification', 'Stop', 'StopFailure', 'SessionEnd', 'SubagentStart', 'SubagentStop', 'PreCompact'];
+
+const PLANS: Record<string, Plan> = {
+  'claude-code': {
+    id: 'claude-code',
+    api: 'anthropic',
+    ready: lacks(has(/\? for shortcuts/, /^❯ /m), /esc to interrupt/),
+    working: has(/esc to interrupt/),
+    approval: has(/Do you want to proceed\?/, /Esc to cancel/),
+    approveKeys: ['Enter'],
+    approveWhat: 'pressed Enter on "1. Yes"',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /\? for shortcuts/), /esc to interrupt/),
+    finishedSecond: lacks(has(/● Okay\./, /\? for shortcuts/), /esc to interrupt/),
+    doneState: 'done',
+    doneWhy: 'Claude Code prints "✻ <verb> for <time>" under a finished turn',
+    interruptKeys: ['Escape'],
+    interrupted: lacks(has(/Interrupted/, /\? for shortcuts/), /esc to interrupt/),
+    firstRun: [
+      { name: 'trust-dialog', home: { trust: false }, shows: has(/trust this folder/i), state: 'needs_input', kind: 'question', what: 'project not marked trusted in ~/.claude.json' },
+      { name: 'api-key-dialog', home: { approveKey: false }, shows: has(/Do you want to use this API key\?/), state: 'needs_input', kind: 'question', what: 'ANTHROPIC_API_KEY not in customApiKeyResponses.approved' },
+      {
+        name: 'auto-mode-nudge',
+        home: { autoModeNudge: true },
+        shows: has(/Make auto mode your default permission mode\?/),
+        state: 'needs_input',
+        kind: 'question',
+        what: 'hasSeenAutoDefaultNudge not set in ~/.claude.json',
+      },
+      {
+        name: 'auto-mode-idle',
+        home: { claudeMode: 'auto' },
+        shows: lacks(has(/auto mode on/, /^❯ /m), /esc to interrupt/),
+        state: 'idle',
+        what: 'permissions.defaultMode "auto" (2.1.33x\'s own default) instead of "default"',
+      },
+    ],
+    hooks: claudeStyleHooks(CLAUDE_EVENTS),
+    hookEvents: CLAUDE_EVENTS,
+    exitKeys: ['C-d', 'C-d'],
+  },
+  codex: {
+    id: 'codex',
+    api: 'openai',
+    ready: lacks(has(/^› /m, /\? for shortcuts/), /esc to interrupt/),
+    working: has(/esc to interrupt/),
+    approval: has(/Would you like to run the following command\?/, /Press enter to confirm/),
+    approveKeys: ['Enter'],
+    approveWhat: 'pressed Enter on "1. Yes, proceed (y)"',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Worked for/), /esc to interrupt/),
+    finishedSecond: lacks(has(/• Okay\./), /esc to interrupt/),
+    doneState: 'done',
+    doneWhy: 'Codex prints "Worked for <time> • <clock>" under a finished turn',
+    interruptKeys: ['Escape'],
+    interrupted: lacks(has(/[Ii]nterrupt/, /^› /m), /esc to interrupt/),
+    hooks: (dir) => ({ hooks: claudeStyleHooks(CODEX_EVENTS)(dir) }),
+    hookEvents: CODEX_EVENTS,
+    exitKeys: ['C-c', 'C-c'],
+  },
+  'gemini-cli': {
+    id: 'gemini-cli',
+    api: 'gemini',
+    ready: lacks(has(/Type your message/), /esc to cancel/),
+    working: has(/esc to cancel/),
+    approval: has(/Allow execution of/, /Allow once/),
+    approveKeys: ['Enter'],
+    approveWhat: 'pressed Enter on "1. Allow once"',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Type your message/), /esc to cancel/, /Allow execution/),
+    finishedSecond: lacks(has(/✦ Okay\./, /Type your message/), /esc to cancel/),
+    doneState: 'idle',
+    doneWhy: 'Gemini CLI draws nothing that marks the turn finished: the prompt is simply back',
+    interruptKeys: ['Escape'],
+    interrupted: lacks(has(/[Cc]ancel|[Ii]nterrupt/, /Type your message/), /esc to cancel/),
+    firstRun: [
+      {
+        name: 'folder-trust-dialog',
+        home: { geminiFolderTrust: true },
+        shows: has(/[Tt]rust/),
+        state: 'needs_input',
+        kind: 'question',
+        what: 'security.folderTrust.enabled true in ~/.gemini/settings.json, folder not yet trusted',
+      },
+    ],
+    hooks: claudeStyleHooks(GEMINI_EVENTS),
+    hookEvents: GEMINI_EVENTS,
+    exitKeys: ['C-c', 'C-c'],
+  },
+  opencode: {
+    id: 'opencode',
+    api: 'openai',
+    ready: lacks(has(/ctrl\+p commands/), /esc interrupt/, /Permission required/),
+    working: has(/esc interrupt/),
+    approval: has(/Permission required/, /Allow once/),
+    approveKeys: ['Enter'],
+    approveWhat: 'pressed Enter on "Allow once"',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /ctrl\+p commands/), /esc interrupt/),
+    finishedSecond: lacks(has(/Okay\./, /ctrl\+p commands/), /esc interrupt/),
+    doneState: 'done',
+    doneWhy: 'opencode stamps the turn\'s last message "▣  Build · <model> · <duration>" when it finishes',
+    interruptKeys: ['Escape', 'Escape'],
+    interrupted: lacks(has(/ctrl\+p commands/), /esc interrupt/),
+    exitKeys: ['C-c'],
+    startTimeoutMs: 90_000,
+  },
+  qwen: {
+    id: 'qwen',
+    api: 'openai',
+    ready: lacks(has(/Type your message/), /esc to cancel/, /Waiting for user confirmation/),
+    working: has(/esc to cancel/),
+    approval: has(/Allow execution of/, /Yes, allow once/),
+    approveKeys: ['Enter'],
+    approveWhat: 'pressed Enter on "1. Yes, allow once"',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Type your message/), /esc to cancel/, /Waiting for user/),
+    finishedSecond: lacks(has(/Okay\./, /Type your message/), /esc to cancel/),
+    doneState: 'idle',
+    doneWhy: 'Qwen Code draws nothing that marks the turn finished: the prompt is simply back',
+    interruptKeys: ['Escape'],
+    interrupted: lacks(has(/Type your message/), /esc to cancel/),
+    hooks: claudeStyleHooks(QWEN_EVENTS, 5000),
+    hookEvents: QWEN_EVENTS,
+    exitKeys: ['C-c', 'C-c'],
+  },
+  pi: {
+    id: 'pi',
+    api: 'openai',
+    ready: lacks(has(/\(auto\)/, /fake-model/), /Working\.\.\./),
+    working: has(/Working\.\.\./),
+    approveKeys: [],
+    approveWhat: '',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&'))), /Working\.\.\./),
+    finishedSecond: lacks(has(/^ Okay\./m), /Working\.\.\./),
+    doneState: 'idle',
+    doneWhy: 'pi draws nothing that marks the turn finished: the editor is simply free again',
+    interruptKeys: ['Escape'],
+    interrupted: lacks(has(/\(auto\)/), /Working\.\.\./),
+    exitKeys: ['C-c', 'C-c'],
+  },
+};
+
+// ---- plumbing ------------------------------------------------------------------------------
+
+const args = process.argv.slice(2);
+const flag = (n: string) => args.includes(n);
+const opt = (n: string) => {
+  const i = args.indexOf(n);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const wanted = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--') && ['--sizes', '--only'].includes(args[i - 1]!)));
+const sizes = (opt('--sizes') ?? '120x40,80x24').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const doHooks = !flag('--no-hooks');
+const doFirstRun = !flag('--no-first-run');
+
+const FIX = join(REPO, 'fixtures');
+const BASE = process.env.TUIOS_CAPTURE_DIR ?? '/var/tmp';
+const written: string[] = [];
+const problems: string[] = [];
+
+function log(s: string): void {
+  process.stdout.write(`${s}\n`);
+}
+
+class Observer {
+  titles: string[] = [];
+  progress: string[] = [];
+  notifications: Array<{ title: string; body: string; osc: number; during: string }> = [];
+  phase = 'start';
+  private sub: ChildProcess | null = null;
+  private buf = '';
+  constructor(private d: TestDaemon, private windowId: () => string | null) {}
+  start(): void {
+    const p = spawn(process.execPath, [BIN, 'subscribe', 'notification', 'window-retitled', '--json'], { env: this.d.env, stdio: ['ignore', 'pipe', 'ignore'] });
+    this.sub = p;
+    p.stdout!.on('data', (b: Buffer) => {
+      this.buf += b.toString('utf8');
+      let i: number;
+      while ((i = this.buf.indexOf('\n')) >= 0) {
+        const line = this.buf.slice(0, i);
+        this.buf = this.buf.slice(i + 1);
+        try {
+          const e = JSON.parse(line) as Record<string, unknown>;
+          const ev = (e.event ?? e) as Record<string, unknown>;
+          const data = (ev.data ?? ev) as Record<string, unknown>;
+          const type = String(ev.type ?? e.type ?? '');
+          const wid = String(data.window_id ?? data.id ?? '');
+          if (this.windowId() && wid && wid !== this.windowId()) continue;
+          if (type === 'notification') this.notifications.push({ title: String(data.title ?? ''), body: String(data.body ?? ''), osc: Number(data.osc ?? 0), during: this.phase });
+          else if (typeof data.title === 'string') this.seeTitle(data.title);
+        } catch {
+          // not JSON
+        }
+      }
+    });
+  }
+  seeTitle(t: string): void {
+    if (!this.titles.includes(t)) this.titles.push(t);
+  }
+  seeProgress(p: string | null): void {
+    const v = p ?? '(none)';
+    if (this.progress[this.progress.length - 1] !== v) this.progress.push(v);
+  }
+  stop(): void {
+    this.sub?.kill();
+  }
+}
+
+async function waitScreen(d: TestDaemon, w: string, test: Test, what: string, obs: Observer, timeout = 60_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  for (;;) {
+    const c = await capture(d, w);
+    obs.seeTitle(c.title);
+    obs.seeProgress(c.progress);
+    last = c.lines.join('\n');
+    if (test(last)) return last;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}\n--- last screen ---\n${last}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Leaves a resting screen to settle: unchanged for quietMs, and still passing the test. Says whether it settled. */
+async function settle(d: TestDaemon, w: string, test: Test, obs: Observer, quietMs = 1200, timeout = 8000): Promise<boolean> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  let since = Date.now();
+  for (;;) {
+    const c = await capture(d, w);
+    obs.seeTitle(c.title);
+    obs.seeProgress(c.progress);
+    const s = c.lines.join('\n');
+    if (s !== last || !test(s)) {
+      last = s;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function keys(d: TestDaemon, w: string, ks: string[]): Promise<void> {
+  for (const k of ks) {
+    await d.ok(['send-keys', '-w', w, k]);
+    await new Promise((r) => setTimeout(r, 150)); // one key at a time, as typed
+  }
+}
+
+async function typePrompt(d: TestDaemon, w: string, text: string): Promise<void> {
+  await d.ok(['send-text', '-w', w, text]);
+  // Submit once the text is on the screen, so Enter is not read as part of the paste.
+  await waitScreen(d, w, (s) => s.includes(text), `"${text}" typed`, new Observer(d, () => null), 20_000);
+  await d.ok(['send-keys', '-w', w, 'Enter']);
+}
+
+interface Shot {
+  name: string;
+  state: string;
+  kind?: string;
+  message?: string;
+  how: string;
+}
+
+async function shoot(d: TestDaemon, a: InstalledAgent, pane: AgentPane, size: [number, number], shot: Shot, base: string): Promise<void> {
+  const dir = join(FIX, 'screens', a.spec.id);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${shot.name}-${size[0]}x${size[1]}.screen`);
+  const obtained = `${base}; ${shot.how}`;
+  const cli = ['capture-pane', '-w', pane.window, '--fixture', '--harness', a.spec.id, '--program-version', a.version, '--expect-state', shot.state, '--obtained', obtained.slice(0, 500)];
+  if (shot.kind) cli.push('--expect-kind', shot.kind);
+  if (shot.message) cli.push('--expect-message', shot.message);
+  const text = await d.ok(cli);
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  parseFixture(body, file); // must parse
+  writeFileSync(file, body);
+  written.push(file);
+  log(`  captured ${file.slice(REPO.length + 1)}  [${shot.state}${shot.kind ? `/${shot.kind}` : ''}]`);
+}
+
+function workDirs(id: string, tag: string): { home: string; cwd: string; root: string } {
+  const root = mkdtempSync(join(BASE, `tuios-capture-${id}-${tag}-`));
+  return { root, home: join(root, 'home'), cwd: join(root, 'project') };
+}
+
+function procEntry(p: NonNullable<ReturnType<typeof readProc>>, depth?: number) {
+  return { pid: p.pid, ppid: p.ppid, pgid: p.pgid, sid: p.sid, comm: p.comm, argv: p.argv, exe: p.exe, ...(depth !== undefined ? { depth } : {}) };
+}
+
+function processSnapshot(pane: AgentPane, run: AgentRun) {
+  const fg = foregroundOf(pane.panePid);
+  const pane0 = readProc(pane.panePid);
+  const tree = descendants(pane.panePid).map((p) => procEntry(p, p.depth));
+  const inTree = new Set([pane.panePid, ...tree.map((p) => p.pid)]);
+  const helpers = pidsUsing(run.home)
+    .filter((p) => !inTree.has(p))
+    .map((p) => readProc(p))
+    .filter((p): p is NonNullable<typeof p> => !!p)
+    .map((p) => procEntry(p));
+  return { pane: pane0 ? procEntry(pane0) : null, leader: fg.leader ? procEntry(fg.leader) : null, tree, helpers };
+}
+
+// ---- one harness ---------------------------------------------------------------------------
+
+async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [number, number], full: boolean): Promise<void> {
+  const api = await startFakeFor(a.spec.id, { finalText: FINAL });
+  const { root, home, cwd } = workDirs(a.spec.id, `${size[0]}x${size[1]}`);
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false });
+  let pane: AgentPane | null = null;
+  const obs = new Observer(d, () => pane?.window ?? null);
+  obs.start();
+  const tag = `${size[0]}x${size[1]}`;
+  try {
+    pane = await startAgentInPane(d, { agent: a, run, session: 'capture', name: `${a.spec.id}-${tag}`, cols: size[0], rows: size[1] });
+    const w = pane.window;
+    const base = `measured ${new Date().toISOString().slice(0, 10)}: typed "${pane.typed}" at a bash prompt (PS1='$ ') in a ${tag} tuios pane, HOME and config from test/helpers/agents.ts agentHome, model answers from test/fake-apis/${plan.api}.ts`;
+    obs.phase = 'start';
+    await waitScreen(d, w, plan.ready, 'the idle prompt', obs, plan.startTimeoutMs ?? 60_000);
+    let calm = await settle(d, w, plan.ready, obs, 2000, 15_000);
+    await shoot(d, a, pane, size, { name: 'idle-fresh', state: 'idle', how: `the fresh idle prompt after start-up, nothing typed${calm ? ', left to settle 2 s unchanged' : ', captured while it still changed'}` }, base);
+
+    // A turn, held on the server.
+    obs.phase = 'working';
+    api.hold();
+    await typePrompt(d, w, PROMPT);
+    await api.waitHeld(1, 60_000);
+    await waitScreen(d, w, plan.working, 'the working chrome', obs);
+    await shoot(d, a, pane, size, { name: 'working', state: 'working', how: `typed "${PROMPT}" + Enter; the model's first answer held on the fake server, captured when the turn's in-progress chrome showed` }, base);
+    if (full) procFixture(a, pane, run, tag);
+
+    // The tool call: an approval prompt, or (pi) straight to the follow-up request.
+    api.release();
+    api.hold();
+    if (plan.approval) {
+      obs.phase = 'approval';
+      await waitScreen(d, w, plan.approval, 'the permission prompt', obs);
+      calm = await settle(d, w, plan.approval, obs);
+      await shoot(
+        d,
+        a,
+        pane,
+        size,
+        {
+          name: 'approval-shell-command',
+          state: 'needs_input',
+          kind: 'approval',
+          message: 'touch hello.txt',
+          how: `typed "${PROMPT}" + Enter; the fake model asked for the shell command "touch hello.txt"; captured on the permission prompt${calm ? ' (left to settle 1.2 s unchanged)' : ' (it kept animating; captured as it was)'}`,
+        },
+        base,
+      );
+      await keys(d, w, plan.approveKeys);
+    }
+    obs.phase = 'working-after-tool';
+    await api.waitHeld(1, 60_000);
+    await waitScreen(d, w, plan.working, 'working again after the tool call', obs);
+    await shoot(
+      d,
+      a,
+      pane,
+      size,
+      {
+        name: plan.approval ? 'working-after-approval' : 'working-after-tool',
+        state: 'working',
+        how: plan.approval
+          ? `after the permission prompt for "touch hello.txt", ${plan.approveWhat}; the command ran and the model's follow-up answer is held on the fake server`
+          : `the shell command "touch hello.txt" ran without asking (pi does not ask); the model's follow-up answer is held on the fake server`,
+      },
+      base,
+    );
+    api.release();
+    obs.phase = 'done';
+    await waitScreen(d, w, plan.finished, 'the finished turn', obs);
+    calm = await settle(d, w, plan.finished, obs, 2000, 15_000);
+    await shoot(
+      d,
+      a,
+      pane,
+      size,
+      {
+        name: 'done-after-approved-command',
+        state: plan.doneState,
+        how: `the turn finished: the fake model answered "${FINAL}" after the command ran (${plan.doneWhy})${calm ? '; left to settle 2 s unchanged' : '; captured while it still changed'}`,
+      },
+      base,
+    );
+    if (!full) return;
+
+    // A second turn, text only: the first turn's answered prompt is still above the live prompt.
+    obs.phase = 'second-turn';
+    api.setCommand(null);
+    api.setFinalText(SECOND_FINAL);
+    await typePrompt(d, w, SECOND_PROMPT);
+    await waitScreen(d, w, plan.finishedSecond, 'the second turn finished', obs);
+    calm = await settle(d, w, plan.finishedSecond, obs, 2000, 15_000);
+    await shoot(
+      d,
+      a,
+      pane,
+      size,
+      {
+        name: plan.approval ? 'done-second-turn-answered-approval-above' : 'done-second-turn',
+        state: plan.doneState,
+        how: `a second turn: typed "${SECOND_PROMPT}" + Enter, the fake model answered "${SECOND_FINAL}" with no tool call${plan.approval ? '; the first turn\'s answered permission prompt (what is left of it) is still on the screen above the live idle prompt: a historical dialog, not a blocker' : ''}${calm ? '; left to settle 2 s unchanged' : ''}`,
+      },
+      base,
+    );
+
+    // A turn interrupted while the model works.
+    obs.phase = 'interrupt';
+    api.setCommand('touch hello.txt');
+    api.setFinalText(FINAL);
+    api.hold();
+    await typePrompt(d, w, INTERRUPT_PROMPT);
+    await api.waitHeld(1, 60_000);
+    await waitScreen(d, w, plan.working, 'working before the interrupt', obs);
+    await keys(d, w, plan.interruptKeys);
+    await waitScreen(d, w, plan.interrupted, 'the prompt back after the interrupt', obs, 30_000);
+    calm = await settle(d, w, plan.interrupted, obs, 2000, 15_000);
+    await shoot(
+      d,
+      a,
+      pane,
+      size,
+      {
+        name: 'idle-after-interrupt',
+        state: 'idle',
+        how: `a third turn: typed "${INTERRUPT_PROMPT}" + Enter, the model's answer held on the fake server, then pressed ${plan.interruptKeys.join(' ')} while it worked${calm ? '; left to settle 2 s unchanged' : ''}`,
+      },
+      base,
+    );
+    api.release();
+  } finally {
+    writeObserved(a, tag, obs);
+    obs.stop();
+    if (pane) await stopAgent(d, pane, run);
+    await api.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function writeObserved(a: InstalledAgent, tag: string, obs: Observer): void {
+  const dir = join(FIX, 'screens', a.spec.id);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `observed-${tag}.json`);
+  // Spinner titles differ only in their first glyph: keep each distinct title once, in order seen.
+  writeFileSync(
+    file,
+    `${JSON.stringify({ harness: a.spec.id, program_version: a.version, size: tag, titles: obs.titles, osc_progress: obs.progress, notifications: obs.notifications }, null, 2)}\n`,
+  );
+  written.push(file);
+}
+
+function procFixture(a: InstalledAgent, pane: AgentPane, run: AgentRun, tag: string): void {
+  const snap = processSnapshot(pane, run);
+  const dir = join(FIX, 'process');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${a.spec.id}.toml`);
+  const doc: Record<string, unknown> = {
+    harness: a.spec.id,
+    package: a.spec.pkg,
+    program_version: a.version,
+    provenance: 'measured',
+    obtained: `read from /proc while the agent worked on a held turn in a ${tag} tuios pane; the pane runs bash --norc and "${pane.typed}" was typed at its prompt; paths are the capture machine's`,
+    foreground_leader: snap.leader ?? {},
+    pane_shell: snap.pane ?? {},
+    tree: snap.tree,
+    ...(snap.helpers.length ? { helpers_outside_the_pane: snap.helpers } : {}),
+  };
+  writeFileSync(file, `# What /proc shows for ${a.spec.pkg} ${a.version} running in a tuios pane.\n# foreground_leader: the pane's foreground process group leader (tpgid of the pane's tty).\n# tree: every descendant of the pane's shell, depth first (depth 1 = child of the shell).\n${stringifyToml(doc)}`);
+  written.push(file);
+  log(`  wrote ${file.slice(REPO.length + 1)}`);
+}
+
+async function runFirstRun(d: TestDaemon, a: InstalledAgent, plan: Plan, fr: FirstRun): Promise<void> {
+  const size: [number, number] = [120, 40];
+  const api = await startFakeFor(a.spec.id, { finalText: FINAL });
+  const { root, home, cwd } = workDirs(a.spec.id, fr.name);
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, ...fr.home });
+  let pane: AgentPane | null = null;
+  const obs = new Observer(d, () => pane?.window ?? null);
+  try {
+    pane = await startAgentInPane(d, { agent: a, run, session: 'capture', name: `${a.spec.id}-${fr.name}`, cols: size[0], rows: size[1] });
+    const base = `measured ${new Date().toISOString().slice(0, 10)}: typed "${pane.typed}" at a bash prompt (PS1='$ ') in a 120x40 tuios pane, HOME from test/helpers/agents.ts agentHome with ${fr.what}, model answers from test/fake-apis/${plan.api}.ts`;
+    await waitScreen(d, pane.window, fr.shows, fr.name, obs, plan.startTimeoutMs ?? 60_000);
+    const calm = await settle(d, pane.window, fr.shows, obs, 2000, 15_000);
+    await shoot(d, a, pane, size, { name: `first-run-${fr.name}`, state: fr.state, kind: fr.kind, how: `the screen at start-up, nothing typed${calm ? ', left to settle 2 s unchanged' : ''}` }, base);
+  } finally {
+    if (pane) await stopAgent(d, pane, run);
+    await api.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function runHooks(d: TestDaemon, a: InstalledAgent, plan: Plan): Promise<void> {
+  if (!plan.hooks) return;
+  const api = await startFakeFor(a.spec.id, { finalText: FINAL });
+  const { root, home, cwd } = workDirs(a.spec.id, 'hooks');
+  const sink = join(root, 'payloads');
+  mkdirSync(sink, { recursive: true });
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, hooks: plan.hooks(sink) });
+  let pane: AgentPane | null = null;
+  const obs = new Observer(d, () => null);
+  const stepsDone: string[] = [];
+  try {
+    pane = await startAgentInPane(d, { agent: a, run, session: 'capture', name: `${a.spec.id}-hooks`, cols: 120, rows: 40 });
+    const w = pane.window;
+    await waitScreen(d, w, plan.ready, 'the idle prompt', obs, plan.startTimeoutMs ?? 60_000);
+    await typePrompt(d, w, PROMPT);
+    if (plan.approval) {
+      await waitScreen(d, w, plan.approval, 'the permission prompt', obs);
+      await settle(d, w, plan.approval, obs, 1500, 8000); // Notification hooks fire a moment after the prompt shows
+      await keys(d, w, plan.approveKeys);
+    }
+    await waitScreen(d, w, plan.finished, 'the finished turn', obs);
+    stepsDone.push('turn');
+    await settle(d, w, plan.finished, obs, 2000, 10_000);
+    // Leave cleanly, so SessionEnd fires.
+    if (plan.exitKeys) {
+      await keys(d, w, plan.exitKeys);
+      await waitScreen(d, w, (s) => /\$ $/m.test(s.trimEnd() + ' ') || /^\$\s*$/m.test(s), 'the shell prompt back', obs, 20_000).catch(() => undefined);
+    }
+  } finally {
+    if (pane) await stopAgent(d, pane, run);
+    await api.close();
+  }
+  const files = existsSync(sink) ? readdirSync(sink).sort((x, y) => Number(x.split('.')[1]) - Number(y.split('.')[1])) : [];
+  const outDir = join(FIX, 'hooks', a.spec.id);
+  mkdirSync(outDir, { recursive: true });
+  const seen = new Map<string, number>();
+  for (const f of files) {
+    const event = f.split('.')[0]!;
+    const raw = readFileSync(join(sink, f), 'utf8');
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      payload = { unparsed_stdin: raw };
+    }
+    const variant = String(payload.notification_type ?? payload.tool_name ?? payload.source ?? payload.reason ?? '')
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .slice(0, 40);
+    let name = variant ? `${event}-${variant}` : event;
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    if (n > 1) name = `${name}-${n}`;
+    const file = join(outDir, `${name}.json`);
+    const doc = {
+      source: `measured: ${a.spec.pkg} ${a.version} in a 120x40 tuios pane against test/fake-apis/${plan.api}.ts; a hook command \`cat > <file>\` registered for the event in the harness's settings wrote its stdin; turn: typed "${PROMPT}", the model asked for "touch hello.txt"${plan.approval ? `, ${plan.approveWhat}` : ''}, the model answered, then the agent was quit with ${(plan.exitKeys ?? []).join(' ')}`,
+      harness: a.spec.id,
+      harness_version: a.version,
+      event,
+      payload,
+    };
+    writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+    written.push(file);
+    log(`  hook ${file.slice(REPO.length + 1)}`);
+  }
+  if (!files.length) problems.push(`${a.spec.id}: no hook fired (${plan.hookEvents?.join(', ')})`);
+  rmSync(root, { recursive: true, force: true });
+}
+
+async function main(): Promise<void> {
+  const ids = wanted.length ? wanted : Object.keys(AGENTS);
+  for (const id of ids) {
+    const plan = PLANS[id];
+    const a = ensureAgent(id);
+    if ('skip' in a) {
+      log(`${id}: skipped: ${a.skip}`);
+      problems.push(`${id}: ${a.skip}`);
+      continue;
+    }
+    if (!plan) {
+      log(`${id}: installed, but there is no capture plan for it`);
+      continue;
+    }
+    log(`${id} ${a.version}`);
+    const d = await TestDaemon.start();
+    try {
+      for (const [i, size] of sizes.entries()) {
+        try {
+          await runMain(d, a, plan, size, i === 0);
+        } catch (e) {
+          problems.push(`${id} ${size.join('x')}: ${(e as Error).message}`);
+          log(`  FAILED ${size.join('x')}: ${(e as Error).message}`);
+        }
+      }
+      if (doFirstRun)
+        for (const fr of plan.firstRun ?? []) {
+          try {
+            await runFirstRun(d, a, plan, fr);
+          } catch (e) {
+            problems.push(`${id} first-run ${fr.name}: ${(e as Error).message}`);
+            log(`  FAILED first-run ${fr.name}: ${(e as Error).message}`);
+          }
+        }
+      if (doHooks && plan.hooks) {
+        try {
+          await runHooks(d, a, plan);
+        } catch (e) {
+          problems.push(`${id} hooks: ${(e as Error).message}`);
+          log(`  FAILED hooks: ${(e as Error).message}`);
+        }
+      }
+    } finally {
+      await d.stop();
+    }
+  }
+  log(`\n${written.length} files written`);
+  if (problems.length) {
+    log(`problems:\n${problems.map((p) => `  - ${p.split('\n')[0]}`).join('\n')}`);
+    for (const p of problems) if (p.includes('\n')) log(`\n${p}`);
+  }
+}
+
+await main();

@@ -1,0 +1,209 @@
+// What the three fake model APIs share: an HTTP server on 127.0.0.1, a record of every request,
+// and the gate that holds the main answers until a test releases them. A "main" request is one
+// that offers the shell tool, the model's real turn; everything else (titles, routers, quota
+// checks) is a side request and is answered at once, so holding a turn never stalls the chrome.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  id: number;
+  at: number;
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  /** main: the model's turn (the shell tool is on offer); side: titles, routers and the like. */
+  role: 'main' | 'side' | 'other';
+  /** What the server answered: 'tool_call', 'text', 'side', or the HTTP status for 'other'. */
+  answer?: string;
+  /** True while the answer waits on hold(). */
+  held?: boolean;
+}
+
+export interface FakeApiOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Held before every main answer, in ms (default 0). hold() holds on top of it. */
+  delayMs?: number;
+  /** The shell command the model asks to run on a fresh turn; null answers with text only. */
+  command?: string | null;
+  /** The model's text when the tool result is back (or when command is null). */
+  finalText?: string;
+  /** The title side requests get (Claude Code and opencode show it). */
+  title?: string;
+}
+
+export interface FakeApi {
+  port: number;
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+  /** From now on main answers wait until release(). */
+  hold(): void;
+  /** Lets every held answer go and stops holding. */
+  release(): void;
+  /** How many main answers are waiting on the hold now. */
+  held(): number;
+  /** Resolves when at least n main answers are waiting on the hold. */
+  waitHeld(n?: number, timeoutMs?: number): Promise<void>;
+  /** Resolves when a request the predicate accepts has arrived (counting ones already in). */
+  waitRequest(pred: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
+  /** Changes the shell command the next fresh turn asks for (null: text only). */
+  setCommand(cmd: string | null): void;
+  setFinalText(text: string): void;
+  readonly command: string | null;
+}
+
+export interface Plan {
+  role: 'main' | 'side';
+  answer: 'tool_call' | 'text' | 'side';
+}
+
+export interface Handler {
+  /** Answers a request the generic layer did not; returns false to fall through to a 200 {}. */
+  (ctx: { req: IncomingMessage; res: ServerResponse; rec: RecordedRequest; api: FakeApiState }): Promise<boolean> | boolean;
+}
+
+export interface FakeApiState {
+  command: string | null;
+  finalText: string;
+  title: string;
+  delayMs: number;
+  /** Waits for the delay and the hold: call it before writing a main answer. */
+  mainGate(rec: RecordedRequest): Promise<void>;
+}
+
+export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Promise<FakeApi> {
+  const requests: RecordedRequest[] = [];
+  let holding = false;
+  let waiters: Array<{ rec: RecordedRequest; go: () => void }> = [];
+  const watchers = new Set<() => void>();
+  const notify = () => {
+    for (const w of [...watchers]) w();
+  };
+  const state: FakeApiState = {
+    command: opts.command === undefined ? 'touch hello.txt' : opts.command,
+    finalText: opts.finalText ?? 'Done! I created hello.txt in the current directory.',
+    title: opts.title ?? 'Create hello file',
+    delayMs: opts.delayMs ?? 0,
+    async mainGate(rec) {
+      if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
+      if (!holding) return;
+      rec.held = true;
+      await new Promise<void>((go) => {
+        waiters.push({ rec, go });
+        notify();
+      });
+      rec.held = false;
+    },
+  };
+  let n = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = {};
+      try {
+        body = raw ? JSON.parse(raw) : {};
+      } catch {
+        body = { raw };
+      }
+      const rec: RecordedRequest = { id: ++n, at: Date.now(), method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, role: 'other' };
+      requests.push(rec);
+      notify();
+      // A client that gives up on a held answer (the agent was interrupted) is no longer held.
+      res.on('close', () => {
+        if (!rec.held) return;
+        const i = waiters.findIndex((w) => w.rec === rec);
+        if (i >= 0) waiters.splice(i, 1)[0]!.go();
+        notify();
+      });
+      Promise.resolve(handler({ req, res, rec, api: state }))
+        .then((done) => {
+          if (!done && !res.headersSent) {
+            rec.answer = '200';
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end('{}');
+          }
+          notify();
+        })
+        .catch((e: unknown) => {
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: String(e) } }));
+        });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const until = <T>(check: () => T | undefined, timeoutMs: number, what: string) =>
+    new Promise<T>((resolve, reject) => {
+      const first = check();
+      if (first !== undefined) return resolve(first);
+      const t = setTimeout(() => {
+        watchers.delete(w);
+        reject(new Error(`fake API on ${port}: timed out after ${timeoutMs} ms waiting for ${what}`));
+      }, timeoutMs);
+      const w = () => {
+        const v = check();
+        if (v === undefined) return;
+        clearTimeout(t);
+        watchers.delete(w);
+        resolve(v);
+      };
+      watchers.add(w);
+    });
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get command() {
+      return state.command;
+    },
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      const w = waiters;
+      waiters = [];
+      for (const r of w) r.go();
+    },
+    held: () => waiters.length,
+    waitHeld(count = 1, timeoutMs = 120_000) {
+      return until(() => (waiters.length >= count ? true : undefined), timeoutMs, `${count} held main answer(s)`).then(() => undefined);
+    },
+    waitRequest(pred, timeoutMs = 120_000) {
+      return until(() => requests.find(pred), timeoutMs, 'a matching request');
+    },
+    setCommand(cmd) {
+      state.command = cmd;
+    },
+    setFinalText(text) {
+      state.finalText = text;
+    },
+    async close() {
+      holding = false;
+      const w = waiters;
+      waiters = [];
+      for (const r of w) r.go();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Writes an SSE response's head. */
+export function sseHead(res: ServerResponse, extra: Record<string, string> = {}): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...extra });
+}
+
+export function json(res: ServerResponse, value: unknown, status = 200): true {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+  return true;
+}

@@ -1,0 +1,571 @@
+// Real agent CLIs from npm, run offline in a tuios pane against the fake model APIs in
+// test/fake-apis. The recipes (config files, environment, quirks) are the ones measured in
+// shared/notes/agent-clis.md, re-checked on the versions pinned below.
+//
+//   const a = await ensureAgent('claude-code');          // installs into .cache/agents/claude-code
+//   if ('skip' in a) return skip(a.skip);
+//   const api = await startFakeFor('claude-code');
+//   const run = agentHome('claude-code', { apiUrl: api.url, cwd: work });
+//   const w = await startAgentInPane(daemon, { agent: a, run, session: 's', name: 'claude' });
+//   ...
+//   await stopAgent(daemon, w, run);   // ends the agent, its helpers (Codex's app-server) and the home
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFakeAnthropic } from '../fake-apis/anthropic.js';
+import { startFakeGemini } from '../fake-apis/gemini.js';
+import { startFakeOpenAI } from '../fake-apis/openai.js';
+import type { FakeApi, FakeApiOptions } from '../fake-apis/common.js';
+import { waitFor } from './wait.js';
+
+export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const AGENTS_DIR = join(REPO, '.cache', 'agents');
+
+export type ApiKind = 'anthropic' | 'openai' | 'gemini';
+
+export interface AgentSpec {
+  id: string;
+  /** The npm package and the version the fixtures were captured on. */
+  pkg: string;
+  version: string;
+  /** The bin name under node_modules/.bin. */
+  bin: string;
+  api: ApiKind;
+  /** Set when it cannot run here; ensureAgent answers { skip } with it. */
+  unavailable?: string;
+}
+
+export const AGENTS: Record<string, AgentSpec> = {
+  'claude-code': { id: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude', api: 'anthropic' },
+  codex: { id: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex', api: 'openai' },
+  'gemini-cli': { id: 'gemini-cli', pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', api: 'gemini' },
+  opencode: { id: 'opencode', pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode', api: 'openai' },
+  qwen: { id: 'qwen', pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', api: 'openai' },
+  pi: { id: 'pi', pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi', api: 'openai' },
+  crush: {
+    id: 'crush',
+    pkg: '@charmland/crush',
+    version: '0.96.1',
+    bin: 'crush',
+    api: 'openai',
+    unavailable: 'its npm postinstall downloads the binary from github.com, which is not reachable offline',
+  },
+};
+
+export interface InstalledAgent {
+  spec: AgentSpec;
+  /** node_modules/.bin/<bin> */
+  bin: string;
+  binDir: string;
+  dir: string;
+  version: string;
+}
+
+export type EnsureResult = InstalledAgent | { skip: string };
+
+function installedVersion(dir: string, pkg: string): string | null {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The agent's bin, installing its npm package into .cache/agents/<id>/ first when it is missing
+ * or another version. `{ skip }` when it cannot be installed here (no network beyond npm, a
+ * postinstall that downloads, an install that failed). TUIOS_AGENTS_OFFLINE=1 never installs.
+ */
+export function ensureAgent(id: string): EnsureResult {
+  const spec = AGENTS[id];
+  if (!spec) return { skip: `no agent "${id}" is known (known: ${Object.keys(AGENTS).join(', ')})` };
+  if (spec.unavailable) return { skip: `${spec.pkg}: ${spec.unavailable}` };
+  const dir = join(AGENTS_DIR, id);
+  const binDir = join(dir, 'node_modules', '.bin');
+  const bin = join(binDir, spec.bin);
+  const have = installedVersion(dir, spec.pkg);
+  if (have !== spec.version || !existsSync(bin)) {
+    if (process.env.TUIOS_AGENTS_OFFLINE === '1') return { skip: `${spec.pkg}@${spec.version} is not installed in ${dir} and TUIOS_AGENTS_OFFLINE=1` };
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `${spec.pkg}@${spec.version}`], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 10 * 60_000,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    writeFileSync(join(dir, 'install.log'), `${r.stdout ?? ''}${r.stderr ?? ''}\nrc=${r.status}\n`);
+    if (r.status !== 0 || !existsSync(bin)) {
+      const tail = `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`.trim().split('\n').slice(-3).join(' / ');
+      return { skip: `npm install ${spec.pkg}@${spec.version} failed (rc ${r.status}): ${tail}` };
+    }
+  }
+  return { spec, bin, binDir, dir, version: installedVersion(dir, spec.pkg) ?? spec.version };
+}
+
+/** Starts the fake model API the harness talks to. */
+export function startFakeFor(id: string, opts: FakeApiOptions = {}): Promise<FakeApi> {
+  const spec = AGENTS[id];
+  if (!spec) throw new Error(`no agent "${id}"`);
+  if (spec.api === 'anthropic') return startFakeAnthropic(opts);
+  if (spec.api === 'gemini') return startFakeGemini(opts);
+  return startFakeOpenAI(opts);
+}
+
+export const FAKE_KEY = 'sk-test-0123456789abcdefghij';
+
+export interface AgentHomeOptions {
+  /** The fake API's base URL (http://127.0.0.1:PORT, no path). */
+  apiUrl: string;
+  /** The project folder the agent runs in (trusted unless trust is false). Made when missing. */
+  cwd: string;
+  /** The folder to make the home in (default: a new temp folder). Codex warns about homes under /tmp. */
+  home?: string;
+  /** Claude Code: mark the project trusted (default true); false shows the trust dialog. */
+  trust?: boolean;
+  /** Claude Code: approve the API key (default true); false shows the key dialog. */
+  approveKey?: boolean;
+  /** Claude Code settings.json / Gemini and Qwen settings `hooks` block, Codex hooks.json. */
+  hooks?: unknown;
+  /** Claude Code: permissions.defaultMode (default "default", so a shell command asks; Claude Code 2.1.33x defaults to "auto"). */
+  claudeMode?: string;
+  /** Claude Code: leave the "Make auto mode your default permission mode?" nudge to show. */
+  autoModeNudge?: boolean;
+  /** Qwen Code tools.approvalMode (default "default", so a shell command asks). */
+  qwenApproval?: string;
+  /** Gemini CLI: turn folder trust on (default off), so an untrusted folder shows the trust dialog. */
+  geminiFolderTrust?: boolean;
+  /** Codex: run with --no-daemon (default true), so no app-server outlives the TUI. */
+  noDaemon?: boolean;
+  /** Codex approval policy (default on-request). */
+  codexApproval?: string;
+}
+
+export interface AgentRun {
+  id: string;
+  home: string;
+  cwd: string;
+  /** What the pane's environment must add (HOME, XDG folders, keys, the API's URL). */
+  env: Record<string, string>;
+  /** Arguments after the program name. */
+  args: string[];
+  /** Removes the home (after the agent and its helpers have gone). */
+  cleanup(): void;
+}
+
+function writeJson(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Writes the config files the notes describe into a fresh HOME and answers the env to run with. */
+export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
+  const spec = AGENTS[id];
+  if (!spec) throw new Error(`no agent "${id}"`);
+  const home = opts.home ?? mkdtempSync(join(tmpdir(), `tuios-agent-${id}-`));
+  mkdirSync(home, { recursive: true });
+  mkdirSync(opts.cwd, { recursive: true });
+  const env: Record<string, string> = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    TERM: 'xterm-256color',
+    COLORTERM: 'truecolor',
+    LANG: 'C.UTF-8',
+    NO_UPDATE_NOTIFIER: '1',
+    npm_config_update_notifier: 'false',
+  };
+  const args: string[] = [];
+  const api = opts.apiUrl.replace(/\/$/, '');
+  if (id === 'claude-code') {
+    const project: Record<string, unknown> = { hasTrustDialogAccepted: opts.trust !== false, hasCompletedProjectOnboarding: true, allowedTools: [] };
+    writeJson(join(home, '.claude.json'), {
+      hasCompletedOnboarding: true,
+      lastOnboardingVersion: spec.version,
+      theme: 'dark',
+      numStartups: 5,
+      autoUpdates: false,
+      // 2.1.33x asks once whether auto mode should be the default ("Make auto mode your default permission mode?").
+      ...(opts.autoModeNudge ? {} : { hasSeenAutoDefaultNudge: true }),
+      customApiKeyResponses: { approved: opts.approveKey === false ? [] : [FAKE_KEY.slice(-20)], rejected: [] },
+      projects: { [opts.cwd]: project },
+    });
+    writeJson(join(home, '.claude', 'settings.json'), {
+      env: { DISABLE_AUTOUPDATER: '1' },
+      permissions: { defaultMode: opts.claudeMode ?? 'default' },
+      ...(opts.hooks ? { hooks: opts.hooks } : {}) });
+    Object.assign(env, { ANTHROPIC_BASE_URL: api, ANTHROPIC_API_KEY: FAKE_KEY, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
+  } else if (id === 'codex') {
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        'model = "fake-model"',
+        'model_provider = "fake"',
+        `approval_policy = "${opts.codexApproval ?? 'on-request'}"`,
+        'sandbox_mode = "read-only"',
+        'check_for_update_on_startup = false',
+        '',
+        '[model_providers.fake]',
+        'name = "Fake"',
+        `base_url = "${api}/v1"`,
+        'env_key = "FAKE_API_KEY"',
+        'wire_api = "responses"',
+        '',
+        `[projects.${JSON.stringify(opts.cwd)}]`,
+        'trust_level = "trusted"',
+        '',
+        '[tui]',
+        'screen_reader_detection_done = true',
+        '',
+      ].join('\n'),
+    );
+    if (opts.hooks) writeJson(join(codexHome, 'hooks.json'), opts.hooks);
+    Object.assign(env, { CODEX_HOME: codexHome, FAKE_API_KEY: 'sk-test' });
+    if (opts.noDaemon !== false) args.push('--no-daemon');
+  } else if (id === 'gemini-cli') {
+    writeJson(join(home, '.gemini', 'settings.json'), {
+      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: !!opts.geminiFolderTrust } },
+      ui: { theme: 'Default' },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, disableAutoUpdate: true, disableUpdateNag: true },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
+    });
+    Object.assign(env, { GEMINI_API_KEY: 'sk-test', GOOGLE_GEMINI_BASE_URL: api });
+  } else if (id === 'qwen') {
+    writeJson(join(home, '.qwen', 'settings.json'), {
+      security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      // 0.24 starts in "auto" mode (an LLM classifier approves tool calls): ask instead.
+      tools: { approvalMode: opts.qwenApproval ?? 'default' },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
+      $version: 4,
+    });
+    Object.assign(env, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${api}/v1`, OPENAI_MODEL: 'fake-model' });
+  } else if (id === 'opencode') {
+    writeJson(join(home, '.config', 'opencode', 'opencode.json'), {
+      $schema: 'https://opencode.ai/config.json',
+      autoupdate: false,
+      share: 'disabled',
+      model: 'fake/fake-model',
+      small_model: 'fake/fake-model',
+      permission: { bash: 'ask', edit: 'ask' },
+      provider: {
+        fake: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'Fake',
+          options: { baseURL: `${api}/v1`, apiKey: 'sk-test' },
+          models: { 'fake-model': { name: 'Fake Model', tool_call: true, limit: { context: 128000, output: 8192 } } },
+        },
+      },
+    });
+    Object.assign(env, { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' });
+  } else if (id === 'pi') {
+    writeJson(join(home, '.pi', 'agent', 'models.json'), {
+      providers: {
+        fake: {
+          baseUrl: `${api}/v1`,
+          api: 'openai-completions',
+          apiKey: 'sk-test',
+          models: [{ id: 'fake-model', name: 'Fake Model', reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 8192, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
+        },
+      },
+    });
+    args.push('--provider', 'fake', '--model', 'fake-model');
+  } else {
+    throw new Error(`agentHome: no recipe for "${id}"`);
+  }
+  return {
+    id,
+    home,
+    cwd: opts.cwd,
+    env,
+    args,
+    cleanup() {
+      if (!process.env.TUIOS_KEEP_TEST_DIRS) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- /proc ---------------------------------------------------------------------------------
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  tpgid: number;
+  comm: string;
+  argv: string[];
+  exe: string;
+}
+
+export function readProc(pid: number): ProcInfo | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const f = stat.slice(close + 2).split(' ');
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (argv[argv.length - 1] === '') argv.pop();
+    let exe = '';
+    try {
+      exe = readlinkSync(`/proc/${pid}/exe`);
+    } catch {
+      exe = '';
+    }
+    return { pid, ppid: Number(f[1]), pgid: Number(f[2]), sid: Number(f[3]), tpgid: Number(f[5]), comm, argv, exe };
+  } catch {
+    return null;
+  }
+}
+
+export function allPids(): number[] {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number);
+}
+
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      const c = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
+      if (c) out.push(...c.split(/\s+/).map(Number));
+    }
+  } catch {
+    // gone
+  }
+  return out;
+}
+
+/** Every descendant of pid, depth first, with its depth. */
+export function descendants(pid: number, depth = 1, max = 64): Array<ProcInfo & { depth: number }> {
+  const out: Array<ProcInfo & { depth: number }> = [];
+  for (const c of childrenOf(pid)) {
+    if (out.length >= max) break;
+    const p = readProc(c);
+    if (!p) continue;
+    out.push({ ...p, depth });
+    out.push(...descendants(c, depth + 1, max - out.length));
+  }
+  return out;
+}
+
+/** The pids whose environment or command line mentions the folder (an agent's helpers, wherever they were reparented). */
+export function pidsUsing(folder: string): number[] {
+  const out: number[] = [];
+  for (const pid of allPids()) {
+    if (pid === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      if (cmd.includes(folder) || env.split('\0').some((kv) => kv.includes(folder) && /^(HOME|CODEX_HOME|XDG_[A-Z_]+)=/.test(kv))) out.push(pid);
+    } catch {
+      // gone or not ours
+    }
+  }
+  return out;
+}
+
+/** SIGTERM then SIGKILL every process that runs out of the agent's home (Codex's app-server daemons). */
+export async function killProcessesUsing(folder: string, timeoutMs = 10_000): Promise<number[]> {
+  const pids = pidsUsing(folder);
+  for (const p of pids) {
+    try {
+      process.kill(p, 'SIGTERM');
+    } catch {
+      // gone
+    }
+  }
+  await waitFor(() => pids.every((p) => !existsSync(`/proc/${p}`) || readProc(p)?.comm === undefined || isZombie(p)), { timeout: timeoutMs, what: 'agent helpers to exit' }).catch(() => {
+    for (const p of pids) {
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  });
+  return pids;
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+// ---- a real agent in a tuios pane -----------------------------------------------------------
+
+/** What these helpers need of a daemon: TestDaemon fits. */
+export interface DaemonLike {
+  ok(args: string[], opts?: { env?: Record<string, string>; timeoutMs?: number }): Promise<string>;
+  call<T = Record<string, unknown>>(verb: string, params?: Record<string, unknown>): Promise<T>;
+}
+
+export interface PaneOptions {
+  agent: InstalledAgent;
+  run: AgentRun;
+  session: string;
+  name: string;
+  cols?: number;
+  rows?: number;
+  /** Type the command at a shell prompt (default, as a person does) or make it the pane's program. */
+  viaShell?: boolean;
+  /** More arguments for the agent. */
+  extraArgs?: string[];
+}
+
+export interface AgentPane {
+  window: string;
+  name: string;
+  /** The pane's shell (viaShell) or the agent itself. */
+  panePid: number;
+  /** The command line typed at the prompt (viaShell). */
+  typed?: string;
+}
+
+function shq(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * Opens a window for the agent. With viaShell (the default) the window runs a plain bash with
+ * the agent's bin folder first on PATH and `$ ` as its prompt, and the agent's name and arguments
+ * are typed at it, so the screen and the process tree are what a person gets who types `claude`.
+ */
+export async function startAgentInPane(d: DaemonLike, o: PaneOptions): Promise<AgentPane> {
+  const cols = o.cols ?? 120;
+  const rows = o.rows ?? 40;
+  const path = `${o.agent.binDir}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
+  const env = { ...o.run.env, PATH: path, SHELL: '/bin/bash', PS1: '$ ' };
+  const envArgs = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+  const args = [...o.run.args, ...(o.extraArgs ?? [])];
+  await ensureSession(d, o.session);
+  const viaShell = o.viaShell !== false;
+  const program = viaShell ? ['bash', '--norc', '--noprofile', '-i'] : [o.agent.bin, ...args];
+  const out = await d.ok(['new-window', '-s', o.session, o.name, '--cols', String(cols), '--rows', String(rows), '--cwd', o.run.cwd, ...envArgs, '--json', '--', ...program]);
+  const w = JSON.parse(out) as { id: string; pid?: number };
+  const pane: AgentPane = { window: w.id, name: o.name, panePid: Number(w.pid ?? 0) };
+  if (viaShell) {
+    await waitForScreen(d, w.id, /\$ $/m, 20_000);
+    pane.typed = [o.agent.spec.bin, ...args].map(shq).join(' ');
+    await d.ok(['send-text', '-w', w.id, pane.typed]);
+    await d.ok(['send-keys', '-w', w.id, 'Enter']);
+  }
+  return pane;
+}
+
+async function ensureSession(d: DaemonLike, name: string): Promise<void> {
+  const list = JSON.parse(await d.ok(['list-sessions', '--json'])) as unknown;
+  const sessions = (Array.isArray(list) ? list : ((list as { sessions?: unknown[] }).sessions ?? [])) as Array<{ name: string }>;
+  if (!sessions.some((s) => s.name === name)) await d.ok(['new-session', name]);
+}
+
+export interface Capture {
+  lines: string[];
+  title: string;
+  progress: string | null;
+  alternate_screen: boolean;
+  cursor: { x: number; y: number };
+  cols: number;
+  rows: number;
+}
+
+export async function capture(d: DaemonLike, window: string): Promise<Capture> {
+  return d.call<Capture>('capture-pane', { window });
+}
+
+export async function screenText(d: DaemonLike, window: string): Promise<string> {
+  return (await capture(d, window)).lines.join('\n');
+}
+
+/** Waits until the window's screen matches, and answers it. */
+export async function waitForScreen(d: DaemonLike, window: string, re: RegExp | ((s: string) => boolean), timeout = 60_000, what?: string): Promise<string> {
+  const test = typeof re === 'function' ? re : (s: string) => re.test(s);
+  let last = '';
+  try {
+    return await waitFor(
+      async () => {
+        last = await screenText(d, window);
+        return test(last) ? last : null;
+      },
+      { timeout, interval: 100, what: what ?? `${String(re)} on window ${window}` },
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n--- last screen ---\n${last}`);
+  }
+}
+
+/**
+ * Waits until the screen has not changed for quietMs (a screen left to settle before a capture:
+ * spinners and timers never settle, so callers use this only for screens that rest).
+ */
+export async function waitForQuiet(d: DaemonLike, window: string, quietMs = 1000, timeout = 30_000): Promise<string> {
+  let last = '';
+  let since = Date.now();
+  return waitFor(
+    async () => {
+      const s = await screenText(d, window);
+      if (s !== last) {
+        last = s;
+        since = Date.now();
+        return null;
+      }
+      return Date.now() - since >= quietMs ? s : null;
+    },
+    { timeout, interval: 100, what: `window ${window} to be quiet for ${quietMs} ms` },
+  );
+}
+
+/** The pane's foreground process group leader and the rest of that group, from /proc. */
+export function foregroundOf(panePid: number): { leader: ProcInfo | null; group: Array<ProcInfo & { depth: number }> } {
+  const pane = readProc(panePid);
+  if (!pane) return { leader: null, group: [] };
+  const tpgid = pane.tpgid;
+  const leader = readProc(tpgid);
+  const all = [{ ...pane, depth: 0 }, ...descendants(panePid)];
+  return { leader, group: all.filter((p) => p.pgid === tpgid) };
+}
+
+/** Ends the agent (close the window), then every helper still running out of its home, then the home. */
+export async function stopAgent(d: DaemonLike, pane: AgentPane, run: AgentRun): Promise<void> {
+  const inPane = pane.panePid ? [pane.panePid, ...descendants(pane.panePid).map((p) => p.pid)] : [];
+  try {
+    await d.ok(['close-window', '-w', pane.window]);
+  } catch {
+    // already gone
+  }
+  await waitFor(() => inPane.every((p) => isZombie(p)), { timeout: 10_000, what: 'the pane processes to exit' }).catch(() => {
+    for (const p of inPane) {
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  });
+  await killProcessesUsing(run.home);
+  run.cleanup();
+}
+
+/** The version string the agent prints for --version (first line). */
+export function agentVersionOutput(a: InstalledAgent, env: Record<string, string> = {}): string {
+  try {
+    return execFileSync(a.bin, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } }).trim().split('\n')[0] ?? '';
+  } catch (e) {
+    return `(--version failed: ${(e as Error).message.split('\n')[0]})`;
+  }
+}
