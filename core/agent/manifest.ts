@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parse as parseToml } from 'smol-toml';
 import type { Logger } from '../log.js';
 import { compilePattern, type Pattern } from '../re.js';
+import { compileRules, type CompiledRules } from './rules/compile.js';
 
 /** Names shorter than this are too common to trust alone: they need [detect.require]. */
 export const SHORT_NAME = 5;
@@ -125,8 +126,8 @@ export interface Manifest extends ManifestData {
   requireGlobs: PathGlob[];
   /** Every program name the harness answers to: id, aliases, comm and argv0 names. */
   names: string[];
-  /** Rule blocks as parsed, for the rule engine to compile (core/agent/rules). */
-  raw: Record<string, unknown>;
+  /** The screen, title and notify rules, compiled once at load. */
+  rules: CompiledRules;
 }
 
 export interface LoadFailure {
@@ -145,7 +146,7 @@ function shortNameCheck(m: ManifestData): string | null {
 }
 
 /** Validates and compiles one manifest's text. Throws with the reason; the caller drops it whole. */
-export function compileManifest(text: string, file: string, origin: 'bundled' | string, extraCheck?: (m: ManifestData, raw: Record<string, unknown>) => void): Manifest {
+export function compileManifest(text: string, file: string, origin: 'bundled' | string): Manifest {
   let raw: Record<string, unknown>;
   try {
     raw = parseToml(text) as Record<string, unknown>;
@@ -168,9 +169,14 @@ export function compileManifest(text: string, file: string, origin: 'bundled' | 
   } catch (e) {
     throw new Error(`detect.exe_glob: ${e instanceof Error ? e.message : String(e)}`);
   }
-  extraCheck?.(m, raw);
+  let rules: CompiledRules;
+  try {
+    rules = compileRules(raw);
+  } catch (e) {
+    throw new Error(e instanceof Error ? e.message : String(e));
+  }
   const names = [...new Set([m.id, ...m.aliases, ...(m.detect?.comm ?? []), ...(m.detect?.argv0 ?? [])])];
-  return { ...m, origin, replacesBundled: false, file, exeGlobs, requireGlobs, names, raw };
+  return { ...m, origin, replacesBundled: false, file, exeGlobs, requireGlobs, names, rules };
 }
 
 function readDir(dir: string): string[] {
@@ -191,12 +197,12 @@ export interface ManifestSet {
   failures: LoadFailure[];
 }
 
-export function loadManifests(bundledDir: string, userDir: string | null, log: Logger, extraCheck?: (m: ManifestData, raw: Record<string, unknown>) => void): ManifestSet {
+export function loadManifests(bundledDir: string, userDir: string | null, log: Logger): ManifestSet {
   const failures: LoadFailure[] = [];
   const load = (file: string, origin: 'bundled' | string): Manifest | null => {
     try {
       if (statSync(file).size > MAX_MANIFEST_BYTES) throw new Error(`larger than ${MAX_MANIFEST_BYTES} bytes`);
-      return compileManifest(readFileSync(file, 'utf8'), file, origin, extraCheck);
+      return compileManifest(readFileSync(file, 'utf8'), file, origin);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       failures.push({ file, reason });

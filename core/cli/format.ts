@@ -44,6 +44,7 @@ const formatters: Record<string, Formatter> = {
   },
   'kill-server': () => '',
   'explain-agent-detect': (r) => String(r.text),
+  'explain-agent-screen': (r) => String(r.text),
   'get-agent-state': (r) => String(r.state),
   'set-agent-state': (r) => (r.applied ? '' : `not applied: ${r.state} stands (source ${r.source})`),
   'set-agent-meta': () => '',

@@ -38,6 +38,7 @@ function addCallerContext(p: Parsed): void {
   const has = (k: string) => p.verb.params.some((x) => x.name === k);
   if (typeof p.params.cwd === 'string') p.params.cwd = resolve(p.params.cwd);
   else if (name === 'new-session') p.params.cwd = process.cwd();
+  if (typeof p.params.screen_file === 'string') p.params.screen_file = resolve(p.params.screen_file);
   if (has('term') && p.params.term === undefined && process.env.TERM) p.params.term = process.env.TERM;
 }
 

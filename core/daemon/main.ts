@@ -26,6 +26,7 @@ import '../agent/wait-state.js';
 import { loadManifests, findHarness } from '../agent/manifest.js';
 import { Detector, type DetectorConfig } from '../agent/detector.js';
 import { procReader } from '../agent/proc-reader.js';
+import { ScreenTier } from '../agent/screen-tier.js';
 import { packageRoot } from '../config/package-root.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -107,6 +108,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   let model!: Model;
   let agents!: AgentStore;
   let detector!: Detector;
+  let tier!: ScreenTier;
   const starter = new PtyStarter({
     config: () => config.current,
     socket: paths.socket,
@@ -115,7 +117,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     onExit: (w, st) => model.windowExited(w, st),
     onStarted: (w) => {
       w.addScreenHooks({ onTitle: (t) => model.windowRetitled(w, t), onCwd: (uri) => (w.oscCwd = fileUriPath(uri)) });
-      watchPaneOsc(w, agents, log);
+      watchPaneOsc(w, agents, log, tier);
       detector.watch(w);
     },
   });
@@ -123,7 +125,14 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   agents = new AgentStore({ bus, model, log, stallMs: stallMs(process.env) });
   const manifests = loadManifests(join(packageRoot(), 'manifests'), paths.userManifestsDir, log);
   detector = new Detector(model, agents, () => manifests, detectorConfig(config.current, process.env), procReader, log);
-  bus.on('window-closed', (ev) => detector.forget(ev.window_id));
+  tier = new ScreenTier(agents, () => manifests);
+  detector.screenTier = tier;
+  tier.requestLook = (w) => detector.lookNow(w, undefined, true);
+  agents.lastLook = (w) => tier.lastLook(w);
+  bus.on('window-closed', (ev) => {
+    detector.forget(ev.window_id);
+    tier.forget(ev.window_id);
+  });
   const snapshot = new SnapshotStore(paths.snapshotFile, model, bus, log);
   // The conversation a pane last ran survives a restart, for resuming it; its state does not.
   snapshot.registerWindowAttr('agent_session', {

@@ -23,6 +23,9 @@ export interface WindowInit {
   isShell: boolean;
 }
 
+/** How long after spawning /proc still shows the daemon's own folder for a pane. */
+const SPAWN_SETTLE_MS = 1000;
+
 export type OutputListener = (w: Window) => void;
 
 export class Window {
@@ -207,7 +210,9 @@ export class Window {
   /** The folder the pane is in: the foreground process's, else its shell's, else OSC 7, else the start. */
   currentCwd(): string {
     const pid = this.pid;
-    if (pid !== null && !this.exit) {
+    // Right after the fork the child is still a copy of the daemon (its folder, not the pane's)
+    // until it changes folder and execs; the start folder is the truth then.
+    if (pid !== null && !this.exit && Date.now() - this.createdAt > SPAWN_SETTLE_MS) {
       const fg = foregroundPgid(pid);
       const c = (fg !== null ? readCwd(fg) : null) ?? readCwd(pid);
       if (c) return c;

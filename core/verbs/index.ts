@@ -9,6 +9,7 @@ import { eventVerbs } from './events.js';
 import { serverVerbs } from './server.js';
 import { agentVerbs } from './agents.js';
 import { detectVerbs } from './detect.js';
+import { screenVerbs } from './screen.js';
 
 export const allVerbs: VerbDef[] = [
   ...sessionVerbs,
@@ -19,5 +20,6 @@ export const allVerbs: VerbDef[] = [
   ...eventVerbs,
   ...agentVerbs,
   ...detectVerbs,
+  ...screenVerbs,
   ...serverVerbs,
 ] as unknown as VerbDef[];

@@ -1,0 +1,39 @@
+// One look = the title half and the screen half together. The louder reading wins across the two
+// tiers: a rest glyph in the title does not hide a permission prompt on the screen, an empty
+// prompt box does not hide a spinner in the title, and a spinner in the title does not hide a
+// prompt on the screen (the quieter reading is dropped, not applied first). Pure.
+import type { CompiledRules, RuleState } from './compile.js';
+import { evaluateScreen, evaluateTitle, type Evaluation, type Verdict } from './evaluate.js';
+
+const LOUDNESS: Record<RuleState, number> = { needs_input: 3, working: 2, idle: 1, done: 1 };
+
+export interface LookDecision {
+  screen: Evaluation | null;
+  title: Evaluation | null;
+  /** What to do with each tier's claim: a verdict to apply, null to withdraw, 'keep' to leave it. */
+  applyScreen: Verdict | null | 'keep';
+  applyTitle: Verdict | null;
+  /** The reading the look stands for (the louder one), or null when neither tier decides. */
+  decided: Verdict | null;
+  freeze: boolean;
+}
+
+export function decideLook(rules: CompiledRules, screen: string[], title: string, trace = false): LookDecision {
+  const s = rules.screen?.enabled ? evaluateScreen(rules.screen, screen, trace) : null;
+  const t = rules.title?.enabled && title ? evaluateTitle(rules.title, title, 'title', trace) : rules.title?.enabled && trace ? evaluateTitle(rules.title, '', 'title', trace) : null;
+  const sv = s?.verdict ?? null;
+  const tv = t?.verdict ?? null;
+  const freeze = !!sv?.freeze;
+  const sState = sv && !sv.freeze ? sv.state : null;
+  const tState = tv?.state ?? null;
+  let applyScreen: LookDecision['applyScreen'] = freeze ? 'keep' : sState ? sv : null;
+  let applyTitle: Verdict | null = tState ? tv : null;
+  if (sState && tState && LOUDNESS[sState] !== LOUDNESS[tState]) {
+    if (LOUDNESS[sState] > LOUDNESS[tState]) applyTitle = null;
+    else applyScreen = freeze ? 'keep' : null;
+  }
+  let decided: Verdict | null = null;
+  if (applyTitle && (!sState || LOUDNESS[applyTitle.state!] >= LOUDNESS[sState])) decided = applyTitle;
+  else if (sState) decided = sv;
+  return { screen: s, title: t, applyScreen, applyTitle, decided, freeze };
+}
