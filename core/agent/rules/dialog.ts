@@ -8,6 +8,8 @@ export interface Box {
   right: number;
   /** The text inside the borders, one string per row. */
   lines: string[];
+  /** A title drawn in the top border (`╭─ Permission Required ─╮`). */
+  title: string;
 }
 
 const TOP_LEFT = '╭┌┏╔';
@@ -37,7 +39,8 @@ export function findBoxes(screen: string[]): Box[] {
         }
         inner.push(l.slice(x + 1, r).trim());
       }
-      if (yy > 0 && yy < screen.length) boxes.push({ top: y, left: x, right: r, lines: inner });
+      const title = line.slice(x + 1, r).replace(/[─━═]/g, ' ').trim();
+      if (yy > 0 && yy < screen.length) boxes.push({ top: y, left: x, right: r, lines: inner, title });
     }
   }
   return boxes;
@@ -50,7 +53,7 @@ function inside(a: Box, b: Box): boolean {
 /** The boxes holding every `all` string of the rule; a box inside another one counts as that one. */
 export function boxesHolding(boxes: Box[], rule: Rule, fold: boolean): Box[] {
   const holds = (b: Box) => {
-    const text = b.lines.join(' ');
+    const text = [b.title, ...b.lines].join(' ');
     const hay = fold ? text.toLowerCase() : text;
     return rule.group.all.every((s) => hay.includes(s));
   };

@@ -89,8 +89,9 @@ export function evaluateScreen(block: RuleBlock, screen: string[], trace = false
         t.why = boxes.length === 0 ? 'no bordered box on the screen' : 'no box holds every string of the rule';
         continue;
       }
-      const text = holding[0]!.lines.join('\n');
-      const r = evalGroup(rule.group, subject(holding[0]!.lines, block.foldCase, false));
+      const boxText = [holding[0]!.title, ...holding[0]!.lines].filter(Boolean);
+      const text = boxText.join('\n');
+      const r = evalGroup(rule.group, subject(boxText, block.foldCase, false));
       if (!r.ok) {
         t.why = r.why;
         continue;
