@@ -101,6 +101,33 @@ test('the CLI answers the same over node:net when the light pipe transport is of
   assert.equal(JSON.parse(r.stdout), fast);
 });
 
+test('at most 64 connections per caller process; the next is refused with rate_limited', async () => {
+  const { RpcClient } = await import('../../core/rpc/client.js');
+  const held: Array<InstanceType<typeof RpcClient>> = [];
+  try {
+    for (let i = 0; i < 64; i++) held.push(await RpcClient.connect(d.socket));
+    await held[63]!.call('server-info');
+    const extra = await RpcClient.connect(d.socket);
+    held.push(extra);
+    const r = await extra.call('server-info').then(
+      () => null,
+      (e: { code?: string }) => e.code,
+    );
+    assert.is(r, 'rate_limited');
+  } finally {
+    for (const c of held) c.close();
+  }
+  // Closing them frees the slots.
+  await waitFor(async () => {
+    try {
+      await d.call('server-info');
+      return true;
+    } catch {
+      return false;
+    }
+  }, { what: 'a connection after the others closed' });
+});
+
 test('list-verbs names every verb with its params', async () => {
   const r = await d.call<{ verbs: Array<{ name: string; summary: string; params: Array<{ name: string }> }> }>('list-verbs');
   const names = r.verbs.map((v) => v.name);
