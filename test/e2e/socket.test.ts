@@ -128,6 +128,21 @@ test('at most 64 connections per caller process; the next is refused with rate_l
   }, { what: 'a connection after the others closed' });
 });
 
+test('config.toml is watched: a bad file keeps the last good config and says why; an unknown key is named', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const file = `${d.env.XDG_CONFIG_HOME}/tuios/config.toml`;
+  writeFileSync(file, '[daemon]\nscrollback = 1234\nmystery = 1\n');
+  await waitFor(async () => (await d.call<{ config_warnings: string[] }>('server-info')).config_warnings.some((w) => w.includes('daemon.mystery')), { what: 'the unknown key warning' });
+  writeFileSync(file, '[daemon\n');
+  const info = await waitFor(async () => {
+    const i = await d.call<{ config_error: string | null }>('server-info');
+    return i.config_error ? i : null;
+  }, { what: 'the parse error' });
+  assert.match(info.config_error!, /does not parse/);
+  writeFileSync(file, '');
+  await waitFor(async () => (await d.call<{ config_error: string | null }>('server-info')).config_error === null, { what: 'a good file again' });
+});
+
 test('list-verbs names every verb with its params', async () => {
   const r = await d.call<{ verbs: Array<{ name: string; summary: string; params: Array<{ name: string }> }> }>('list-verbs');
   const names = r.verbs.map((v) => v.name);
