@@ -85,6 +85,8 @@ interface Plan {
   /** Hooks: the settings block to write, given the folder payloads go to. */
   hooks?: (dir: string) => unknown;
   hookEvents?: string[];
+  /** A dialog the harness shows at start when hooks are configured (captured, then answered). */
+  hookDialog?: { shows: Test; keys: string[]; what: string };
   /** How the agent is ended cleanly for SessionEnd hooks. */
   exitKeys?: string[];
   startTimeoutMs?: number;
@@ -124,7 +126,7 @@ const PLANS: Record<string, Plan> = {
   'claude-code': {
     id: 'claude-code',
     api: 'anthropic',
-    ready: lacks(has(/\? for shortcuts/, /^❯ /m), /esc to interrupt/),
+    ready: lacks(has(/\? for shortcuts/, /^❯\s/m), /esc to interrupt/),
     working: has(/esc to interrupt/),
     approval: has(/Do you want to proceed\?/, /Esc to cancel/),
     approveKeys: ['Enter'],
@@ -134,7 +136,8 @@ const PLANS: Record<string, Plan> = {
     doneState: 'done',
     doneWhy: 'Claude Code prints "✻ <verb> for <time>" under a finished turn',
     interruptKeys: ['Escape'],
-    interrupted: lacks(has(/Interrupted/, /\? for shortcuts/), /esc to interrupt/),
+    // Claude Code takes the interrupted turn off the screen and puts its prompt back in the input box.
+    interrupted: lacks(has(/manual mode on/, /^❯\sPlease create hello\.txt again/m), /esc to interrupt/),
     firstRun: [
       { name: 'trust-dialog', home: { trust: false }, shows: has(/trust this folder/i), state: 'needs_input', kind: 'question', what: 'project not marked trusted in ~/.claude.json' },
       { name: 'api-key-dialog', home: { approveKey: false }, shows: has(/Do you want to use this API key\?/), state: 'needs_input', kind: 'question', what: 'ANTHROPIC_API_KEY not in customApiKeyResponses.approved' },
@@ -149,7 +152,7 @@ const PLANS: Record<string, Plan> = {
       {
         name: 'auto-mode-idle',
         home: { claudeMode: 'auto' },
-        shows: lacks(has(/auto mode on/, /^❯ /m), /esc to interrupt/),
+        shows: lacks(has(/auto mode on/, /^❯\s/m), /esc to interrupt/),
         state: 'idle',
         what: 'permissions.defaultMode "auto" (2.1.33x\'s own default) instead of "default"',
       },
@@ -161,7 +164,7 @@ const PLANS: Record<string, Plan> = {
   codex: {
     id: 'codex',
     api: 'openai',
-    ready: lacks(has(/^› /m, /\? for shortcuts/), /esc to interrupt/),
+    ready: lacks(has(/^›\s/m, /\? for shortcuts/), /esc to interrupt/),
     working: has(/esc to interrupt/),
     approval: has(/Would you like to run the following command\?/, /Press enter to confirm/),
     approveKeys: ['Enter'],
@@ -171,8 +174,9 @@ const PLANS: Record<string, Plan> = {
     doneState: 'done',
     doneWhy: 'Codex prints "Worked for <time> • <clock>" under a finished turn',
     interruptKeys: ['Escape'],
-    interrupted: lacks(has(/[Ii]nterrupt/, /^› /m), /esc to interrupt/),
+    interrupted: lacks(has(/[Ii]nterrupt/, /^›\s/m), /esc to interrupt/),
     hooks: (dir) => ({ hooks: claudeStyleHooks(CODEX_EVENTS)(dir) }),
+    hookDialog: { shows: has(/Hooks need review/, /Trust all and continue/), keys: ['Down', 'Enter'], what: 'pressed Down, Enter on "2. Trust all and continue"' },
     hookEvents: CODEX_EVENTS,
     exitKeys: ['C-c', 'C-c'],
   },
@@ -620,6 +624,14 @@ async function runHooks(d: TestDaemon, a: InstalledAgent, plan: Plan): Promise<v
   try {
     pane = await startAgentInPane(d, { agent: a, run, session: 'capture', name: `${a.spec.id}-hooks`, cols: 120, rows: 40 });
     const w = pane.window;
+    if (plan.hookDialog) {
+      const hd = plan.hookDialog;
+      await waitScreen(d, w, hd.shows, 'the hooks dialog', obs, plan.startTimeoutMs ?? 60_000);
+      const calm = await settle(d, w, hd.shows, obs, 2000, 15_000);
+      const base = `measured ${new Date().toISOString().slice(0, 10)}: typed "${pane.typed}" at a bash prompt (PS1='$ ') in a 120x40 tuios pane, HOME from test/helpers/agents.ts agentHome with a hooks file (one command hook per event) that the harness has not seen before, model answers from test/fake-apis/${plan.api}.ts`;
+      await shoot(d, a, pane, [120, 40], { name: 'first-run-hooks-review', state: 'needs_input', kind: 'question', how: `the screen at start-up, nothing typed${calm ? ', left to settle 2 s unchanged' : ''}` }, base);
+      await keys(d, w, hd.keys);
+    }
     await waitScreen(d, w, plan.ready, 'the idle prompt', obs, plan.startTimeoutMs ?? 60_000);
     await typePrompt(d, w, PROMPT);
     if (plan.approval) {
@@ -661,7 +673,7 @@ async function runHooks(d: TestDaemon, a: InstalledAgent, plan: Plan): Promise<v
     if (n > 1) name = `${name}-${n}`;
     const file = join(outDir, `${name}.json`);
     const doc = {
-      source: `measured: ${a.spec.pkg} ${a.version} in a 120x40 tuios pane against test/fake-apis/${plan.api}.ts; a hook command \`cat > <file>\` registered for the event in the harness's settings wrote its stdin; turn: typed "${PROMPT}", the model asked for "touch hello.txt"${plan.approval ? `, ${plan.approveWhat}` : ''}, the model answered, then the agent was quit with ${(plan.exitKeys ?? []).join(' ')}`,
+      source: `measured: ${a.spec.pkg} ${a.version} in a 120x40 tuios pane against test/fake-apis/${plan.api}.ts; a hook command \`cat > <file>\` registered for the event in the harness's settings wrote its stdin; turn: typed "${PROMPT}", the model asked for "touch hello.txt"${plan.approval ? `, ${plan.approveWhat}` : ''}, the model answered, then the agent was quit with ${(plan.exitKeys ?? []).join(' ')}${plan.hookDialog ? `; at start the harness asked to review the new hooks and the script ${plan.hookDialog.what}` : ''}`,
       harness: a.spec.id,
       harness_version: a.version,
       event,
