@@ -44,6 +44,20 @@ const formatters: Record<string, Formatter> = {
   },
   'kill-server': () => '',
   'explain-agent-detect': (r) => String(r.text),
+  'read-agent-messages': (r) => {
+    const ms = r.messages as Array<{ id: number; thread: number; at: number; fenced: string; subject: string }>;
+    const head = r.peek_forced ? 'peek_forced: nothing was marked read\n' : '';
+    if (ms.length === 0) return head + 'no messages';
+    return head + ms.map((m) => `#${m.thread} message ${m.id}, ${new Date(m.at).toISOString()}${m.subject ? `: ${m.subject}` : ''}\n${m.fenced}`).join('\n\n');
+  },
+  'send-agent-message': () => '',
+  'ask-human': (r) => (r.status === 'answered' ? String(r.answer) : String(r.status)),
+  'list-attention': (r) => {
+    const items = r.items as Array<{ id: number; kind: string; label: string; summary: string; waited_ms: number }>;
+    if (items.length === 0) return 'nothing waits for you';
+    const age = (ms: number) => (ms < 60_000 ? '<1m' : ms < 3_600_000 ? `${Math.floor(ms / 60_000)}m` : `${Math.floor(ms / 3_600_000)}h`);
+    return table([['ID', 'KIND', 'WHERE', 'WAIT', 'WHAT'], ...items.map((i) => [String(i.id), i.kind, i.label, age(i.waited_ms), i.summary])]);
+  },
   'explain-agent-screen': (r) => String(r.text),
   'get-agent-state': (r) => String(r.state),
   'set-agent-state': (r) => (r.applied ? '' : `not applied: ${r.state} stands (source ${r.source})`),

@@ -27,6 +27,10 @@ import { loadManifests, findHarness } from '../agent/manifest.js';
 import { Detector, type DetectorConfig } from '../agent/detector.js';
 import { procReader } from '../agent/proc-reader.js';
 import { ScreenTier } from '../agent/screen-tier.js';
+import { PersonRegistry } from '../security/person.js';
+import { Inbox } from '../inbox/inbox.js';
+import { MailStore } from '../mail/mail.js';
+import { AskStore } from '../mail/ask.js';
 import { packageRoot } from '../config/package-root.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -134,6 +138,11 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     tier.forget(ev.window_id);
   });
   const snapshot = new SnapshotStore(paths.snapshotFile, model, bus, log);
+  const person = new PersonRegistry();
+  const inbox = new Inbox(bus, model, agents);
+  const mail = new MailStore(bus, inbox);
+  const asks = new AskStore(bus, inbox, mail, model);
+  bus.on('session-closed', (ev) => mail.dropSession(ev.session_id));
   // The conversation a pane last ran survives a restart, for resuming it; its state does not.
   snapshot.registerWindowAttr('agent_session', {
     save: (w) => {
@@ -158,6 +167,10 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     agents,
     manifests,
     detector,
+    person,
+    inbox,
+    mail,
+    asks,
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,
     bootId: randomBytes(8).toString('hex'),
@@ -192,6 +205,8 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     snapshot.dispose();
     snapshot.saveNow();
     hook.dispose();
+    asks.dispose();
+    inbox.dispose();
     detector.dispose();
     agents.dispose();
     await rpc.close();

@@ -12,6 +12,10 @@ import type { Window } from '../model/window.js';
 import type { AgentStore } from '../agent/store.js';
 import type { ManifestSet } from '../agent/manifest.js';
 import type { Detector } from '../agent/detector.js';
+import type { PersonRegistry } from '../security/person.js';
+import type { Inbox } from '../inbox/inbox.js';
+import type { MailStore } from '../mail/mail.js';
+import type { AskStore } from '../mail/ask.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -25,6 +29,10 @@ export interface Services {
   /** The harness manifests loaded at start, in lookup order. */
   readonly manifests: ManifestSet;
   readonly detector: Detector;
+  readonly person: PersonRegistry;
+  readonly inbox: Inbox;
+  readonly mail: MailStore;
+  readonly asks: AskStore;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */
   harnessNames(id: string): string[];
   readonly bootId: string;

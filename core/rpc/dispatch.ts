@@ -147,6 +147,7 @@ export class Dispatcher {
     const named = sRef !== undefined ? model.findSession(sRef) : null;
 
     if (t === 'window' || t === 'window-optional') {
+      if (wRef === 'human' && verb.humanMailbox) return { session: named, window: null };
       if (wRef !== undefined) {
         const w = model.findWindow(wRef, named ?? undefined);
         return { session: model.sessionOf(w), window: w };

@@ -62,6 +62,8 @@ export interface VerbDef<S extends z.ZodObject = z.ZodObject> {
   mutates: boolean;
   /** Answers a first result and then events until the caller or the verb ends it. */
   stream?: boolean;
+  /** `-w human` names the person's mailbox here, not a window. */
+  humanMailbox?: boolean;
   cli?: CliSpec;
   run(ctx: VerbContext<z.infer<S>>): unknown;
 }

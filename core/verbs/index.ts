@@ -10,6 +10,8 @@ import { serverVerbs } from './server.js';
 import { agentVerbs } from './agents.js';
 import { detectVerbs } from './detect.js';
 import { screenVerbs } from './screen.js';
+import { inboxVerbs } from './inbox.js';
+import { mailVerbs } from './mail.js';
 
 export const allVerbs: VerbDef[] = [
   ...sessionVerbs,
@@ -21,5 +23,7 @@ export const allVerbs: VerbDef[] = [
   ...agentVerbs,
   ...detectVerbs,
   ...screenVerbs,
+  ...inboxVerbs,
+  ...mailVerbs,
   ...serverVerbs,
 ] as unknown as VerbDef[];

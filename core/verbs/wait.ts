@@ -38,6 +38,7 @@ export const waitFor = defineVerb({
   help: 'Exit 124 (error code timeout) when the time runs out first. A wait ends when its caller disconnects.',
   target: 'window-optional',
   mutates: false,
+  humanMailbox: true,
   cli: { positionals: ['condition', 'pattern'], comma: ['until'], usage: 'wait-for window-output [-w WINDOW] PATTERN [--timeout MS]' },
   params: waitParams,
   async run(ctx) {

@@ -103,7 +103,7 @@ test('the CLI answers the same over node:net when the light pipe transport is of
 
 test('at most 64 connections per caller process; the next is refused with rate_limited', async () => {
   const { RpcClient } = await import('../../core/rpc/client.js');
-  const held: Array<InstanceType<typeof RpcClient>> = [];
+  const held: Array<Awaited<ReturnType<typeof RpcClient.connect>>> = [];
   try {
     for (let i = 0; i < 64; i++) held.push(await RpcClient.connect(d.socket));
     await held[63]!.call('server-info');

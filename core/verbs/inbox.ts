@@ -1,0 +1,178 @@
+// The person's Inbox: list-attention (anyone may read it), dismiss-attention and mark-attention
+// (only the person: the attach nonce, from the attached client, outside every pane), and attach,
+// which issues that nonce.
+import { z } from 'zod';
+import { defineVerb } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import { parseSelector, matches, type SelectorRow } from '../agent/selector.js';
+import type { Item } from '../inbox/inbox.js';
+import type { Services } from '../daemon/services.js';
+
+const nonceParam = z.string().max(128).optional().describe('The attach nonce of the client acting as the person');
+
+/** An Inbox row as a selector reads it: its state is the one its kind stands for. */
+function itemRow(i: Item, svc: Services): SelectorRow {
+  const w = i.window_id ? svc.model.windows.get(i.window_id) : undefined;
+  const state = i.kind === 'approval' || i.kind === 'question' || i.kind === 'plan' || i.kind === 'ask' ? 'needs_input' : i.kind === 'errored' ? 'errored' : i.kind === 'done' ? 'done' : undefined;
+  return {
+    harness: i.harness,
+    harnessNames: i.harness ? svc.harnessNames(i.harness) : [],
+    state,
+    session: i.session ?? undefined,
+    host: i.host ?? 'local',
+    name: i.name ?? undefined,
+    cwd: undefined, // not known for an Inbox row (spec: Selectors)
+    group: w ? ((svc.model.sessions.get(w.sessionId)?.attrs.get('group') as string | undefined) ?? null) : null,
+  };
+}
+
+export function itemJson(i: Item) {
+  const label = `${i.session ?? '-'}/${i.harness ?? i.name ?? '-'}`;
+  return { ...i, label, waited_ms: Date.now() - i.opened_at };
+}
+
+export const listAttention = defineVerb({
+  name: 'list-attention',
+  summary: 'The Inbox: approvals, questions, mail for you, errors and finished turns, oldest first',
+  target: 'none',
+  mutates: false,
+  params: z.object({
+    select: z.string().max(1000).optional().describe('Keep the items a selector matches'),
+    snoozed: z.boolean().optional().describe('List the snoozed items instead'),
+  }),
+  run({ params, svc }) {
+    const sel = params.select ? parseSelector(params.select) : null;
+    const items = svc.inbox.list({ snoozed: params.snoozed }).filter((i) => !sel || matches(sel, itemRow(i, svc)));
+    return { items: items.map(itemJson), snoozed: svc.inbox.snoozed.size };
+  },
+});
+
+function findItem(svc: Services, id: string | number): Item {
+  const n = typeof id === 'number' ? id : Number(String(id).replace(/^local:/, ''));
+  const item = Number.isInteger(n) ? svc.inbox.get(n) : undefined;
+  if (!item) throw new TuiosError('not_found', `There is no Inbox item ${id}.`, 'List them with: tuios list-attention');
+  return item;
+}
+
+export const dismissAttention = defineVerb({
+  name: 'dismiss-attention',
+  summary: 'Dismiss Inbox items (the person only: the attached client\'s nonce)',
+  target: 'none',
+  mutates: true,
+  cli: { rest: 'ids' },
+  params: z.object({
+    ids: z.array(z.union([z.string().max(64), z.number().int()])).min(1).max(256).describe('The items to dismiss'),
+    nonce: nonceParam,
+  }),
+  run({ params, svc, caller }) {
+    svc.person.verify(caller, svc.placement(caller), params.nonce, 'dismiss-attention');
+    const done: number[] = [];
+    const missing: Array<string | number> = [];
+    for (const id of params.ids) {
+      const item = (() => {
+        try {
+          return findItem(svc, id);
+        } catch {
+          return null;
+        }
+      })();
+      if (!item) {
+        missing.push(id);
+        continue;
+      }
+      svc.inbox.dismiss(item);
+      done.push(item.id);
+    }
+    return { dismissed: done, missing, undo_ms: 10_000 };
+  },
+});
+
+const DURATION = /^(\d+)(m|h)$/;
+
+function snoozeUntil(until: string): number | 'change' {
+  if (until === 'change') return 'change';
+  const d = DURATION.exec(until);
+  if (d) return Date.now() + Number(d[1]) * (d[2] === 'm' ? 60_000 : 3_600_000);
+  if (until === 'tomorrow') {
+    const t = new Date();
+    t.setDate(t.getDate() + 1);
+    t.setHours(9, 0, 0, 0);
+    return t.getTime();
+  }
+  const at = Date.parse(until);
+  if (Number.isFinite(at) && at > Date.now()) return at;
+  throw new TuiosError('invalid_params', `Snooze until ${JSON.stringify(until)} is not a time.`, 'Use 15m, 1h, tomorrow (9:00), an ISO time, or change.', { field: 'until' });
+}
+
+export const markAttention = defineVerb({
+  name: 'mark-attention',
+  summary: 'Snooze, wake or undo an Inbox item, or mark a pane\'s finished turn unread (the person only)',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['action', 'id'] },
+  params: z.object({
+    action: z.enum(['snooze', 'wake', 'unread', 'undo']).describe('What to do'),
+    id: z.union([z.string().max(64), z.number().int()]).optional().describe('The item (snooze, wake)'),
+    window: z.string().max(300).optional().describe('The pane (unread)'),
+    until: z.string().max(64).optional().describe('snooze: 15m, 1h, tomorrow, an ISO time, or change'),
+    nonce: nonceParam,
+  }),
+  run({ params, svc, caller }) {
+    svc.person.verify(caller, svc.placement(caller), params.nonce, 'mark-attention');
+    const inbox = svc.inbox;
+    switch (params.action) {
+      case 'undo': {
+        const back = inbox.undoLast();
+        return { undone: back ? itemJson(back) : null };
+      }
+      case 'unread': {
+        if (!params.window) throw new TuiosError('invalid_params', 'unread names a pane with -w.', undefined, { field: 'window' });
+        const w = svc.model.findWindow(params.window);
+        const item = inbox.markUnread(w.id);
+        if (!item) throw new TuiosError('not_found', `${w.name} has no finished turn to mark unread.`);
+        return { item: itemJson(item) };
+      }
+      case 'snooze': {
+        if (params.id === undefined) throw new TuiosError('invalid_params', 'snooze names an item.', undefined, { field: 'id' });
+        const item = findItem(svc, params.id);
+        if (!inbox.snoozable(item)) throw new TuiosError('invalid_params', `A ${item.held ? 'held approval' : item.kind} is answered or dismissed, not snoozed: something waits on it.`, undefined, { field: 'id' });
+        inbox.snooze(item, snoozeUntil(params.until ?? '15m'));
+        return { item: itemJson(item) };
+      }
+      case 'wake': {
+        if (params.id === undefined) throw new TuiosError('invalid_params', 'wake names an item.', undefined, { field: 'id' });
+        const item = findItem(svc, params.id);
+        inbox.wake(item, 'woken by the person');
+        return { item: itemJson(item) };
+      }
+    }
+  },
+});
+
+export const attach = defineVerb({
+  name: 'attach',
+  summary: 'Attach a client: the person\'s nonce in the reply, then the Inbox and state pushes',
+  help: 'mode control registers a client without drawing (scripts and tests standing in for the person); the terminal client is `tuios attach`. A caller inside a pane gets no nonce.',
+  target: 'none',
+  mutates: false,
+  stream: true,
+  params: z.object({
+    mode: z.enum(['control', 'tui']).default('control').describe('control: no drawing'),
+    session: z.string().max(300).optional().describe('The session the client shows'),
+  }),
+  run(ctx) {
+    const { svc, caller, params } = ctx;
+    if (params.mode === 'tui') throw new TuiosError('unsupported', 'A drawing client attaches with `tuios attach`.', 'Run: tuios attach');
+    const s = params.session ? svc.model.findSession(params.session) : null;
+    const c = svc.person.attach(caller, svc.placement(caller), s?.id ?? null);
+    const sub = svc.bus.on('attention', (ev) => ctx.emit({ type: 'attention', op: ev.op, reason: ev.reason, item: itemJson(ev.item) }));
+    ctx.signal.addEventListener('abort', () => {
+      sub.dispose();
+      svc.person.detach(c.id);
+    });
+    svc.log.info('client attached', { client: c.id, mode: params.mode, inside: c.inside });
+    return { client_id: c.id, nonce: c.nonce || null, inside_pane: c.inside, session: s?.name ?? null };
+  },
+});
+
+export const inboxVerbs = [listAttention, dismissAttention, markAttention, attach];

@@ -1,0 +1,225 @@
+// Mail verbs: send-agent-message, read-agent-messages, ask-human, answer-ask, and the
+// agent-message condition of wait-for. Who sent a message is the daemon's reading of the
+// connection; `--from` is only a claim, and only the person (verified) is `human`.
+import { z } from 'zod';
+import { defineVerb, type VerbContext } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import { registerWaitCondition, type WaitParams } from './wait.js';
+import { fence } from '../mail/fence.js';
+import { BODY_MAX_BYTES, type Message, type SenderKind } from '../mail/mail.js';
+import { DEFAULT_ASK_MS } from '../mail/ask.js';
+import { agentPanes } from './agents.js';
+import { confirmToken } from '../agent/selector.js';
+import type { Services } from '../daemon/services.js';
+import type { Caller } from '../rpc/caller.js';
+import type { Window } from '../model/window.js';
+
+const nonceParam = z.string().max(128).optional().describe('The attach nonce (acting as the person)');
+export const SELECT_MAX_MESSAGES = 32;
+
+interface Sender {
+  kind: SenderKind;
+  pane: Window | null;
+  name: string;
+  verified: boolean;
+  claimedHuman: boolean;
+  key: string;
+}
+
+/** Who is sending: the kernel's placement first, the claim second. */
+function senderOf(svc: Services, caller: Caller, from: string | undefined, nonce: string | undefined): Sender {
+  const p = svc.placement(caller);
+  if (p.kind !== 'outside') {
+    if (from === 'human') throw new TuiosError('forbidden', 'A pane cannot send as human: only the person speaks as the person.', 'Leave --from out; the message goes from your pane.');
+    const pane = p.kind === 'pane' ? p.window : svc.callerPane(caller);
+    return { kind: 'pane', pane, name: from ?? pane?.name ?? 'a pane', verified: false, claimedHuman: false, key: pane ? `pane:${pane.id}` : `inside:${caller.pid}` };
+  }
+  if (svc.person.verifies(caller, p, nonce)) return { kind: 'human', pane: null, name: 'human', verified: true, claimedHuman: false, key: 'human' };
+  return { kind: 'shell', pane: null, name: from ?? 'shell', verified: false, claimedHuman: from === 'human', key: `shell:${caller.pid}` };
+}
+
+function messageJson(m: Message, svc: Services) {
+  const w = m.from_pane ? svc.model.windows.get(m.from_pane) : undefined;
+  return { ...m, from_window: w ? { id: w.id, short_id: w.shortId, name: w.name } : null, fenced: fence(m.from === 'human' && !m.verified_human ? `${m.from} (claimed)` : m.from, m.body) };
+}
+
+export const sendAgentMessage = defineVerb({
+  name: 'send-agent-message',
+  summary: 'Leave a message in a pane\'s inbox (or human\'s) without touching its keyboard',
+  help: '-w human writes to the person. --from is a claim; a pane cannot send as human or to itself. --select sends one message to each matching pane after confirmation (--confirm TOKEN), at most 32.',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['text'], usage: 'send-agent-message [-s S] -w WINDOW|human [--reply-to ID] [--subject S] TEXT' },
+  params: z.object({
+    text: z.string().describe('The message'),
+    window: z.string().max(300).optional().describe('The recipient pane, or human'),
+    session: z.string().max(300).optional().describe('The recipient\'s session'),
+    subject: z.string().max(500).optional().describe('A subject line'),
+    reply_to: z.number().int().min(1).optional().describe('The message this answers (same thread)'),
+    from: z.string().max(128).optional().describe('The name to sign with (a claim)'),
+    select: z.string().max(1000).optional().describe('A selector: one message to each matching pane'),
+    confirm: z.string().max(64).optional().describe('The confirm token of exactly the selected set'),
+    nonce: nonceParam,
+  }),
+  run({ params, svc, caller }) {
+    if (Buffer.byteLength(params.text) > BODY_MAX_BYTES) throw new TuiosError('invalid_params', `A message is at most ${BODY_MAX_BYTES} bytes.`, 'Send a shorter message, or attach a file.', { field: 'text' });
+    const s = senderOf(svc, caller, params.from, params.nonce);
+    let targets: Array<Window | 'human'>;
+    if (params.select) {
+      const panes = agentPanes(svc, { session: params.session, select: params.select }).filter((w) => w !== s.pane);
+      const token = confirmToken(panes.map((w) => w.id));
+      if (params.confirm !== token) {
+        throw new TuiosError('confirm_required', `The selector matches ${panes.length} panes; a write by selector needs the confirm token of exactly that set.`, 'Check the panes in `available`, then send again with --confirm TOKEN (or --yes at a terminal).', {
+          available: panes.map((w) => ({ id: w.id, name: w.name, session: svc.model.sessions.get(w.sessionId)?.name })),
+          confirm: token,
+        });
+      }
+      if (panes.length > SELECT_MAX_MESSAGES) throw new TuiosError('limit_reached', `A message by selector goes to at most ${SELECT_MAX_MESSAGES} panes; this one matches ${panes.length}.`, 'Narrow the selector.');
+      targets = panes;
+    } else if (params.window === 'human') {
+      targets = ['human'];
+    } else {
+      if (!params.window) throw new TuiosError('invalid_params', 'Name the recipient with -w (a pane, or human), or use --select.', undefined, { field: 'window' });
+      const scope = params.session ? svc.model.findSession(params.session) : undefined;
+      targets = [svc.model.findWindow(params.window, scope)];
+    }
+    const sent: Message[] = [];
+    for (const t of targets) {
+      if (t !== 'human' && s.pane && t.id === s.pane.id) throw new TuiosError('invalid_params', 'A pane cannot send a message to itself.', undefined, { field: 'window' });
+      if (!svc.mail.allow(s.key)) throw new TuiosError('rate_limited', 'This sender is sending messages too fast.', 'Wait a moment and send again.');
+      sent.push(
+        svc.mail.send({
+          to: t === 'human' ? 'human' : t.id,
+          to_session_id: t === 'human' ? null : t.sessionId,
+          from: s.name,
+          from_pane: s.pane?.id ?? null,
+          from_kind: s.kind,
+          verified_human: s.verified,
+          claimed_human: s.claimedHuman,
+          subject: params.subject,
+          body: params.text,
+          reply_to: params.reply_to ?? null,
+        }),
+      );
+    }
+    return { sent: sent.map((m) => ({ id: m.id, thread: m.thread, to: m.to, verified_human: m.verified_human })) };
+  },
+});
+
+/** Whose mailbox a read names: the caller's own pane by default, another pane, or human. */
+function mailboxOf(svc: Services, caller: Caller, window: string | undefined, session: string | undefined): { to: string; sessionId: string | null; own: boolean } {
+  if (window === 'human') return { to: 'human', sessionId: null, own: false };
+  const own = svc.callerPane(caller);
+  if (!window) {
+    if (!own) throw new TuiosError('window_not_found', 'Outside a pane, name the mailbox with -w (a pane, or human).', undefined, { field: 'window' });
+    return { to: own.id, sessionId: own.sessionId, own: true };
+  }
+  const w = svc.model.findWindow(window, session ? svc.model.findSession(session) : undefined);
+  return { to: w.id, sessionId: w.sessionId, own: own?.id === w.id };
+}
+
+export const readAgentMessages = defineVerb({
+  name: 'read-agent-messages',
+  summary: 'Read a mailbox (your pane\'s by default; -w human for the person\'s), every body fenced as data',
+  help: 'Reading your own mailbox marks it read. Reading human\'s marks it read only for the person (the attach nonce, outside every pane); any other read is a peek (peek_forced).',
+  target: 'none',
+  mutates: false,
+  params: z.object({
+    window: z.string().max(300).optional().describe('The mailbox: a pane, or human'),
+    session: z.string().max(300).optional().describe('The pane\'s session'),
+    unread: z.boolean().optional().describe('Only unread messages'),
+    thread: z.number().int().min(1).optional().describe('Only this thread'),
+    nonce: nonceParam,
+  }),
+  run({ params, svc, caller }) {
+    const box = mailboxOf(svc, caller, params.window, params.session);
+    const msgs = svc.mail.messagesFor(box.to, box.sessionId, { unread: params.unread, thread: params.thread });
+    let markRead = box.own;
+    let peekForced = false;
+    if (box.to === 'human') {
+      const p = svc.placement(caller);
+      markRead = svc.person.verifies(caller, p, params.nonce);
+      peekForced = !markRead;
+    }
+    const out = msgs.map((m) => messageJson(m, svc));
+    if (markRead) svc.mail.markRead(msgs);
+    return { mailbox: box.to, messages: out, marked_read: markRead && msgs.length > 0, peek_forced: peekForced, untrusted: true };
+  },
+});
+
+export const askHuman = defineVerb({
+  name: 'ask-human',
+  summary: 'Ask the person a question with fixed answers (-o A -o B ...) and wait for the answer',
+  help: 'The question is an Inbox row; the call waits (2 minutes by default) and returns the answer, pending, or dismissed. A late answer arrives as mail from human, verified. At most 160 bytes for the question, 60 per answer.',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['question'], short: { o: 'options' }, usage: "ask-human 'QUESTION' -o ANSWER -o ANSWER [...] [--timeout MS]" },
+  params: z.object({
+    question: z.string().max(1024).describe('One line'),
+    options: z.array(z.string().max(256)).max(16).describe('The answers (-o, repeated)'),
+    timeout: z.number().int().min(0).max(24 * 3_600_000).optional().describe('How long to wait, in ms (default 2 minutes)'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    const p = svc.placement(caller);
+    const pane = p.kind === 'pane' ? p.window : p.kind === 'inside' ? svc.callerPane(caller) : null;
+    const q = svc.asks.ask(pane?.id ?? null, params.question, params.options);
+    const o = await svc.asks.wait(q, params.timeout ?? DEFAULT_ASK_MS, signal);
+    return { question_id: q.id, item_id: q.item.id, ...o };
+  },
+});
+
+export const answerAsk = defineVerb({
+  name: 'answer-ask',
+  summary: 'Answer a question an agent asked (the person only)',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['id', 'answer'] },
+  params: z.object({
+    id: z.number().int().min(1).describe('The question id (or its Inbox item\'s ref.ask_id)'),
+    answer: z.union([z.string().max(256), z.number().int()]).describe('One of its answers, or its number'),
+    nonce: nonceParam,
+  }),
+  run({ params, svc, caller }) {
+    svc.person.verify(caller, svc.placement(caller), params.nonce, 'answer-ask');
+    const a = typeof params.answer === 'string' && /^\d+$/.test(params.answer) ? Number(params.answer) : params.answer;
+    return svc.asks.answer(params.id, a);
+  },
+});
+
+/** wait-for agent-message: a message that arrives after the wait began (never one already there). */
+function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<unknown> {
+  const { svc } = ctx;
+  // The dispatcher resolved -w/-s (it leaves -w human to us, see humanMailbox).
+  const p = ctx.params as WaitParams & { window?: string; session?: string };
+  const box = p.window === 'human' ? { to: 'human', sessionId: null, own: false } : ctx.window ? { to: ctx.window.id, sessionId: ctx.window.sessionId, own: svc.callerPane(ctx.caller)?.id === ctx.window.id } : mailboxOf(svc, ctx.caller, undefined, undefined);
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const sub = svc.bus.on('mail', (ev) => {
+      if (ev.op !== 'new' || ev.to !== box.to) return;
+      if (ctx.params.from && ev.from !== ctx.params.from) return;
+      const m = svc.mail.find(ev.message_id);
+      if (!m) return;
+      cleanup();
+      if (box.own) svc.mail.markRead([m]);
+      resolve({ message: messageJson(m, svc), waited_ms: Date.now() - started, untrusted: true });
+    });
+    const t = setTimeout(() => {
+      cleanup();
+      reject(new TuiosError('timeout', `No message for ${box.to === 'human' ? 'human' : 'the pane'} within ${deadline - started} ms.`));
+    }, Math.max(0, deadline - Date.now()));
+    const onAbort = () => {
+      cleanup();
+      reject(new TuiosError('timeout', 'The caller went away.'));
+    };
+    const cleanup = () => {
+      sub.dispose();
+      clearTimeout(t);
+      ctx.signal.removeEventListener('abort', onAbort);
+    };
+    ctx.signal.addEventListener('abort', onAbort);
+  });
+}
+
+registerWaitCondition('agent-message', waitMessage);
+
+export const mailVerbs = [sendAgentMessage, readAgentMessages, askHuman, answerAsk];
