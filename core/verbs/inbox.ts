@@ -175,4 +175,20 @@ export const attach = defineVerb({
   },
 });
 
-export const inboxVerbs = [listAttention, dismissAttention, markAttention, attach];
+export const focusWindow = defineVerb({
+  name: 'focus-window',
+  summary: 'An attached client shows a pane: its finished turns count as seen (the person only)',
+  help: 'What a client does when the person looks at a pane. From a client inside a pane, or without the nonce, it is refused: looking is what marks a turn seen.',
+  target: 'window',
+  mutates: true,
+  params: z.object({ nonce: nonceParam }),
+  run({ params, window, svc, caller }) {
+    svc.person.verify(caller, svc.placement(caller), params.nonce, 'focus-window');
+    const w = window!;
+    svc.agents.markSeen(w);
+    svc.bus.publish('window-seen', { window_id: w.id, session_id: w.sessionId });
+    return { window_id: w.id, seen: true };
+  },
+});
+
+export const inboxVerbs = [listAttention, dismissAttention, markAttention, attach, focusWindow];
