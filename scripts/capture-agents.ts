@@ -238,7 +238,8 @@ const PLANS: Record<string, Plan> = {
     doneState: 'idle',
     doneWhy: 'Qwen Code draws nothing that marks the turn finished: the prompt is simply back',
     interruptKeys: ['Escape'],
-    interrupted: lacks(has(/Type your message/), /esc to cancel/),
+    // Qwen Code puts the interrupted prompt back in the input box.
+    interrupted: lacks(has(/^>\s+Please create hello\.txt again/m, /shift \+ tab to cycle/), /esc to cancel/),
     hooks: claudeStyleHooks(QWEN_EVENTS, 5000),
     hookEvents: QWEN_EVENTS,
     exitKeys: ['C-c', 'C-c'],
@@ -497,7 +498,7 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
       pane,
       size,
       {
-        name: 'done-after-approved-command',
+        name: plan.approval ? 'done-after-approved-command' : 'done-after-command',
         state: plan.doneState,
         how: `the turn finished: the fake model answered "${FINAL}" after the command ran (${plan.doneWhy})${calm ? '; left to settle 2 s unchanged' : '; captured while it still changed'}`,
       },
