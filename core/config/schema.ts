@@ -15,6 +15,8 @@ const daemon = z
     agent_detect_seconds: z.number().optional(),
     /** More program names to treat as agents (plus TUIOS_AGENT_BINARIES). */
     agent_binaries: z.array(z.string().min(1).max(64)).max(64).default([]),
+    /** Let a process outside every pane answer prompts with respond (off: only the attached client). */
+    respond_from_shell: z.boolean().default(false),
   })
   .prefault({});
 
@@ -27,10 +29,39 @@ const hooks = z
   })
   .prefault({});
 
+const grantName = z.string().min(1).max(32);
+
+const agents = z
+  .object({
+    /** false turns every agent feature off and keeps only the multiplexer. */
+    enabled: z.boolean().default(true),
+    permissions: z
+      .object({
+        /** open (every pane holds admin) or strict (panes hold `grants`); an unknown mode reads as strict. */
+        mode: z.string().default('open'),
+        grants: z.array(grantName).max(16).default(['read', 'write', 'fan']),
+      })
+      .prefault({}),
+    queue: z
+      .object({
+        /** Messages a pane's delivery queue holds. */
+        max: z.number().int().min(1).max(64).default(8),
+      })
+      .prefault({}),
+    mail: z
+      .object({
+        /** Type one line at an agent at rest when mail waits for it. */
+        wake: z.boolean().default(true),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
 export const configSchema = z
   .object({
     daemon,
     hooks,
+    agents,
   })
   .prefault({});
 

@@ -31,6 +31,8 @@ import { PersonRegistry } from '../security/person.js';
 import { Inbox } from '../inbox/inbox.js';
 import { MailStore } from '../mail/mail.js';
 import { AskStore } from '../mail/ask.js';
+import { PermissionsState, permissionsFrom } from '../security/access.js';
+import { grantsOf, grantsText, parseGrants } from '../security/grants.js';
 import { packageRoot } from '../config/package-root.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -119,6 +121,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     explicitSocket: paths.socketExplicit,
     baseEnv,
     onExit: (w, st) => model.windowExited(w, st),
+    paneGrants: (w) => grantsText(grantsOf(w, permissions.current).grants),
     onStarted: (w) => {
       w.addScreenHooks({ onTitle: (t) => model.windowRetitled(w, t), onCwd: (uri) => (w.oscCwd = fileUriPath(uri)) });
       watchPaneOsc(w, agents, log, tier);
@@ -139,6 +142,8 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   });
   const snapshot = new SnapshotStore(paths.snapshotFile, model, bus, log);
   const person = new PersonRegistry();
+  const permissions = new PermissionsState(permissionsFrom(config.current));
+  config.onChange((c) => permissions.offer(permissionsFrom(c)));
   const inbox = new Inbox(bus, model, agents);
   const mail = new MailStore(bus, inbox);
   const asks = new AskStore(bus, inbox, mail, model);
@@ -154,7 +159,13 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
       if (typeof r?.id === 'string') agents.setSession(w, r.id, typeof r.harness === 'string' ? r.harness : null);
     },
   });
-  addWindowFields((w) => ({ agent_state: agents.info(w) }));
+  addWindowFields((w) => ({ agent_state: agents.info(w), ...(w.attrs.has('grants') ? { grants: w.attrs.get('grants') } : {}) }));
+  snapshot.registerWindowAttr('grants', {
+    save: (w) => w.attrs.get('grants'),
+    restore: (w, v) => {
+      if (Array.isArray(v)) w.attrs.set('grants', parseGrants(v.map(String)));
+    },
+  });
   const hook = new AfterStateHook(bus, model, log, () => ({ command: config.current.hooks.after_agent_state ?? null, timeoutMs: config.current.hooks.timeout_ms }), baseEnv);
 
   const svc: Services = {
@@ -171,6 +182,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     inbox,
     mail,
     asks,
+    permissions,
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,
     bootId: randomBytes(8).toString('hex'),

@@ -16,6 +16,7 @@ import type { PersonRegistry } from '../security/person.js';
 import type { Inbox } from '../inbox/inbox.js';
 import type { MailStore } from '../mail/mail.js';
 import type { AskStore } from '../mail/ask.js';
+import type { PermissionsState } from '../security/access.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -33,6 +34,8 @@ export interface Services {
   readonly inbox: Inbox;
   readonly mail: MailStore;
   readonly asks: AskStore;
+  /** [agents.permissions] as in force (a widening waits for config-apply). */
+  readonly permissions: PermissionsState;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */
   harnessNames(id: string): string[];
   readonly bootId: string;

@@ -43,6 +43,8 @@ export interface NewWindowSpec {
   workspace?: number;
   /** Reuse this id (restore). */
   id?: string;
+  /** Grants given at start (core/security/grants); none: the config's default. */
+  grants?: string[];
 }
 
 /** What the model needs from the outside to give a window a process. */
@@ -181,6 +183,8 @@ export class Model {
     const id = spec.id && FULL_ID_RE.test(spec.id) && !this.windows.has(spec.id) ? spec.id : newId();
     const { env, ...init } = prepared;
     const w = new Window({ ...init, id, sessionId: s.id, workspace, order: ++this.order, paneToken: newToken() });
+    // Grants are in force before the pane's process starts.
+    if (spec.grants) w.attrs.set('grants', spec.grants);
     this.starter.start(w, s, env);
     this.windows.set(w.id, w);
     if (!s.focused.has(workspace)) s.focused.set(workspace, w.id);

@@ -9,6 +9,7 @@ import { fullSchema, type VerbDef, type VerbContext } from './verb.js';
 import { TuiosError, toErrorBody, type ErrorBody } from '../errors.js';
 import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
+import { enforce } from '../security/access.js';
 
 export interface Responder {
   send(msg: object): void;
@@ -99,6 +100,8 @@ export class Dispatcher {
       const params = validate(this.schemas.get(verb.name)!, env.params);
       if (env.pane && !caller.paneHint) caller.paneHint = env.pane;
       const { session, window } = this.resolveTargets(verb, params, caller);
+      // Grants, for a caller inside a pane, before anything runs.
+      enforce(this.svc, caller, { verb: verb.name, access: verb.access ?? (verb.mutates ? 'write' : 'read'), target: window, sessionId: session?.id ?? null, types: verb.types });
       let ended = false;
       let answered = false;
       const early: unknown[] = [];

@@ -6,6 +6,7 @@ import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from './caller.js';
 import type { ErrorBody } from '../errors.js';
+import type { Access } from '../security/grants.js';
 
 /**
  * What the dispatcher resolves before the handler runs:
@@ -64,6 +65,10 @@ export interface VerbDef<S extends z.ZodObject = z.ZodObject> {
   stream?: boolean;
   /** `-w human` names the person's mailbox here, not a window. */
   humanMailbox?: boolean;
+  /** What a caller inside a pane needs (default: write for a verb that mutates, else read). */
+  access?: Access;
+  /** It types into its target window: the typing rules of grants apply, now and right before the write. */
+  types?: boolean;
   cli?: CliSpec;
   run(ctx: VerbContext<z.infer<S>>): unknown;
 }

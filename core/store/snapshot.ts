@@ -156,6 +156,8 @@ export class SnapshotStore implements Disposable {
               cols: wr.cols,
               rows: wr.rows,
               workspace: wr.workspace,
+              // Grants are in force before the new process starts (its environment names them).
+              grants: Array.isArray(wr.attrs?.grants) ? (wr.attrs!.grants as unknown[]).map(String) : undefined,
             });
             for (const [key, value] of Object.entries(wr.attrs ?? {})) this.windowAttrs.get(key)?.restore(w, value);
             nw++;

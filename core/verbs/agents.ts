@@ -10,6 +10,7 @@ import { readStat } from '../pty/procfs.js';
 import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
+import { readableSessions } from '../security/access.js';
 
 const HARNESS_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -25,6 +26,7 @@ function isCallerOrAncestor(caller: Caller, pid: number): boolean {
 
 export const setAgentState = defineVerb({
   name: 'set-agent-state',
+  access: 'self',
   summary: 'Report a pane\'s agent state (from inside a pane: your own pane)',
   help: 'States: none, working, needs_input, idle, done, errored, unknown. A source writes over claims ranked at or below its own; a loser is answered with applied: false and the state that stands.',
   target: 'window',
@@ -121,8 +123,9 @@ export const listAgents = defineVerb({
     session: z.string().max(300).optional().describe('Only this session'),
     select: z.string().max(1000).optional().describe('A selector, e.g. "harness:codex needs:you"'),
   }),
-  run({ params, svc }) {
-    const panes = agentPanes(svc, params);
+  run({ params, svc, caller }) {
+    const may = readableSessions(svc, caller);
+    const panes = agentPanes(svc, params).filter((w) => may(w.sessionId));
     const agents = panes.map((w) => svc.agents.info(w));
     return params.select ? { agents, confirm: confirmToken(panes.map((w) => w.id)) } : { agents };
   },
@@ -142,6 +145,7 @@ function parseTtl(ttl: string): number {
 
 export const setAgentMeta = defineVerb({
   name: 'set-agent-meta',
+  access: 'self',
   summary: 'Set display-only facts about a pane\'s agent: KEY=VALUE ... (an empty value clears a key)',
   help: 'At most 16 keys a call and 32 a pane; values are cut to 80 characters; now, prompt and subagents are tuios\'s own. --clear removes the rest.',
   target: 'window',
@@ -168,6 +172,7 @@ export const setAgentMeta = defineVerb({
 
 export const setAgentSession = defineVerb({
   name: 'set-agent-session',
+  access: 'self',
   summary: 'Record the harness\'s conversation id on a pane (for resuming it later); changes no state',
   target: 'window',
   mutates: true,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { SUBSCRIBER_MAX_PENDING_BYTES } from '../limits.js';
 import type { BusEvent } from '../bus.js';
+import { readableSessions } from '../security/access.js';
 
 function typeMatcher(patterns: string[] | undefined): (t: string) => boolean {
   if (!patterns || patterns.length === 0) return () => true;
@@ -29,12 +30,13 @@ export const subscribe = defineVerb({
     const { svc, params } = ctx;
     const match = typeMatcher(params.types);
     const only = params.session ? svc.model.findSession(params.session).id : null;
+    // A pane without admin hears only the sessions it may read.
+    const may = readableSessions(svc, ctx.caller);
     const sub = svc.bus.subscribe((ev: BusEvent) => {
       if (!match(ev.type)) return;
-      if (only) {
-        const sid = (ev as { session_id?: string }).session_id;
-        if (sid !== undefined && sid !== only) return;
-      }
+      const sid = (ev as { session_id?: string | null }).session_id;
+      if (only && sid !== undefined && sid !== only) return;
+      if (typeof sid === 'string' && !may(sid)) return;
       if (ctx.signal.aborted) return;
       ctx.emit(ev);
       if (ctx.pendingBytes() > SUBSCRIBER_MAX_PENDING_BYTES) {

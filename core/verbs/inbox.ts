@@ -7,6 +7,7 @@ import { TuiosError } from '../errors.js';
 import { parseSelector, matches, type SelectorRow } from '../agent/selector.js';
 import type { Item } from '../inbox/inbox.js';
 import type { Services } from '../daemon/services.js';
+import { readableSessions } from '../security/access.js';
 
 const nonceParam = z.string().max(128).optional().describe('The attach nonce of the client acting as the person');
 
@@ -40,9 +41,10 @@ export const listAttention = defineVerb({
     select: z.string().max(1000).optional().describe('Keep the items a selector matches'),
     snoozed: z.boolean().optional().describe('List the snoozed items instead'),
   }),
-  run({ params, svc }) {
+  run({ params, svc, caller }) {
     const sel = params.select ? parseSelector(params.select) : null;
-    const items = svc.inbox.list({ snoozed: params.snoozed }).filter((i) => !sel || matches(sel, itemRow(i, svc)));
+    const may = readableSessions(svc, caller);
+    const items = svc.inbox.list({ snoozed: params.snoozed }).filter((i) => (!i.session_id || may(i.session_id)) && (!sel || matches(sel, itemRow(i, svc))));
     return { items: items.map(itemJson), snoozed: svc.inbox.snoozed.size };
   },
 });
@@ -56,6 +58,7 @@ function findItem(svc: Services, id: string | number): Item {
 
 export const dismissAttention = defineVerb({
   name: 'dismiss-attention',
+  access: 'none',
   summary: 'Dismiss Inbox items (the person only: the attached client\'s nonce)',
   target: 'none',
   mutates: true,
@@ -106,6 +109,7 @@ function snoozeUntil(until: string): number | 'change' {
 
 export const markAttention = defineVerb({
   name: 'mark-attention',
+  access: 'none',
   summary: 'Snooze, wake or undo an Inbox item, or mark a pane\'s finished turn unread (the person only)',
   target: 'none',
   mutates: true,
@@ -151,6 +155,7 @@ export const markAttention = defineVerb({
 
 export const attach = defineVerb({
   name: 'attach',
+  access: 'none',
   summary: 'Attach a client: the person\'s nonce in the reply, then the Inbox and state pushes',
   help: 'mode control registers a client without drawing (scripts and tests standing in for the person); the terminal client is `tuios attach`. A caller inside a pane gets no nonce.',
   target: 'none',
@@ -177,6 +182,7 @@ export const attach = defineVerb({
 
 export const focusWindow = defineVerb({
   name: 'focus-window',
+  access: 'none',
   summary: 'An attached client shows a pane: its finished turns count as seen (the person only)',
   help: 'What a client does when the person looks at a pane. From a client inside a pane, or without the nonce, it is refused: looking is what marks a turn seen.',
   target: 'window',

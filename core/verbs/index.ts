@@ -12,6 +12,7 @@ import { detectVerbs } from './detect.js';
 import { screenVerbs } from './screen.js';
 import { inboxVerbs } from './inbox.js';
 import { mailVerbs } from './mail.js';
+import { grantVerbs } from './grants.js';
 
 export const allVerbs: VerbDef[] = [
   ...sessionVerbs,
@@ -25,5 +26,6 @@ export const allVerbs: VerbDef[] = [
   ...screenVerbs,
   ...inboxVerbs,
   ...mailVerbs,
+  ...grantVerbs,
   ...serverVerbs,
 ] as unknown as VerbDef[];

@@ -45,6 +45,7 @@ function messageJson(m: Message, svc: Services) {
 
 export const sendAgentMessage = defineVerb({
   name: 'send-agent-message',
+  access: 'none',
   summary: 'Leave a message in a pane\'s inbox (or human\'s) without touching its keyboard',
   help: '-w human writes to the person. --from is a claim; a pane cannot send as human or to itself. --select sends one message to each matching pane after confirmation (--confirm TOKEN), at most 32.',
   target: 'none',
@@ -120,6 +121,7 @@ function mailboxOf(svc: Services, caller: Caller, window: string | undefined, se
 
 export const readAgentMessages = defineVerb({
   name: 'read-agent-messages',
+  access: 'none',
   summary: 'Read a mailbox (your pane\'s by default; -w human for the person\'s), every body fenced as data',
   help: 'Reading your own mailbox marks it read. Reading human\'s marks it read only for the person (the attach nonce, outside every pane); any other read is a peek (peek_forced).',
   target: 'none',
@@ -149,6 +151,7 @@ export const readAgentMessages = defineVerb({
 
 export const askHuman = defineVerb({
   name: 'ask-human',
+  access: 'self',
   summary: 'Ask the person a question with fixed answers (-o A -o B ...) and wait for the answer',
   help: 'The question is an Inbox row; the call waits (2 minutes by default) and returns the answer, pending, or dismissed. A late answer arrives as mail from human, verified. At most 160 bytes for the question, 60 per answer.',
   target: 'none',
@@ -170,6 +173,7 @@ export const askHuman = defineVerb({
 
 export const answerAsk = defineVerb({
   name: 'answer-ask',
+  access: 'none',
   summary: 'Answer a question an agent asked (the person only)',
   target: 'none',
   mutates: true,

@@ -9,6 +9,7 @@ let cache: VerbDescription[] | null = null;
 
 export const listVerbs = defineVerb({
   name: 'list-verbs',
+  access: 'none',
   summary: 'List every verb with its params (ask before you send)',
   target: 'none',
   mutates: false,
@@ -27,6 +28,7 @@ export const listVerbs = defineVerb({
 
 export const serverInfo = defineVerb({
   name: 'server-info',
+  access: 'none',
   summary: 'The daemon\'s version, pid, socket, boot id and uptime',
   target: 'none',
   mutates: false,
@@ -50,6 +52,7 @@ export const serverInfo = defineVerb({
 
 export const killServer = defineVerb({
   name: 'kill-server',
+  access: 'admin',
   summary: 'Stop the daemon; sessions and windows come back (with new shells) at its next start',
   target: 'none',
   mutates: true,

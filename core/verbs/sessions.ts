@@ -4,9 +4,11 @@ import { defineVerb } from '../rpc/verb.js';
 import { sessionInfo, windowInfo } from './present.js';
 import { MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 import { envParam, checkEnv, absoluteDir } from './params.js';
+import { readableSessions } from '../security/access.js';
 
 export const newSession = defineVerb({
   name: 'new-session',
+  access: 'admin',
   summary: 'Create a session with a first window running your shell (or COMMAND)',
   help: 'The result has the session and its first window. The session gets the next free number as its name when none is given.',
   target: 'none',
@@ -51,13 +53,15 @@ export const listSessions = defineVerb({
   mutates: false,
   cli: { aliases: ['ls'] },
   params: z.object({}),
-  run({ svc }) {
-    return { sessions: [...svc.model.sessions.values()].map((s) => sessionInfo(s, svc)) };
+  run({ svc, caller }) {
+    const may = readableSessions(svc, caller);
+    return { sessions: [...svc.model.sessions.values()].filter((s) => may(s.id)).map((s) => sessionInfo(s, svc)) };
   },
 });
 
 export const killSession = defineVerb({
   name: 'kill-session',
+  access: 'admin',
   summary: 'Close a session and every window in it',
   target: 'session',
   mutates: true,
@@ -73,6 +77,7 @@ export const killSession = defineVerb({
 
 export const setSessionName = defineVerb({
   name: 'set-session-name',
+  access: 'admin',
   summary: 'Rename a session',
   target: 'session',
   mutates: true,

@@ -5,6 +5,8 @@ import { windowInfo } from './present.js';
 import { MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 import { envParam, checkEnv, absoluteDir } from './params.js';
 import { TuiosError } from '../errors.js';
+import { readableSessions, paneOf } from '../security/access.js';
+import { checkGrantChange, grantsOf, parseGrants, GRANTS } from '../security/grants.js';
 
 export const newWindow = defineVerb({
   name: 'new-window',
@@ -22,9 +24,21 @@ export const newWindow = defineVerb({
     rows: z.number().int().min(MIN_ROWS).max(MAX_ROWS).optional().describe('Rows'),
     workspace: z.number().int().min(1).max(9).optional().describe('The workspace (1-9) it opens in'),
     term: z.string().max(64).optional().describe('TERM of the client (used when the call makes a session)'),
+    grants: z.array(z.string().max(32)).max(16).optional().describe('What the new pane may do through tuios (read,write,fan,respond,files,task,admin)'),
   }),
-  run({ params, session, svc }) {
+  run({ params, session, svc, caller }) {
     checkEnv(params.env);
+    // A pane never starts a pane that holds more than it does: no --grants gives it the caller's own.
+    const { window: pane, inside } = paneOf(svc, caller);
+    let grants: string[] | undefined;
+    if (params.grants) {
+      const bad = params.grants.filter((g) => g !== 'none' && !(GRANTS as readonly string[]).includes(g));
+      if (bad.length) throw new TuiosError('invalid_params', `Unknown grant ${bad.join(', ')}.`, `Grants: ${GRANTS.join(', ')}, or none.`, { field: 'grants' });
+      grants = parseGrants(params.grants);
+      if (inside && pane) checkGrantChange(pane, pane, grants as never, svc.permissions.current);
+    } else if (inside && pane && grantsOf(pane, svc.permissions.current).from === 'explicit') {
+      grants = pane.attrs.get('grants') as string[];
+    }
     const cwd = params.cwd ? absoluteDir(params.cwd) : undefined;
     const s = session ?? svc.model.createSession({ cwd, term: params.term });
     const w = svc.model.createWindow(s, {
@@ -35,6 +49,7 @@ export const newWindow = defineVerb({
       cols: params.cols,
       rows: params.rows,
       workspace: params.workspace,
+      grants,
     });
     svc.model.touch(s);
     return windowInfo(w, svc);
@@ -50,10 +65,11 @@ export const listWindows = defineVerb({
   params: z.object({
     session: z.string().min(1).max(300).optional().describe('Only this session'),
   }),
-  run({ params, svc }) {
+  run({ params, svc, caller }) {
     const only = params.session ? svc.model.findSession(params.session) : null;
+    const may = readableSessions(svc, caller);
     const windows = [...svc.model.windows.values()]
-      .filter((w) => !only || w.sessionId === only.id)
+      .filter((w) => (!only || w.sessionId === only.id) && may(w.sessionId))
       .sort((a, b) => a.order - b.order)
       .map((w) => windowInfo(w, svc));
     return { windows };

@@ -18,7 +18,7 @@ Object.assign(process.env, { XDG_RUNTIME_DIR: join(dir, 'run'), XDG_STATE_HOME: 
 const d = await startDaemon(resolvePaths(process.env));
 const { model, agents, inbox } = d.svc;
 const s = model.createSession({ name: 'b' });
-const panes = [];
+const panes: import("../../core/model/window.js").Window[] = [];
 for (let i = 0; i < 50; i++) panes.push(model.createWindow(s, { name: `p${i}`, argv: ['sh', '-c', 'sleep 3600 & wait'] }));
 await waitFor(() => panes.every((w) => w.pid), { what: 'panes started' });
 // A process inside a pane: the sleep behind the pane's sh.

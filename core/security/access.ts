@@ -1,0 +1,98 @@
+// Applying grants to calls: the dispatcher's check before a verb runs, the check right before
+// text is written, and what a pane without admin may read. The permissions in force change at
+// once when the config gives less; giving more waits for `tuios config-apply` from outside every
+// pane (or a restart), since a process in a pane can write config.toml.
+import type { Services } from '../daemon/services.js';
+import type { Caller } from '../rpc/caller.js';
+import type { Window } from '../model/window.js';
+import type { Config } from '../config/schema.js';
+import { checkAccess, defaultGrants, expand, grantsOf, inReach, parseGrants, type Access, type PermissionsConfig } from './grants.js';
+import { TuiosError } from '../errors.js';
+
+export function permissionsFrom(c: Config): PermissionsConfig {
+  const mode = c.agents.permissions.mode === 'open' ? 'open' : 'strict'; // an unknown mode reads as strict
+  return { mode, grants: parseGrants(c.agents.permissions.grants) };
+}
+
+export class PermissionsState {
+  current: PermissionsConfig;
+  pending: PermissionsConfig | null = null;
+
+  constructor(initial: PermissionsConfig) {
+    this.current = initial;
+  }
+
+  /** A new config: less takes effect now, more waits to be applied by the person. */
+  offer(next: PermissionsConfig): void {
+    const now = expand(defaultGrants(this.current));
+    const then = expand(defaultGrants(next));
+    const widens = [...then].some((g) => !now.has(g));
+    if (widens) this.pending = next;
+    else {
+      this.current = next;
+      this.pending = null;
+    }
+  }
+
+  apply(): boolean {
+    if (!this.pending) return false;
+    this.current = this.pending;
+    this.pending = null;
+    return true;
+  }
+}
+
+/** The pane a caller runs in for grants: its placement's pane; an unknown pane holds the default. */
+export function paneOf(svc: Services, caller: Caller): { window: Window | null; inside: boolean } {
+  const p = svc.placement(caller);
+  if (p.kind === 'outside') return { window: null, inside: false };
+  if (p.kind === 'pane') return { window: p.window, inside: true };
+  const hinted = caller.paneHint ? (svc.model.windows.get(caller.paneHint) ?? null) : null;
+  return { window: hinted, inside: true };
+}
+
+export interface EnforceOpts {
+  verb: string;
+  access: Access;
+  target: Window | null;
+  sessionId?: string | null;
+  types?: boolean;
+  /** Typing into a prompt needs respond (false for the queue, which types only at rest). */
+  blockedCheck?: boolean;
+}
+
+/** Throws forbidden when a caller inside a pane may not do this; the person passes. */
+export function enforce(svc: Services, caller: Caller, o: EnforceOpts): void {
+  const { window: pane, inside } = paneOf(svc, caller);
+  if (!inside) return;
+  const perms = svc.permissions.current;
+  if (!pane) {
+    // Inside a pane we cannot name: it holds the default, and reaches no session of ours.
+    if (o.access === 'none' || expand(defaultGrants(perms)).has('admin')) return;
+    throw new TuiosError('forbidden', `${o.verb} is refused: the caller runs in a pane this daemon cannot name.`, 'Run it from a pane of this daemon, or from a terminal outside tuios.');
+  }
+  const targetBlocked = !!o.target && svc.agents.stateOf(o.target) === 'needs_input';
+  const res = (() => {
+    try {
+      checkAccess({ verb: o.verb, access: o.access, caller: pane, target: o.target, targetSessionId: o.sessionId ?? null, types: !!o.types, blockedCheck: o.blockedCheck ?? true, targetBlocked, perms, model: svc.model });
+      return null;
+    } catch (e) {
+      return e;
+    }
+  })();
+  if (res) {
+    svc.log.info('call refused for a pane', { verb: o.verb, pane: pane.id, code: (res as TuiosError).code });
+    throw res;
+  }
+}
+
+/** Sessions a caller may read: every one for the person and admin, else its reach. */
+export function readableSessions(svc: Services, caller: Caller): (sessionId: string) => boolean {
+  const { window: pane, inside } = paneOf(svc, caller);
+  if (!inside) return () => true;
+  if (!pane) return () => expand(defaultGrants(svc.permissions.current)).has('admin');
+  const g = grantsOf(pane, svc.permissions.current).grants;
+  if (g.has('admin')) return () => true;
+  if (!g.has('read')) return () => false;
+  return (sid) => inReach(pane, sid, g, svc.model);
+}
