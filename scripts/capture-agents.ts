@@ -85,6 +85,8 @@ interface Plan {
   /** Hooks: the settings block to write, given the folder payloads go to. */
   hooks?: (dir: string) => unknown;
   hookEvents?: string[];
+  /** A dialog the harness shows at every start with a fresh home (captured once, then dismissed). */
+  startDialog?: { name: string; shows: Test; keys: string[]; what: string; state: string; kind?: string };
   /** A dialog the harness shows at start when hooks are configured (captured, then answered). */
   hookDialog?: { shows: Test; keys: string[]; what: string };
   /** How the agent is ended cleanly for SessionEnd hooks. */
@@ -242,6 +244,66 @@ const PLANS: Record<string, Plan> = {
     interrupted: lacks(has(/^>\s+Please create hello\.txt again/m, /shift \+ tab to cycle/), /esc to cancel/),
     hooks: claudeStyleHooks(QWEN_EVENTS, 5000),
     hookEvents: QWEN_EVENTS,
+    exitKeys: ['C-c', 'C-c'],
+  },
+  copilot: {
+    id: 'copilot',
+    api: 'openai',
+    ready: lacks(has(/^❯/m, /Interactive · Manual Approval/), /esc esc/, /Do you want to run this command/),
+    working: has(/Working/, /esc esc/),
+    approval: has(/Do you want to run this command\?/, /enter to select/),
+    approveKeys: ['Enter'],
+    approveWhat: 'pressed Enter on "1. Yes"',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Interactive · Manual Approval/), /esc esc/),
+    finishedSecond: lacks(has(/● Okay\./, /Interactive · Manual Approval/), /esc esc/),
+    doneState: 'idle',
+    doneWhy: 'Copilot CLI draws nothing that marks the turn finished: the footer is simply back',
+    interruptKeys: ['Escape', 'Escape'],
+    // Copilot puts the interrupted prompt back in the input box.
+    interrupted: lacks(has(/^❯\s*Please create hello\.txt again/m, /Interactive · Manual Approval/), /esc esc/),
+    firstRun: [
+      { name: 'folder-trust-dialog', home: { trust: false }, shows: has(/[Tt]rust/), state: 'needs_input', kind: 'question', what: 'the project folder not in trusted_folders in ~/.copilot/config.json' },
+    ],
+    exitKeys: ['C-c', 'C-c'],
+  },
+  kilo: {
+    id: 'kilo',
+    api: 'openai',
+    ready: lacks(has(/ctrl\+p commands/), /esc interrupt/, /Permission required/),
+    working: has(/esc interrupt/),
+    approval: has(/Permission required/, /Allow once/),
+    approveKeys: ['Enter'],
+    approveWhat: 'pressed Enter on "Allow once"',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /ctrl\+p commands/), /esc interrupt/),
+    finishedSecond: lacks(has(/Okay\./, /ctrl\+p commands/), /esc interrupt/),
+    doneState: 'done',
+    doneWhy: 'Kilo, like opencode, stamps the turn\'s last message "▣  Code · <model> · <duration>" when it finishes',
+    interruptKeys: ['Escape', 'Escape'],
+    interrupted: lacks(has(/ctrl\+p commands/), /esc interrupt/),
+    exitKeys: ['C-c'],
+    startTimeoutMs: 90_000,
+  },
+  cline: {
+    id: 'cline',
+    api: 'openai',
+    ready: lacks(has(/^❯ Ask anything\.\.\./m, /Auto-approve all disabled/), /esc to cancel/, /Cline needs permission/),
+    working: has(/esc to cancel/),
+    approval: has(/Cline needs permission/, /\[y\] Approve/),
+    approveKeys: ['y'],
+    approveWhat: 'pressed y on "[y] Approve"',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /^❯ Ask anything/m), /esc to cancel/),
+    finishedSecond: lacks(has(/\* Okay\./, /^❯ Ask anything/m), /esc to cancel/),
+    doneState: 'idle',
+    doneWhy: 'Cline draws nothing that marks the turn finished: the input is simply free again',
+    interruptKeys: ['Escape'],
+    interrupted: lacks(has(/Auto-approve all disabled/), /esc to cancel/),
+    startDialog: {
+      name: 'clinepass-promo',
+      shows: has(/Press Enter to open, any other key to close/),
+      keys: ['Escape'],
+      what: 'pressed Escape',
+      state: 'none',
+    },
     exitKeys: ['C-c', 'C-c'],
   },
   pi: {
@@ -435,6 +497,15 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
     const w = pane.window;
     const base = `measured ${new Date().toISOString().slice(0, 10)}: typed "${pane.typed}" at a bash prompt (PS1='$ ') in a ${tag} tuios pane, HOME and config from test/helpers/agents.ts agentHome, model answers from test/fake-apis/${plan.api}.ts`;
     obs.phase = 'start';
+    if (plan.startDialog) {
+      const sd = plan.startDialog;
+      const first = await waitScreen(d, w, (s) => sd.shows(s) || plan.ready(s), `${sd.name} or the idle prompt`, obs, plan.startTimeoutMs ?? 60_000);
+      if (sd.shows(first)) {
+        const calmD = await settle(d, w, sd.shows, obs, 2000, 15_000);
+        if (full) await shoot(d, a, pane, size, { name: `first-run-${sd.name}`, state: sd.state, kind: sd.kind, how: `the screen at start-up with a fresh HOME, nothing typed${calmD ? ', left to settle 2 s unchanged' : ''}` }, base);
+        await keys(d, w, sd.keys);
+      }
+    }
     await waitScreen(d, w, plan.ready, 'the idle prompt', obs, plan.startTimeoutMs ?? 60_000);
     let calm = await settle(d, w, plan.ready, obs, 2000, 15_000);
     await shoot(d, a, pane, size, { name: 'idle-fresh', state: 'idle', how: `the fresh idle prompt after start-up, nothing typed${calm ? ', left to settle 2 s unchanged' : ', captured while it still changed'}` }, base);

@@ -10,7 +10,7 @@ export type { FakeApi, FakeApiOptions, RecordedRequest } from './common.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-const SHELL_TOOLS = ['shell_command', 'exec_command', 'shell', 'run_shell_command', 'bash', 'Bash'];
+const SHELL_TOOLS = ['shell_command', 'exec_command', 'shell', 'run_shell_command', 'bash', 'Bash', 'run_commands'];
 
 function toolName(t: Any): string {
   return t?.name ?? t?.function?.name ?? '';
@@ -28,11 +28,12 @@ function pickTool(tools: Any[]): Any | null {
 /**
  * The arguments for the shell tool, shaped by its schema: Codex's `exec_command` (`cmd`, escalated
  * so that it asks for approval), an argv-array `command`, or a string `command` with or without
- * a `description` (opencode and Qwen Code want one, pi has none).
+ * a `description` (opencode and Qwen Code want one, pi has none), or Cline's `commands` array.
  */
 export function shellArgs(tool: Any, command: string): Record<string, unknown> {
   const fn = tool?.function ?? tool;
   const props = (fn?.parameters ?? {}).properties ?? {};
+  if (props.commands && props.commands.type === 'array') return { commands: [command] }; // Cline's run_commands
   if (props.cmd) return { cmd: command, sandbox_permissions: 'require_escalated', justification: `Do you want to run ${command}?` };
   if (props.command && props.command.type === 'array') return { command: ['bash', '-lc', command] };
   return props.description ? { command, description: `Run ${command}` } : { command };

@@ -44,6 +44,17 @@ export const AGENTS: Record<string, AgentSpec> = {
   opencode: { id: 'opencode', pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode', api: 'openai' },
   qwen: { id: 'qwen', pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', api: 'openai' },
   pi: { id: 'pi', pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi', api: 'openai' },
+  copilot: { id: 'copilot', pkg: '@github/copilot', version: '1.0.102', bin: 'copilot', api: 'openai' },
+  kilo: { id: 'kilo', pkg: '@kilocode/cli', version: '7.7.7', bin: 'kilo', api: 'openai' },
+  cline: { id: 'cline', pkg: 'cline', version: '3.0.65', bin: 'cline', api: 'openai' },
+  omp: {
+    id: 'omp',
+    pkg: '@oh-my-pi/pi-coding-agent',
+    version: '18.3.4',
+    bin: 'omp',
+    api: 'openai',
+    unavailable: 'npm install fails: its dependency @oh-my-pi/omp-stats@18.3.4 is not published (ETARGET), and it needs the bun runtime (engines bun >=1.3.14)',
+  },
   crush: {
     id: 'crush',
     pkg: '@charmland/crush',
@@ -280,6 +291,66 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
       },
     });
     args.push('--provider', 'fake', '--model', 'fake-model');
+  } else if (id === 'copilot') {
+    // BYOK against the fake Chat Completions API, with Copilot's own offline mode (no GitHub login).
+    const copilotHome = join(home, '.copilot');
+    writeJson(join(copilotHome, 'config.json'), { trusted_folders: opts.trust === false ? [] : [opts.cwd], ...(opts.hooks ? { hooks: opts.hooks } : {}) });
+    Object.assign(env, {
+      COPILOT_HOME: copilotHome,
+      COPILOT_OFFLINE: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+      COPILOT_PROVIDER_BASE_URL: `${api}/v1`,
+      COPILOT_PROVIDER_TYPE: 'openai',
+      COPILOT_PROVIDER_API_KEY: 'sk-test',
+      COPILOT_MODEL: 'fake-model',
+      // Without these it warns at start that "fake-model" is not in its catalog.
+      COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '128000',
+      COPILOT_PROVIDER_MAX_OUTPUT_TOKENS: '8192',
+    });
+  } else if (id === 'kilo') {
+    // Kilo is opencode's fork: the same config shape, in its own folder.
+    const cfg = {
+      $schema: 'https://kilo.ai/config.json',
+      autoupdate: false,
+      share: 'disabled',
+      model: 'fake/fake-model',
+      small_model: 'fake/fake-model',
+      permission: { bash: 'ask', edit: 'ask' },
+      provider: {
+        fake: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'Fake',
+          options: { baseURL: `${api}/v1`, apiKey: 'sk-test' },
+          models: { 'fake-model': { name: 'Fake Model', tool_call: true, limit: { context: 128000, output: 8192 } } },
+        },
+      },
+    };
+    writeJson(join(home, '.config', 'kilo', 'kilo.json'), cfg);
+    writeJson(join(home, '.config', 'kilo', 'opencode.json'), cfg);
+    Object.assign(env, {
+      KILO_DISABLE_MODELS_FETCH: '1',
+      KILO_DISABLE_AUTOUPDATE: '1',
+      KILO_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    });
+  } else if (id === 'cline') {
+    // What `cline auth -p openai -k sk-test -m fake-model -b <url>/v1` writes.
+    writeJson(join(home, '.cline', 'data', 'settings', 'providers.json'), {
+      version: 1,
+      lastUsedProvider: 'openai-compatible',
+      modes: {},
+      providers: {
+        'openai-compatible': {
+          settings: { provider: 'openai-compatible', apiKey: 'sk-test', model: 'fake-model', baseUrl: `${api}/v1` },
+          updatedAt: '2026-01-01T00:00:00.000Z',
+          tokenSource: 'manual',
+        },
+      },
+    });
+    // The TUI, asking before tool calls (its default is to approve everything).
+    args.push('-i', '--auto-approve', 'false');
   } else {
     throw new Error(`agentHome: no recipe for "${id}"`);
   }
