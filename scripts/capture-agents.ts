@@ -9,6 +9,7 @@
 //   node --import tsx scripts/capture-agents.ts                 # every harness
 //   node --import tsx scripts/capture-agents.ts codex pi        # some
 //   node --import tsx scripts/capture-agents.ts --no-hooks --sizes 120x40
+//   node --import tsx scripts/capture-agents.ts --hooks-only copilot
 //
 // Re-runnable: each run rewrites the files it captures. It never edits a captured screen. Each
 // state is reached through the fake API, not through timing: a turn is held on the server
@@ -122,6 +123,7 @@ const CLAUDE_EVENTS = [
 ];
 const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'Interrupt', 'SessionEnd', 'Notification'];
 const GEMINI_EVENTS = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'Notification', 'PreCompress'];
+const COPILOT_EVENTS = ['sessionStart', 'sessionEnd', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'permissionRequest', 'notification', 'agentStop', 'subagentStop', 'errorOccurred'];
 const QWEN_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'Notification', 'Stop', 'StopFailure', 'SessionEnd', 'SubagentStart', 'SubagentStop', 'PreCompact'];
 
 const PLANS: Record<string, Plan> = {
@@ -264,6 +266,11 @@ const PLANS: Record<string, Plan> = {
     firstRun: [
       { name: 'folder-trust-dialog', home: { trust: false }, shows: has(/[Tt]rust/), state: 'needs_input', kind: 'question', what: 'the project folder not in trusted_folders in ~/.copilot/config.json' },
     ],
+    hooks: (dir) => ({
+      version: 1,
+      hooks: Object.fromEntries(COPILOT_EVENTS.map((e) => [e, [{ type: 'command', bash: hookCmd(dir, e), timeoutSec: 10 }]])),
+    }),
+    hookEvents: COPILOT_EVENTS,
     exitKeys: ['C-c', 'C-c'],
   },
   kilo: {
@@ -286,7 +293,8 @@ const PLANS: Record<string, Plan> = {
   cline: {
     id: 'cline',
     api: 'openai',
-    ready: lacks(has(/^❯ Ask anything\.\.\./m, /Auto-approve all disabled/), /esc to cancel/, /Cline needs permission/),
+    // The fresh input is centred and says "What can I do for you?"; after a turn it is full width, "Ask anything...".
+    ready: lacks(has(/^\s*❯ (What can I do for you\?|Ask anything\.\.\.)/m, /Auto-approve all disabled/), /esc to cancel/, /Cline needs permission/),
     working: has(/esc to cancel/),
     approval: has(/Cline needs permission/, /\[y\] Approve/),
     approveKeys: ['y'],
@@ -334,7 +342,8 @@ const opt = (n: string) => {
 const wanted = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--') && ['--sizes', '--only'].includes(args[i - 1]!)));
 const sizes = (opt('--sizes') ?? '120x40,80x24').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const doHooks = !flag('--no-hooks');
-const doFirstRun = !flag('--no-first-run');
+const hooksOnly = flag('--hooks-only');
+const doFirstRun = !flag('--no-first-run') && !hooksOnly;
 
 const FIX = join(REPO, 'fixtures');
 const BASE = process.env.TUIOS_CAPTURE_DIR ?? '/var/tmp';
@@ -776,7 +785,7 @@ async function main(): Promise<void> {
     log(`${id} ${a.version}`);
     const d = await TestDaemon.start();
     try {
-      for (const [i, size] of sizes.entries()) {
+      for (const [i, size] of (hooksOnly ? [] : sizes).entries()) {
         try {
           await runMain(d, a, plan, size, i === 0);
         } catch (e) {

@@ -294,7 +294,8 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
   } else if (id === 'copilot') {
     // BYOK against the fake Chat Completions API, with Copilot's own offline mode (no GitHub login).
     const copilotHome = join(home, '.copilot');
-    writeJson(join(copilotHome, 'config.json'), { trusted_folders: opts.trust === false ? [] : [opts.cwd], ...(opts.hooks ? { hooks: opts.hooks } : {}) });
+    writeJson(join(copilotHome, 'config.json'), { trusted_folders: opts.trust === false ? [] : [opts.cwd] });
+    if (opts.hooks) writeJson(join(copilotHome, 'hooks', 'capture.json'), opts.hooks);
     Object.assign(env, {
       COPILOT_HOME: copilotHome,
       COPILOT_OFFLINE: 'true',
