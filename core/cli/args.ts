@@ -22,6 +22,7 @@ export interface VerbRow {
     short?: Record<string, string>;
     comma?: string[];
     aliases?: string[];
+    subcommands?: Record<string, string>;
     usage?: string;
   };
 }

@@ -51,6 +51,14 @@ const formatters: Record<string, Formatter> = {
     return head + ms.map((m) => `#${m.thread} message ${m.id}, ${new Date(m.at).toISOString()}${m.subject ? `: ${m.subject}` : ''}\n${m.fenced}`).join('\n\n');
   },
   'send-agent-message': () => '',
+  'ask-agent': (r) => (Array.isArray(r.panes) ? (r.panes as Array<Record<string, unknown>>).map((p) => `${p.name}: ${p.ok ? String(p.state) : (p.error as { code: string }).code}`).join('\n') : String(r.reply ?? '')),
+  'queue-prompt': (r) => String(r.id),
+  'list-queued': (r) => {
+    const q = r.queued as Array<{ id: string; window_id: string; by: string; status: string; text: string }>;
+    if (q.length === 0) return 'nothing queued';
+    return table([['ID', 'PANE', 'BY', 'STATUS', 'TEXT'], ...q.map((m) => [m.id, m.window_id.slice(0, 12), m.by.length === 32 ? m.by.slice(0, 12) : m.by, m.status, m.text.split('\n')[0]!.slice(0, 60)])]);
+  },
+  'cancel-queued': () => '',
   'ask-human': (r) => (r.status === 'answered' ? String(r.answer) : String(r.status)),
   'list-attention': (r) => {
     const items = r.items as Array<{ id: number; kind: string; label: string; summary: string; waited_ms: number }>;

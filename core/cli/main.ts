@@ -195,14 +195,21 @@ export async function main(argv: string[]): Promise<number> {
     out((v ? verbUsage(v) : mainUsage(table)) + '\n');
     return first === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  const verb = findVerb(table, first);
+  let verb = findVerb(table, first);
+  let words = rest;
+  // `tuios queue ls` and `tuios queue rm q3`: a subcommand word after an alias.
+  const sub = verb?.cli.subcommands?.[rest[0] ?? ''];
+  if (verb && first !== verb.name && sub) {
+    verb = findVerb(table, sub);
+    words = rest.slice(1);
+  }
   if (!verb) {
     err(`tuios: unknown verb "${first}"; tuios help lists them\n`);
     return EXIT_USAGE;
   }
   let parsed: Parsed;
   try {
-    parsed = parseVerbArgs(verb, rest);
+    parsed = parseVerbArgs(verb, words);
   } catch (e) {
     if (e instanceof UsageError) {
       err(`tuios ${verb.name}: ${e.message}\n\n${verbUsage(verb)}\n`);

@@ -33,6 +33,8 @@ import { MailStore } from '../mail/mail.js';
 import { AskStore } from '../mail/ask.js';
 import { PermissionsState, permissionsFrom } from '../security/access.js';
 import { grantsOf, grantsText, parseGrants } from '../security/grants.js';
+import { OpCache } from '../agent/typing.js';
+import { DeliveryQueue } from '../agent/queue.js';
 import { packageRoot } from '../config/package-root.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -183,6 +185,8 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     mail,
     asks,
     permissions,
+    ops: new OpCache(),
+    queue: null as unknown as DeliveryQueue,
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,
     bootId: randomBytes(8).toString('hex'),
@@ -198,6 +202,9 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     },
     shutdown: (reason: string) => void stop(reason),
   };
+  const queue = new DeliveryQueue(svc);
+  (svc as { queue: DeliveryQueue }).queue = queue;
+  agents.addInfo((w) => ({ queued: queue.count(w) }));
   const dispatcher = new Dispatcher(svc, allVerbs);
   (svc as { dispatcher: Dispatcher }).dispatcher = dispatcher;
 
@@ -218,6 +225,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     snapshot.saveNow();
     hook.dispose();
     asks.dispose();
+    queue.dispose();
     inbox.dispose();
     detector.dispose();
     agents.dispose();

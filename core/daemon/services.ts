@@ -17,6 +17,8 @@ import type { Inbox } from '../inbox/inbox.js';
 import type { MailStore } from '../mail/mail.js';
 import type { AskStore } from '../mail/ask.js';
 import type { PermissionsState } from '../security/access.js';
+import type { OpCache } from '../agent/typing.js';
+import type { DeliveryQueue } from '../agent/queue.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -36,6 +38,9 @@ export interface Services {
   readonly asks: AskStore;
   /** [agents.permissions] as in force (a widening waits for config-apply). */
   readonly permissions: PermissionsState;
+  /** Operation ids of typing verbs: a same-id retry replays, never types twice. */
+  readonly ops: OpCache;
+  readonly queue: DeliveryQueue;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */
   harnessNames(id: string): string[];
   readonly bootId: string;

@@ -31,6 +31,8 @@ export interface CliSpec {
   comma?: string[];
   /** Other command words that reach this verb (`queue` for queue-prompt). */
   aliases?: string[];
+  /** After an alias, words that name another verb (`queue ls` is list-queued). */
+  subcommands?: Record<string, string>;
   /** Usage line shown in help, after `tuios`. */
   usage?: string;
 }

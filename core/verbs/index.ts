@@ -13,6 +13,7 @@ import { screenVerbs } from './screen.js';
 import { inboxVerbs } from './inbox.js';
 import { mailVerbs } from './mail.js';
 import { grantVerbs } from './grants.js';
+import { typingVerbs } from './typing.js';
 
 export const allVerbs: VerbDef[] = [
   ...sessionVerbs,
@@ -27,5 +28,6 @@ export const allVerbs: VerbDef[] = [
   ...inboxVerbs,
   ...mailVerbs,
   ...grantVerbs,
+  ...typingVerbs,
   ...serverVerbs,
 ] as unknown as VerbDef[];

@@ -1,0 +1,115 @@
+// Delivering a prompt to an agent and knowing it was taken (spec: States, the five-second take
+// check; ADR-0076 points 5-6). The listeners are in place before the submit, so only a change
+// after it counts; a pane that neither turns working or needs_input nor finishes a turn within
+// five seconds did not take the prompt.
+import type { Window } from '../model/window.js';
+import type { Services } from '../daemon/services.js';
+import type { AgentState } from './state.js';
+import { TuiosError } from '../errors.js';
+import { canShowWorking } from './rules/compile.js';
+import { typePrompt, DEFAULT_INPUT, type InputSpec } from './typing.js';
+
+export const TAKE_MS = 5000;
+
+export function inputOf(svc: Services, w: Window): InputSpec {
+  const h = svc.agents.harnessOf(w);
+  const m = h ? svc.manifests.byId.get(h) : undefined;
+  return m?.input ?? DEFAULT_INPUT;
+}
+
+/** A harness whose rules can show a turn in progress: output alone is not the proof of a take for it. */
+export function showsWorking(svc: Services, w: Window): boolean {
+  const h = svc.agents.harnessOf(w);
+  const m = h ? svc.manifests.byId.get(h) : undefined;
+  return !!m && canShowWorking(m.rules);
+}
+
+export interface Watch {
+  /** Resolves when the prompt was taken (true) or the take window passed (false). */
+  taken: Promise<boolean>;
+  /** Resolves when the turn ended after the submit: a finished turn or a move to rest or to a prompt. */
+  ended(timeoutMs: number, signal?: AbortSignal): Promise<{ state: AgentState; how: 'turn' | 'state' | 'timeout' | 'gone' }>;
+  dispose(): void;
+}
+
+/** Starts watching a pane before a submit. */
+export function watchDelivery(svc: Services, w: Window): Watch {
+  const seq0 = svc.agents.recordOf(w)?.completionSeq ?? 0;
+  const outputOnly = !showsWorking(svc, w);
+  let sawWorking = false;
+  let takenResolve!: (v: boolean) => void;
+  const taken = new Promise<boolean>((r) => (takenResolve = r));
+  let armed = false;
+  let takeTimer: NodeJS.Timeout | null = null;
+  const endWaiters = new Set<(r: { state: AgentState; how: 'turn' | 'state' | 'timeout' | 'gone' }) => void>();
+  const seq = () => svc.agents.recordOf(w)?.completionSeq ?? 0;
+  const onState = svc.bus.on('agent-state', (ev) => {
+    if (ev.window_id !== w.id) return;
+    if (!armed) return;
+    if (ev.state === 'working' || ev.state === 'needs_input' || seq() > seq0) takenResolve(true);
+    if (ev.state === 'working') sawWorking = true;
+    const finished = seq() > seq0;
+    if (finished || ev.state === 'needs_input' || (sawWorking && (ev.state === 'idle' || ev.state === 'done' || ev.state === 'errored' || ev.state === 'unknown'))) {
+      for (const f of [...endWaiters]) f({ state: ev.state, how: finished ? 'turn' : 'state' });
+    }
+  });
+  const onOut = w.onOutput(() => {
+    if (armed && outputOnly) takenResolve(true);
+  });
+  const onClose = svc.bus.on('window-closed', (ev) => {
+    if (ev.window_id !== w.id) return;
+    takenResolve(false);
+    for (const f of [...endWaiters]) f({ state: 'none', how: 'gone' });
+  });
+  const dispose = () => {
+    onState.dispose();
+    onOut.dispose();
+    onClose.dispose();
+    if (takeTimer) clearTimeout(takeTimer);
+  };
+  return {
+    get taken() {
+      if (!armed) {
+        armed = true;
+        takeTimer = setTimeout(() => takenResolve(false), TAKE_MS);
+      }
+      return taken;
+    },
+    ended(timeoutMs, signal) {
+      return new Promise((resolve) => {
+        const done = (r: { state: AgentState; how: 'turn' | 'state' | 'timeout' | 'gone' }) => {
+          clearTimeout(t);
+          endWaiters.delete(done);
+          resolve(r);
+        };
+        const t = setTimeout(() => done({ state: svc.agents.stateOf(w), how: 'timeout' }), timeoutMs);
+        signal?.addEventListener('abort', () => done({ state: svc.agents.stateOf(w), how: 'timeout' }));
+        endWaiters.add(done);
+      });
+    },
+    dispose,
+  };
+}
+
+/** Types a prompt into an agent pane and checks it was taken. Used by ask-agent, the queue, start-agent and fan. */
+export async function deliverPrompt(
+  svc: Services,
+  w: Window,
+  text: string,
+  recheck: () => void,
+): Promise<{ watch: Watch; submittedAt: number; taken: boolean; preState: AgentState }> {
+  const preState = svc.agents.stateOf(w);
+  const watch = watchDelivery(svc, w);
+  try {
+    const r = await typePrompt(w, text, inputOf(svc, w), recheck);
+    const taken = await watch.taken;
+    return { watch, submittedAt: r.submittedAt, taken, preState };
+  } catch (e) {
+    watch.dispose();
+    throw e;
+  }
+}
+
+export function stalledError(w: Window): TuiosError {
+  return new TuiosError('prompt_stalled', `${w.name} did not take the prompt: within ${TAKE_MS / 1000} s it neither started working, asked anything, nor finished a turn.`, 'Look at the pane: a first-run choice or a dialog no rule reads may be waiting. The text was typed once and is not typed again.', { typed: true });
+}

@@ -1,0 +1,285 @@
+// The delivery queue (spec: Queued messages): messages held in the daemon and typed one per rest,
+// after a second at rest, never over a prompt, never twice. Nothing polls: it acts on the
+// agent-state changes it already sees, and only a pane whose rules cannot show working, with
+// something queued, is looked at on a timer (output then five seconds of silence is its rest).
+import type { Disposable } from '../bus.js';
+import type { Services } from '../daemon/services.js';
+import type { Window } from '../model/window.js';
+import type { Caller } from '../rpc/caller.js';
+import { TuiosError } from '../errors.js';
+import { canShowIdle } from './rules/compile.js';
+import { deliverPrompt, showsWorking } from './deliver.js';
+import { enforce } from '../security/access.js';
+
+export const REST_MS = 1000;
+export const QUIET_REST_MS = 5000;
+export const MESSAGE_MAX_BYTES = 16 * 1024;
+export const PANE_TOTAL_BYTES = 32 * 1024 * 1024;
+export const ALL_TOTAL_BYTES = 128 * 1024 * 1024;
+/** Mail waits this long unread and unannounced before a wake line is queued; wakes are this far apart. */
+export const WAKE_AFTER_MS = 5000;
+export const WAKE_GAP_MS = 30_000;
+
+export interface QueuedMessage {
+  id: string;
+  window_id: string;
+  text: string;
+  /** Who queued it, as the connection proved: human, a pane's window id, link:HOST, shell, tuios mail. */
+  by: string;
+  at: number;
+  status: 'waiting' | 'typing' | 'stalled';
+  typed_at: number | null;
+  /** The caller's connection, kept to check its grants again right before typing. */
+  caller: Caller | null;
+  /** A wake line is written again right before it is typed. */
+  wake?: true;
+}
+
+interface PaneQueue {
+  messages: QueuedMessage[];
+  /** When the pane last came to rest after the last typed message (null: not since). */
+  restSince: number | null;
+  lastTypedAt: number;
+  timer: NodeJS.Timeout | null;
+  lastOutputSeen: number;
+  lastWakeAt: number;
+  wakeTimer: NodeJS.Timeout | null;
+}
+
+export class DeliveryQueue implements Disposable {
+  private next = 1;
+  private readonly panes = new Map<string, PaneQueue>();
+  private readonly subs: Disposable[] = [];
+
+  constructor(private readonly svc: Services) {
+    const bus = svc.bus;
+    this.subs.push(
+      bus.on('agent-state', (ev) => {
+        const w = svc.model.windows.get(ev.window_id);
+        if (!w) return;
+        if (ev.state === 'none') return this.drop(ev.window_id, 'the agent left the pane');
+        const q = this.panes.get(ev.window_id);
+        if (!q) return;
+        if (ev.state === 'working') {
+          // The agent took a stalled message late, or the person dealt with the pane.
+          q.messages = q.messages.filter((m) => m.status !== 'stalled');
+        }
+        this.consider(w, q);
+      }),
+      bus.on('window-closed', (ev) => {
+        this.drop(ev.window_id, 'the pane closed');
+        for (const q of this.panes.values()) q.messages = q.messages.filter((m) => m.by !== ev.window_id);
+      }),
+      bus.on('session-closed', (ev) => {
+        for (const [id, q] of this.panes) if (q.messages[0] && svc.model.windows.get(id)?.sessionId === ev.session_id) this.drop(id, 'the session ended');
+      }),
+      bus.on('mail', (ev) => {
+        if (ev.op === 'new' && ev.to !== 'human') this.scheduleWake(ev.to);
+      }),
+    );
+  }
+
+  private pane(id: string): PaneQueue {
+    let q = this.panes.get(id);
+    if (!q) {
+      q = { messages: [], restSince: null, lastTypedAt: 0, timer: null, lastOutputSeen: 0, lastWakeAt: 0, wakeTimer: null };
+      this.panes.set(id, q);
+    }
+    return q;
+  }
+
+  count(w: Window): number {
+    return this.panes.get(w.id)?.messages.length ?? 0;
+  }
+
+  list(w?: Window): QueuedMessage[] {
+    const all = w ? (this.panes.get(w.id)?.messages ?? []) : [...this.panes.values()].flatMap((q) => q.messages);
+    return all;
+  }
+
+  private totalBytes(): number {
+    let n = 0;
+    for (const q of this.panes.values()) for (const m of q.messages) n += Buffer.byteLength(m.text);
+    return n;
+  }
+
+  add(w: Window, text: string, by: string, caller: Caller | null, opts: { wake?: true } = {}): QueuedMessage {
+    const max = this.svc.config.current.agents.queue.max;
+    const q = this.pane(w.id);
+    if (q.messages.length >= max) throw new TuiosError('queue_full', `${w.name} already has ${max} queued messages.`, 'Wait for it to take them, or drop one: tuios queue rm ID');
+    const bytes = Buffer.byteLength(text);
+    if (bytes > MESSAGE_MAX_BYTES) throw new TuiosError('queue_full', `A queued message is at most ${MESSAGE_MAX_BYTES} bytes of typed text.`, 'Send a shorter message, or mail it.');
+    const paneBytes = q.messages.reduce((n, m) => n + Buffer.byteLength(m.text), 0);
+    if (paneBytes + bytes > PANE_TOTAL_BYTES || this.totalBytes() + bytes > ALL_TOTAL_BYTES) throw new TuiosError('queue_full', 'The delivery queues are full.', 'Wait for agents to take what is queued.');
+    const m: QueuedMessage = { id: `q${this.next++}`, window_id: w.id, text, by, at: Date.now(), status: 'waiting', typed_at: null, caller, ...(opts.wake ? { wake: true } : {}) };
+    q.messages.push(m);
+    this.consider(w, q);
+    return m;
+  }
+
+  /** Drops a message; `mayDrop` decides who may drop what (the caller's rule). */
+  cancel(id: string, mayDrop: (m: QueuedMessage) => boolean): QueuedMessage {
+    for (const [wid, q] of this.panes) {
+      const i = q.messages.findIndex((m) => m.id === id);
+      if (i < 0) continue;
+      const m = q.messages[i]!;
+      if (m.status === 'typing') throw new TuiosError('conflict', `Message ${id} is being typed and cannot be dropped.`);
+      if (!mayDrop(m)) throw new TuiosError('forbidden', `Message ${id} was queued by someone else.`, 'A pane may drop only what it queued.');
+      q.messages.splice(i, 1);
+      if (m.status === 'stalled') this.svc.inbox.closeWhere((it) => it.kind === 'question' && it.ref.queued === m.id, 'the stalled message was dropped');
+      const w = this.svc.model.windows.get(wid);
+      if (w) this.consider(w, q);
+      return m;
+    }
+    throw new TuiosError('not_found', `There is no queued message ${id}.`, 'List them with: tuios queue ls');
+  }
+
+  private drop(windowId: string, reason: string): void {
+    const q = this.panes.get(windowId);
+    if (!q) return;
+    if (q.timer) clearTimeout(q.timer);
+    if (q.wakeTimer) clearTimeout(q.wakeTimer);
+    if (q.messages.length) this.svc.log.info('queue dropped', { window: windowId, messages: q.messages.length, reason });
+    this.panes.delete(windowId);
+  }
+
+  /** At rest the way fan judges a fresh agent ready: idle or done, unknown only when idle can never show. */
+  private atRest(w: Window): boolean {
+    const s = this.svc.agents.stateOf(w);
+    if (s === 'idle' || s === 'done') return true;
+    if (s !== 'unknown') return false;
+    const h = this.svc.agents.harnessOf(w);
+    const m = h ? this.svc.manifests.byId.get(h) : undefined;
+    return !m || !canShowIdle(m.rules);
+  }
+
+  private consider(w: Window, q: PaneQueue): void {
+    if (q.timer) clearTimeout(q.timer);
+    q.timer = null;
+    const head = q.messages[0];
+    if (!head || head.status !== 'waiting') return;
+    const now = Date.now();
+    if (!this.atRest(w)) {
+      q.restSince = null;
+      if (!showsWorking(this.svc, w)) this.armQuiet(w, q);
+      return;
+    }
+    const rec = this.svc.agents.recordOf(w);
+    const restFrom = Math.max(rec?.enteredAt ?? now, q.restSince ?? 0);
+    // One message per rest: the rest must be reached after the last message was typed.
+    const restReached = restFrom > q.lastTypedAt || (!showsWorking(this.svc, w) && w.lastOutputAt > q.lastTypedAt && now - w.lastOutputAt >= QUIET_REST_MS);
+    if (!restReached) {
+      if (!showsWorking(this.svc, w)) this.armQuiet(w, q);
+      return;
+    }
+    const left = restFrom + REST_MS - now;
+    if (left > 0) {
+      q.timer = setTimeout(() => this.consider(w, q), left + 5);
+      q.timer.unref();
+      return;
+    }
+    void this.typeHead(w, q, head);
+  }
+
+  /** A harness that cannot show working: its rest after a typed message is output then silence. */
+  private armQuiet(w: Window, q: PaneQueue): void {
+    const since = Math.max(w.lastOutputAt, q.lastTypedAt);
+    q.timer = setTimeout(() => this.consider(w, q), Math.max(50, since + QUIET_REST_MS - Date.now() + 10));
+    q.timer.unref();
+  }
+
+  private async typeHead(w: Window, q: PaneQueue, m: QueuedMessage): Promise<void> {
+    m.status = 'typing';
+    if (m.wake) {
+      const text = this.wakeLine(w);
+      if (!text) {
+        q.messages = q.messages.filter((x) => x !== m);
+        return this.consider(w, q);
+      }
+      m.text = text;
+    }
+    const recheck = () => {
+      // Whoever queued it, never over a prompt; and the queuer's grants as they are now.
+      if (this.svc.agents.stateOf(w) === 'needs_input') throw new TuiosError('agent_blocked', `${w.name} is waiting on a prompt.`, undefined, { typed: false });
+      if (m.caller) enforce(this.svc, m.caller, { verb: 'queue-prompt', access: 'write', target: w, types: true, blockedCheck: false });
+    };
+    try {
+      const r = await deliverPrompt(this.svc, w, m.text, recheck);
+      r.watch.dispose();
+      q.lastTypedAt = r.submittedAt;
+      q.restSince = null;
+      if (m.wake) for (const msg of this.svc.mail.unannounced(w.id, w.sessionId)) msg.announced = true;
+      if (r.taken) {
+        q.messages = q.messages.filter((x) => x !== m);
+      } else {
+        m.status = 'stalled';
+        m.typed_at = r.submittedAt;
+        this.svc.inbox.open('question', { windowId: w.id, summary: `your queued message was typed but ${w.name} did not take it: look at the pane`, ref: { queued: m.id } });
+      }
+    } catch (e) {
+      const err = e as TuiosError;
+      if (err.code === 'agent_blocked') {
+        m.status = 'waiting'; // it waits for the next rest
+      } else {
+        // Its grants no longer cover it, or the pane is gone: dropped, logged, never typed.
+        q.messages = q.messages.filter((x) => x !== m);
+        this.svc.log.info('queued message dropped before typing', { window: w.id, id: m.id, code: err.code });
+      }
+    }
+    this.consider(w, q);
+  }
+
+  // ---- mail that wakes an agent at rest ----
+
+  private scheduleWake(windowId: string): void {
+    const w = this.svc.model.windows.get(windowId);
+    if (!w || !this.svc.config.current.agents.mail.wake) return;
+    const q = this.pane(windowId);
+    if (q.wakeTimer) return;
+    const at = Math.max(Date.now() + WAKE_AFTER_MS, q.lastWakeAt + WAKE_GAP_MS);
+    q.wakeTimer = setTimeout(() => {
+      q.wakeTimer = null;
+      this.maybeWake(w, q);
+    }, at - Date.now());
+    q.wakeTimer.unref();
+  }
+
+  private maybeWake(w: Window, q: PaneQueue): void {
+    if (w.closed || !this.svc.config.current.agents.mail.wake) return;
+    const pending = this.svc.mail.unannounced(w.id, w.sessionId);
+    if (pending.length === 0) return;
+    if (this.svc.agents.stateOf(w) === 'none') return; // its prompt line is a shell's
+    if (q.messages.some((m) => m.wake)) return; // a wake already waits: no second line
+    // The wake carries the authority of whoever sent the mail, as its connection proved it.
+    const senders = pending.map((m) => m.from_pane).filter((x): x is string => !!x);
+    for (const s of senders) {
+      const sw = this.svc.model.windows.get(s);
+      if (!sw) continue;
+      try {
+        enforce(this.svc, { connId: 0, channel: 'socket', pid: sw.pid, uid: null, readOnly: false, paneHint: sw.id, placement: { kind: 'pane', window: sw, how: 'mail sender' } }, { verb: 'send-agent-message', access: 'write', target: w, types: true, blockedCheck: false });
+      } catch {
+        return;
+      }
+    }
+    q.lastWakeAt = Date.now();
+    try {
+      this.add(w, this.wakeLine(w) ?? '', 'tuios mail', null, { wake: true });
+    } catch {
+      // a full queue: the next mail tries again
+    }
+  }
+
+  /** The wake line holds only the count and the command: no text a sender chose. */
+  private wakeLine(w: Window): string | null {
+    const n = this.svc.mail.unannounced(w.id, w.sessionId).length;
+    if (n === 0) return null;
+    const s = this.svc.model.sessions.get(w.sessionId)?.name ?? '';
+    const session = /^[A-Za-z0-9_.-]+$/.test(s) ? s : `'${s.replace(/'/g, '')}'`;
+    return `You have ${n} unread tuios message${n === 1 ? '' : 's'}. Read them with: tuios read-agent-messages -s ${session} -w ${w.shortId} --unread`;
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    for (const id of [...this.panes.keys()]) this.drop(id, 'the daemon stopped');
+  }
+}

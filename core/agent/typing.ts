@@ -1,0 +1,77 @@
+// Typing a prompt (spec: Typing a prompt; ADR-0076 points 1-3): the text as one paste, bracketed
+// when the pane has DECSET 2004 on and the harness takes it, a short wait, then the harness's
+// submit key, all as one job on the pane's typing lane. The check that may refuse runs again
+// right before the submit key, so a prompt that appeared meanwhile is never answered by Enter.
+import type { Window } from '../model/window.js';
+import { encodePaste } from '../pty/paste.js';
+import { TuiosError } from '../errors.js';
+import { SUBMIT_DELAY_MS } from '../limits.js';
+
+export interface InputSpec {
+  submit: 'cr' | 'lf';
+  bracketed_paste: boolean;
+  focus_before_submit: boolean;
+}
+
+export const DEFAULT_INPUT: InputSpec = { submit: 'cr', bracketed_paste: true, focus_before_submit: false };
+/** Longest prompt typed in one submission. */
+export const PROMPT_MAX_BYTES = 16 * 1024;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface TypeResult {
+  bytes: number;
+  bracketed: boolean;
+  submittedAt: number;
+}
+
+/**
+ * Types `text` and submits it. `recheck` runs before the paste and again before the submit key;
+ * it throws to stop (the paste then stays unsubmitted in the input box: the recoverable failure).
+ */
+export function typePrompt(w: Window, text: string, input: InputSpec, recheck: () => void): Promise<TypeResult> {
+  if (Buffer.byteLength(text) > PROMPT_MAX_BYTES) {
+    throw new TuiosError('invalid_params', `A prompt is at most ${PROMPT_MAX_BYTES} bytes.`, 'Send it as mail, or attach a file.', { field: 'text' });
+  }
+  return w.typeJob(async () => {
+    if (!w.running) throw new TuiosError('window_exited', `The program in ${w.name} has exited.`);
+    recheck();
+    const bracketed = input.bracketed_paste && w.screen.modes.bracketedPaste;
+    // A raw newline outside a bracketed paste would submit line by line (ADR-0076 point 3).
+    if (!bracketed && /[\r\n]/.test(text)) {
+      throw new TuiosError('invalid_params', 'The text holds a line break, and this pane takes no bracketed paste, so it would be submitted line by line.', 'Send one line, or mail the rest.', { field: 'text' });
+    }
+    const bytes = encodePaste(text, bracketed);
+    w.write(bytes);
+    await sleep(SUBMIT_DELAY_MS);
+    recheck();
+    if (input.focus_before_submit && w.screen.modes.sendFocus) w.write('\x1b[I');
+    w.write(input.submit === 'lf' ? '\n' : '\r');
+    return { bytes: Buffer.byteLength(bytes) + 1, bracketed, submittedAt: Date.now() };
+  });
+}
+
+/** Operation ids: a same-id retry replays the cached result and never types again (ADR-0076). */
+export class OpCache {
+  private readonly ops = new Map<string, { at: number; result: Promise<unknown> }>();
+  constructor(
+    private readonly ttlMs = 10 * 60_000,
+    private readonly max = 1024,
+  ) {}
+
+  run<T>(id: string | undefined, fn: () => Promise<T>): Promise<T> {
+    if (!id) return fn();
+    const now = Date.now();
+    for (const [k, v] of this.ops) if (now - v.at > this.ttlMs) this.ops.delete(k);
+    const held = this.ops.get(id);
+    if (held) return held.result as Promise<T>;
+    const result = fn();
+    // A refusal before anything was typed may be retried under the same id; every other outcome is cached.
+    result.catch((e: { extra?: { typed?: boolean } }) => {
+      if (e && e.extra && e.extra.typed === false) this.ops.delete(id);
+    });
+    this.ops.set(id, { at: now, result });
+    if (this.ops.size > this.max) this.ops.delete(this.ops.keys().next().value!);
+    return result;
+  }
+}
