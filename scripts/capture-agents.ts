@@ -728,6 +728,9 @@ async function runHooks(d: TestDaemon, a: InstalledAgent, plan: Plan): Promise<v
       await keys(d, w, plan.exitKeys);
       await waitScreen(d, w, (s) => /\$ $/m.test(s.trimEnd() + ' ') || /^\$\s*$/m.test(s), 'the shell prompt back', obs, 20_000).catch(() => undefined);
     }
+  } catch (e) {
+    rmSync(root, { recursive: true, force: true });
+    throw e;
   } finally {
     if (pane) await stopAgent(d, pane, run);
     await api.close();
