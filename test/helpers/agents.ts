@@ -8,7 +8,11 @@
 //   const run = agentHome('claude-code', { apiUrl: api.url, cwd: work });
 //   const w = await startAgentInPane(daemon, { agent: a, run, session: 's', name: 'claude' });
 //   ...
-//   await stopAgent(daemon, w, run);   // ends the agent, its helpers (Codex's app-server) and the home
+//   await stopAgent(daemon, w, run);   // ends the agent, its helpers and the home
+//
+// Helpers that outlive the TUI: Codex's app-server daemons (unless --no-daemon, the default
+// here) and Cline's hub daemon (`cline --cline-hub-daemon ...`), both reparented to PID 1.
+// stopAgent ends every process whose command line or HOME/CODEX_HOME/XDG_* names the home.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
