@@ -1,0 +1,704 @@
+// The shell splitter: a command line (POSIX sh / bash, as far as the rules need) read into the
+// simple commands it would run, with the folder each runs in. It never throws and never runs
+// anything; on input it cannot read whole it gives its best split and says so.
+import { parseOpts } from './options.js';
+import { normalizePath, resolveFolder } from './paths.js';
+import { HOME, VAR, programName, type PipeRef, type Redirect, type SimpleCommand, type Split, type Sub, type Word } from './words.js';
+import { assignedName, unwrap, type Unwrapped } from './wrappers.js';
+
+/** Past this many characters a line is not read (a held call's command is rarely over a few KB). */
+export const MAX_LINE_CHARS = 64 * 1024;
+/** Substitutions, subshells and shell lines nest at most this deep; deeper is not read. */
+export const MAX_NESTING = 16;
+/** Simple commands kept from one line. */
+export const MAX_COMMANDS = 2000;
+/** Characters read over all nested lines (`sh -c`, `eval`, backticks re-read their text). */
+const MAX_WORK_CHARS = 4 * MAX_LINE_CHARS;
+
+export interface SplitOptions {
+  /** The folder the line runs in; null or absent when it is not known. */
+  cwd?: string | null;
+  home?: string | null;
+  /** The line shown was cut at its end, so its last word is only a beginning. */
+  partialTail?: boolean;
+}
+
+const BLANK = new Set([' ', '\t', '\r']);
+const META = new Set([' ', '\t', '\r', '\n', ';', '&', '|', '<', '>', '(', ')']);
+/** Words that can come before a command without being it. */
+const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'elif', 'else', 'while', 'until', 'do', 'fi', 'done', 'esac', 'coproc']);
+/** Words that start a line that runs no command itself (`for x in a b`). */
+const NOT_COMMANDS = new Set(['for', 'select', 'case', 'function']);
+const DECLARES = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish']);
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+const REDIRECT = /(\d{1,9}|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<>|<&|<)/y;
+const PLAIN = /[^\s;&|<>()\\'"$`=]+/y;
+const TILDE = /~([^/\s;&|<>()\\'"$`]*)/y;
+const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+interface Folder {
+  path: string | null;
+}
+
+/** What the commands of one nesting level share. */
+interface Scope {
+  folder: Folder;
+  sudo: boolean;
+  pipes: PipeRef[];
+  /** The substitutions being read: each gets every command run inside it. */
+  collectors: SimpleCommand[][];
+}
+
+interface Heredoc {
+  delim: string;
+  strip: boolean;
+  expand: boolean;
+  redirect: Redirect;
+  scope: Scope;
+  /** Set when the command turns out to be a shell that reads its script from stdin. */
+  shell: Scope | null;
+}
+
+interface Acc {
+  value: string;
+  subs: Sub[];
+}
+
+class Source {
+  pos = 0;
+  heredocs: Heredoc[] = [];
+  constructor(
+    readonly text: string,
+    readonly partialTail: boolean,
+  ) {}
+  get ch(): string | undefined {
+    return this.text[this.pos];
+  }
+  at(s: string): boolean {
+    return this.text.startsWith(s, this.pos);
+  }
+  get done(): boolean {
+    return this.pos >= this.text.length;
+  }
+}
+
+class Splitter {
+  readonly commands: SimpleCommand[] = [];
+  incomplete = false;
+  /** A bound was hit: reading stopped. */
+  stopped = false;
+  private level = 0;
+  private work = 0;
+  private pipeIds = 0;
+  private sawCase = false;
+
+  constructor(private readonly home: string | null) {}
+
+  /** Reads one command line (the top line, or one a command runs: `sh -c`, `eval`, backticks). */
+  line(text: string, scope: Scope, partial: boolean): void {
+    this.work += text.length;
+    if (this.work > MAX_WORK_CHARS) return this.stop();
+    if (!this.enter()) return;
+    const s = new Source(text, partial);
+    this.list(s, scope, false);
+    if (s.heredocs.length > 0) {
+      this.incomplete = true; // a here-document with no line after it
+      s.heredocs = [];
+    }
+    this.level--;
+  }
+
+  private enter(): boolean {
+    if (this.level >= MAX_NESTING) {
+      this.stop();
+      return false;
+    }
+    this.level++;
+    return true;
+  }
+
+  private stop(): void {
+    this.stopped = true;
+  }
+
+  // list := and_or ((; | & | newline) and_or)*
+  private list(s: Source, scope: Scope, closer: boolean): void {
+    while (!this.stopped) {
+      this.blanks(s, true);
+      const c = s.ch;
+      if (c === undefined) {
+        if (closer) this.incomplete = true;
+        return;
+      }
+      if (c === ')') {
+        if (closer) return;
+        s.pos++;
+        if (!this.sawCase) this.incomplete = true; // a `case` pattern's `)` is the one legal stray
+        continue;
+      }
+      if (c === ';' || c === '&' || c === '|') {
+        s.pos++; // an empty command, `;;`, or a stray operator
+        continue;
+      }
+      const before = s.pos;
+      const folder = scope.folder.path;
+      this.andOr(s, scope);
+      this.blanks(s, false);
+      if (s.ch === '&') {
+        s.pos++;
+        scope.folder.path = folder; // in the background: a `cd` there moves a subshell only
+      } else if (s.ch === ';') s.pos++;
+      if (s.pos === before) {
+        s.pos++;
+        this.incomplete = true;
+      }
+    }
+  }
+
+  private andOr(s: Source, scope: Scope): void {
+    this.pipeline(s, scope);
+    while (!this.stopped) {
+      this.blanks(s, false);
+      if (!s.at('&&') && !s.at('||')) return;
+      s.pos += 2;
+      this.blanks(s, true);
+      this.pipeline(s, scope);
+    }
+  }
+
+  /** Each stage of a pipeline runs in a subshell: a `cd` in one ends with it. */
+  private pipeline(s: Source, scope: Scope): void {
+    const id = ++this.pipeIds;
+    const folder = scope.folder.path;
+    for (let stage = 0; !this.stopped; stage++) {
+      this.command(s, { ...scope, pipes: [...scope.pipes, { id, stage }] });
+      this.blanks(s, false);
+      if (!s.at('|') || s.at('||')) {
+        if (stage > 0) scope.folder.path = folder;
+        return;
+      }
+      s.pos += s.at('|&') ? 2 : 1;
+      scope.folder.path = folder;
+      this.blanks(s, true);
+    }
+  }
+
+  private command(s: Source, scope: Scope): void {
+    this.blanks(s, false);
+    if (s.at('((')) {
+      const end = arithmeticEnd(s.text, s.pos);
+      if (end !== -1) {
+        s.pos = end;
+        return this.simple(s, scope);
+      }
+    }
+    if (s.ch !== '(') return this.simple(s, scope);
+    s.pos++;
+    if (!this.enter()) return;
+    this.list(s, { ...scope, folder: { path: scope.folder.path } }, true);
+    this.level--;
+    if (s.at(')')) s.pos++;
+    this.simple(s, scope); // the subshell's own redirects: `( ... ) > out`
+  }
+
+  private simple(s: Source, scope: Scope): void {
+    const words: Word[] = [];
+    const starts: number[] = [];
+    const redirects: Array<{ r: Redirect; start: number }> = [];
+    let end = s.pos;
+    while (!this.stopped) {
+      this.blanks(s, false);
+      const c = s.ch;
+      if (c === undefined) break;
+      const start = s.pos;
+      if ((c === '<' || c === '>') && s.text[s.pos + 1] === '(') {
+        words.push(this.word(s, scope));
+        starts.push(start);
+      } else {
+        const r = this.redirect(s, scope);
+        if (r) redirects.push({ r, start });
+        else if (META.has(c)) break;
+        else {
+          words.push(this.word(s, scope));
+          starts.push(start);
+        }
+      }
+      end = s.pos;
+    }
+    if (words.length === 0 && redirects.length === 0) return;
+    this.emit(
+      s,
+      scope,
+      words,
+      redirects.map((x) => x.r),
+      (i) => s.text.slice(Math.min(starts[i] ?? end, ...redirects.map((x) => x.start)), end),
+    );
+  }
+
+  /** Builds the command from its words, then follows what it runs and where it moves the folder. */
+  private emit(s: Source | null, scope: Scope, words: Word[], redirects: Redirect[], textFrom: (i: number) => string): void {
+    if (this.commands.length >= MAX_COMMANDS) return this.stop();
+    let i = 0;
+    while (i < words.length && RESERVED.has(words[i]!.raw)) i++;
+    const first = words[i]?.raw;
+    if (first === 'case') this.sawCase = true;
+    if (first !== undefined && NOT_COMMANDS.has(first)) i = words.length;
+    const text = textFrom(i);
+    let cdpath = false;
+    while (i < words.length && assignedName(words[i]!) !== null) {
+      if (assignedName(words[i]!) === 'CDPATH') cdpath = true;
+      i++;
+    }
+    if (i === words.length && cdpath) scope.folder.path = null; // CDPATH set: later `cd`s cannot be followed
+    const u = unwrap(words.slice(i));
+    if (u.words.length === 0 && redirects.length === 0 && !u.splitString) return;
+    const cmd: SimpleCommand = {
+      text,
+      words: u.words,
+      program: programName(u.words[0]),
+      redirects,
+      cwd: u.cwdUnknown ? null : scope.folder.path,
+      sudo: scope.sudo || u.sudo,
+      pipes: scope.pipes,
+    };
+    this.commands.push(cmd);
+    for (const c of scope.collectors) c.push(cmd);
+    this.follow(s, cmd, scope, u, cdpath || u.cdpath);
+  }
+
+  private follow(s: Source | null, cmd: SimpleCommand, scope: Scope, u: Unwrapped, cdpath: boolean): void {
+    const child = (): Scope => ({ folder: { path: cmd.cwd }, sudo: cmd.sudo, pipes: scope.pipes, collectors: scope.collectors });
+    if (u.splitString) {
+      const text = [u.splitString.value, ...cmd.words.map((w) => w.raw)].join(' ');
+      return this.line(text, child(), u.splitString.partial);
+    }
+    const p = cmd.program;
+    const args = cmd.words.slice(1);
+    if (p === 'cd' || p === 'pushd') scope.folder.path = cdpath ? null : this.cdTarget(cmd);
+    else if (p === 'popd') scope.folder.path = null;
+    else if (p !== null && DECLARES.has(p) && args.some((w) => assignedName(w) === 'CDPATH')) scope.folder.path = null;
+    else if (p === 'eval' && args.length > 0) {
+      // eval runs in this shell: a `cd` in it moves the folder of what follows
+      this.line(args.map((w) => w.value).join(' '), { ...scope, sudo: cmd.sudo }, args[args.length - 1]!.partial);
+    } else if (p !== null && SHELLS.has(p)) this.shell(s, cmd, child);
+    else if (p === 'find') this.findExec(cmd, child());
+  }
+
+  /** `sh -c LINE` (also `bash -lc`, `sh -ec`), or a shell reading its script from stdin. */
+  private shell(s: Source | null, cmd: SimpleCommand, child: () => Scope): void {
+    const w = cmd.words;
+    let i = 1;
+    let c = false;
+    let stdin = false;
+    for (; i < w.length; i++) {
+      const v = w[i]!.value;
+      if (v === '--' || v === '-') {
+        i++;
+        break;
+      }
+      if (/^[-+][A-Za-z]+$/.test(v)) {
+        if (v[0] === '-' && v.includes('c')) c = true;
+        if (v[0] === '-' && v.includes('s')) stdin = true;
+        if (/[oO]/.test(v)) i++; // `-o errexit`, `-O extglob`
+        continue;
+      }
+      if (v.startsWith('--')) {
+        if (v === '--rcfile' || v === '--init-file') i++;
+        continue;
+      }
+      break;
+    }
+    if (c) {
+      const line = w[i];
+      if (line) this.line(line.value, child(), line.partial);
+      return;
+    }
+    if (i < w.length && !stdin) return; // runs a script file
+    for (const r of cmd.redirects) {
+      if (r.op === '<<<' && r.body !== null) this.line(r.body, child(), false);
+    }
+    for (const h of s?.heredocs ?? []) if (cmd.redirects.includes(h.redirect)) h.shell = child();
+  }
+
+  /** `find ... -exec CMD {} ;`: CMD runs once per file found, `{}` standing for it. */
+  private findExec(cmd: SimpleCommand, scope: Scope): void {
+    const w = cmd.words;
+    let k = 1;
+    while (k < w.length && /^-(H|L|P|O\d*)$/.test(w[k]!.value)) k++;
+    const roots: Word[] = [];
+    for (; k < w.length && !/^[-(!]/.test(w[k]!.value); k++) roots.push(w[k]!);
+    const each = roots.length === 0 ? '.' : roots.length === 1 ? roots[0]!.value : VAR;
+    for (let k = 1; k < w.length; k++) {
+      const v = w[k]!.value;
+      if (!FIND_EXEC.has(v)) continue;
+      const inner: Word[] = [];
+      let j = k + 1;
+      for (; j < w.length && w[j]!.value !== ';' && w[j]!.value !== '+'; j++) {
+        const x = w[j]!;
+        inner.push(x.value.includes('{}') ? { ...x, value: x.value.replaceAll('{}', each) } : x);
+      }
+      if (inner.length > 0) {
+        const sc = v.endsWith('dir') ? { ...scope, folder: { path: null } } : scope;
+        this.emit(null, sc, inner, [], () => inner.map((x) => x.raw).join(' '));
+      }
+      k = j;
+    }
+  }
+
+  private cdTarget(cmd: SimpleCommand): string | null {
+    const t = parseOpts(cmd.words, 1).operands[0];
+    if (!t) return this.home;
+    if (t.partial || t.value === '-' || /^[+-]\d+$/.test(t.value)) return null;
+    return resolveFolder(t.value, cmd.cwd, this.home);
+  }
+
+  private redirect(s: Source, scope: Scope): Redirect | null {
+    REDIRECT.lastIndex = s.pos;
+    const m = REDIRECT.exec(s.text);
+    if (!m) return null;
+    s.pos += m[0].length;
+    const op = m[2]!;
+    const r: Redirect = { op, fd: m[1] ?? null, target: null, writes: false, body: null };
+    this.blanks(s, false);
+    const c = s.ch;
+    if (c === undefined || (META.has(c) && !((c === '<' || c === '>') && s.text[s.pos + 1] === '('))) {
+      this.incomplete = true;
+      return r;
+    }
+    const target = this.word(s, scope);
+    if (op === '<<' || op === '<<-') {
+      s.heredocs.push({ delim: target.value, strip: op === '<<-', expand: !/['"\\]/.test(target.raw), redirect: r, scope, shell: null });
+      return r;
+    }
+    if (op === '<<<') {
+      r.body = target.value;
+      r.target = target; // read, not written: kept for the substitutions in it
+      return r;
+    }
+    if ((op === '>&' || op === '<&') && /^(\d+-?|-)$/.test(target.value)) return r; // `2>&1`, `>&-`
+    r.target = target;
+    r.writes = op !== '<' && op !== '<&';
+    return r;
+  }
+
+  /** Skips blanks, line continuations and comments; newlines too when `newlines`, reading here-documents. */
+  private blanks(s: Source, newlines: boolean): void {
+    for (;;) {
+      const c = s.ch;
+      if (c !== undefined && BLANK.has(c)) s.pos++;
+      else if (c === '\\' && s.text[s.pos + 1] === '\n') s.pos += 2;
+      else if (c === '#') {
+        const nl = s.text.indexOf('\n', s.pos);
+        s.pos = nl === -1 ? s.text.length : nl;
+      } else if (c === '\n' && newlines) {
+        s.pos++;
+        if (s.heredocs.length > 0) this.heredocBodies(s);
+      } else return;
+    }
+  }
+
+  private heredocBodies(s: Source): void {
+    const pending = s.heredocs;
+    s.heredocs = [];
+    for (const h of pending) {
+      const lines: string[] = [];
+      let found = false;
+      while (!s.done) {
+        const nl = s.text.indexOf('\n', s.pos);
+        const stop = nl === -1 ? s.text.length : nl;
+        let line = s.text.slice(s.pos, stop);
+        if (h.strip) line = line.replace(/^\t+/, '');
+        s.pos = nl === -1 ? stop : stop + 1;
+        if (line === h.delim) {
+          found = true;
+          break;
+        }
+        lines.push(line);
+      }
+      if (!found) this.incomplete = true;
+      const body = lines.join('\n');
+      h.redirect.body = body;
+      if (h.expand) this.expansions(body, h.scope);
+      if (h.shell) this.line(body, h.shell, false);
+    }
+  }
+
+  /** The substitutions in an unquoted here-document run when it is read. */
+  private expansions(body: string, scope: Scope): void {
+    if (!/[$`]/.test(body)) return;
+    this.work += body.length;
+    if (this.work > MAX_WORK_CHARS) return this.stop();
+    const s = new Source(body, false);
+    const acc: Acc = { value: '', subs: [] };
+    while (!s.done && !this.stopped) {
+      const c = s.ch;
+      if (c === '\\') s.pos += 2;
+      else if (c === '$') this.dollar(s, scope, acc);
+      else if (c === '`') this.backtick(s, scope, acc);
+      else s.pos++;
+    }
+  }
+
+  private word(s: Source, scope: Scope): Word {
+    const start = s.pos;
+    const acc: Acc = { value: '', subs: [] };
+    if (s.at('<(') || s.at('>(')) {
+      const kind = s.at('<(') ? '<(' : '>(';
+      s.pos += 2;
+      acc.subs.push(this.substitution(s, scope, kind));
+      acc.value = VAR;
+    } else if (s.ch === '~') this.tilde(s, acc);
+    while (!s.done && !this.stopped) {
+      const c = s.ch!;
+      if (META.has(c)) break;
+      if (c === '\\') {
+        const n = s.text[s.pos + 1];
+        if (n === undefined) acc.value += '\\';
+        else if (n !== '\n') acc.value += n;
+        s.pos += n === undefined ? 1 : 2;
+      } else if (c === "'") this.single(s, acc);
+      else if (c === '"') {
+        s.pos++;
+        this.double(s, scope, acc);
+      } else if (c === '$') this.dollar(s, scope, acc);
+      else if (c === '`') this.backtick(s, scope, acc);
+      else if (c === '=') {
+        acc.value += '=';
+        s.pos++;
+        // `VAR=~/x` and `--prefix=~/x`: bash expands a tilde after the first `=`
+        if (s.ch === '~' && acc.value.indexOf('=') === acc.value.length - 1) this.tilde(s, acc);
+      } else {
+        PLAIN.lastIndex = s.pos;
+        const m = PLAIN.exec(s.text);
+        const run = m ? m[0] : c;
+        acc.value += run;
+        s.pos += run.length;
+      }
+    }
+    return { value: acc.value, raw: s.text.slice(start, s.pos), partial: s.partialTail && s.pos >= s.text.length, subs: acc.subs };
+  }
+
+  /** `~` and `~/x` are the home folder; `~user`, `~+` and `~-` are folders the line does not show. */
+  private tilde(s: Source, acc: Acc): void {
+    TILDE.lastIndex = s.pos;
+    const m = TILDE.exec(s.text)!;
+    s.pos += m[0].length;
+    acc.value += m[1] === '' ? HOME : VAR;
+  }
+
+  private single(s: Source, acc: Acc): void {
+    const close = s.text.indexOf("'", s.pos + 1);
+    if (close === -1) {
+      this.incomplete = true;
+      acc.value += s.text.slice(s.pos + 1);
+      s.pos = s.text.length;
+      return;
+    }
+    acc.value += s.text.slice(s.pos + 1, close);
+    s.pos = close + 1;
+  }
+
+  /** Inside `"..."`, after the opening quote. */
+  private double(s: Source, scope: Scope, acc: Acc): void {
+    while (!s.done && !this.stopped) {
+      const c = s.ch!;
+      if (c === '"') {
+        s.pos++;
+        return;
+      }
+      if (c === '\\') {
+        const n = s.text[s.pos + 1];
+        if (n !== undefined && '$`"\\\n'.includes(n)) {
+          if (n !== '\n') acc.value += n;
+          s.pos += 2;
+        } else {
+          acc.value += '\\';
+          s.pos++;
+        }
+      } else if (c === '$') this.dollar(s, scope, acc);
+      else if (c === '`') this.backtick(s, scope, acc);
+      else {
+        let k = s.pos + 1;
+        while (k < s.text.length && !'"\\$`'.includes(s.text[k]!)) k++;
+        acc.value += s.text.slice(s.pos, k);
+        s.pos = k;
+      }
+    }
+    if (!this.stopped) this.incomplete = true;
+  }
+
+  private dollar(s: Source, scope: Scope, acc: Acc): void {
+    const n = s.text[s.pos + 1];
+    if (n === "'") return this.ansiC(s, acc);
+    if (n === '"') {
+      s.pos += 2;
+      return this.double(s, scope, acc);
+    }
+    if (n === '(') {
+      const end = s.at('$((') ? arithmeticEnd(s.text, s.pos + 1) : -1;
+      if (end !== -1) {
+        s.pos = end;
+        acc.value += VAR;
+        return;
+      }
+      s.pos += 2;
+      acc.subs.push(this.substitution(s, scope, '$('));
+      acc.value += VAR;
+      return;
+    }
+    if (n === '{') return this.braced(s, scope, acc);
+    NAME.lastIndex = s.pos + 1;
+    const m = NAME.exec(s.text);
+    if (m) {
+      s.pos += 1 + m[0].length;
+      acc.value += m[0] === 'HOME' ? HOME : VAR;
+      return;
+    }
+    if (n !== undefined && /[0-9@*#?$!-]/.test(n)) {
+      s.pos += 2;
+      acc.value += VAR;
+      return;
+    }
+    acc.value += '$';
+    s.pos++;
+  }
+
+  /** `${...}`: any parameter expansion, with the substitutions inside it followed. */
+  private braced(s: Source, scope: Scope, acc: Acc): void {
+    if (!this.enter()) return;
+    s.pos += 2;
+    const from = s.pos;
+    const inner: Acc = { value: '', subs: [] };
+    let closed = false;
+    while (!s.done && !this.stopped) {
+      const c = s.ch!;
+      if (c === '}') {
+        closed = true;
+        break;
+      }
+      if (c === '\\') s.pos += 2;
+      else if (c === "'") this.single(s, inner);
+      else if (c === '"') {
+        s.pos++;
+        this.double(s, scope, inner);
+      } else if (c === '$') this.dollar(s, scope, inner);
+      else if (c === '`') this.backtick(s, scope, inner);
+      else s.pos++;
+    }
+    this.level--;
+    const name = s.text.slice(from, Math.min(s.pos, s.text.length));
+    if (closed) s.pos++;
+    else if (!this.stopped) this.incomplete = true;
+    acc.subs.push(...inner.subs);
+    acc.value += name === 'HOME' ? HOME : VAR;
+  }
+
+  /** `$'...'`: backslash escapes are the only expansion. */
+  private ansiC(s: Source, acc: Acc): void {
+    s.pos += 2;
+    const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
+    while (!s.done) {
+      const c = s.ch!;
+      if (c === "'") {
+        s.pos++;
+        return;
+      }
+      if (c === '\\' && s.pos + 1 < s.text.length) {
+        const n = s.text[s.pos + 1]!;
+        const hex = /^x([0-9A-Fa-f]{1,2})/.exec(s.text.slice(s.pos + 1, s.pos + 4));
+        const oct = /^([0-7]{1,3})/.exec(s.text.slice(s.pos + 1, s.pos + 4));
+        if (hex) {
+          acc.value += String.fromCharCode(parseInt(hex[1]!, 16));
+          s.pos += 1 + hex[0].length;
+        } else if (oct) {
+          acc.value += String.fromCharCode(parseInt(oct[1]!, 8));
+          s.pos += 1 + oct[0].length;
+        } else {
+          acc.value += ESC[n] ?? n;
+          s.pos += 2;
+        }
+        continue;
+      }
+      acc.value += c;
+      s.pos++;
+    }
+    this.incomplete = true;
+  }
+
+  /** `` `...` ``: its text, unescaped, is a command line of its own. */
+  private backtick(s: Source, scope: Scope, acc: Acc): void {
+    s.pos++;
+    let text = '';
+    let closed = false;
+    while (!s.done) {
+      const c = s.ch!;
+      if (c === '`') {
+        s.pos++;
+        closed = true;
+        break;
+      }
+      const n = s.text[s.pos + 1];
+      if (c === '\\' && n !== undefined && '`\\$'.includes(n)) {
+        text += n;
+        s.pos += 2;
+      } else {
+        text += c;
+        s.pos++;
+      }
+    }
+    if (!closed) this.incomplete = true;
+    const collector: SimpleCommand[] = [];
+    this.line(text, { folder: { path: scope.folder.path }, sudo: scope.sudo, pipes: scope.pipes, collectors: [...scope.collectors, collector] }, !closed && s.partialTail);
+    acc.subs.push({ kind: '`', commands: collector });
+    acc.value += VAR;
+  }
+
+  /** `$(...)`, `<(...)`, `>(...)`: read in place up to the closing `)`, in a subshell. */
+  private substitution(s: Source, scope: Scope, kind: Sub['kind']): Sub {
+    const collector: SimpleCommand[] = [];
+    if (!this.enter()) return { kind, commands: collector };
+    this.list(s, { folder: { path: scope.folder.path }, sudo: scope.sudo, pipes: scope.pipes, collectors: [...scope.collectors, collector] }, true);
+    this.level--;
+    if (s.ch === ')') s.pos++;
+    return { kind, commands: collector };
+  }
+}
+
+/**
+ * The end of `((...))` starting at `from`, or -1 when the parentheses close apart, as in
+ * `((cd a); rm b)`, which is two subshells.
+ */
+function arithmeticEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let k = from; k < text.length; k++) {
+    const c = text[k];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth === 1) return text[k + 1] === ')' ? k + 2 : -1;
+    }
+  }
+  return -1;
+}
+
+/** Splits a command line into the simple commands it runs. Never throws. */
+export function splitShell(line: string, opts: SplitOptions = {}): Split {
+  const home = typeof opts.home === 'string' && opts.home.startsWith('/') ? normalizePath(opts.home) : null;
+  const cwd = typeof opts.cwd === 'string' && opts.cwd.startsWith('/') ? normalizePath(opts.cwd) : null;
+  let text = typeof line === 'string' ? line : '';
+  let clipped = false;
+  if (text.length > MAX_LINE_CHARS) {
+    text = text.slice(0, MAX_LINE_CHARS);
+    clipped = true;
+  }
+  const sp = new Splitter(home);
+  try {
+    sp.line(text, { folder: { path: cwd }, sudo: false, pipes: [], collectors: [] }, opts.partialTail === true && !clipped);
+  } catch {
+    // A bug must not make a risky call look safe: what was read stands, marked as not all read.
+    sp.stopped = true;
+    sp.incomplete = true;
+  }
+  return { commands: sp.commands, incomplete: sp.incomplete, clipped: clipped || sp.stopped };
+}
