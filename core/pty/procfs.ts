@@ -61,7 +61,8 @@ export function readArgv(pid: number): string[] | null {
     const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     if (raw === '') return [];
     const parts = raw.split('\0');
-    if (parts[parts.length - 1] === '') parts.pop();
+    // A process that set its title (pi) leaves its argv padded with NULs: drop the empty tail.
+    while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
     return parts;
   } catch {
     return null;

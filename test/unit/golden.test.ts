@@ -46,6 +46,10 @@ for (const { file, f } of fixtures) {
     assert.ok(f.obtained.length > 0, 'the fixture says how it was obtained');
     const d = decideLook(m!.rules, f.lines, f.title);
     if (d.decided?.rule) decidedBy.add(`${m!.id}/${d.decided.rule.id}`);
+    // Both tiers are credited when they agree with the look: each is applied as its own claim.
+    for (const v of [d.applyScreen, d.applyTitle]) {
+      if (v && v !== 'keep' && v.rule && v.state === d.decided?.state) decidedBy.add(`${m!.id}/${v.rule.id}`);
+    }
     if (d.freeze && d.screen?.verdict.rule) decidedBy.add(`${m!.id}/${d.screen.verdict.rule.id}`);
     if (f.progress && m!.rules.title) {
       const p = evaluateTitle(m!.rules.title, f.progress, 'osc_progress').verdict;

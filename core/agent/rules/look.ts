@@ -33,7 +33,9 @@ export function decideLook(rules: CompiledRules, screen: string[], title: string
     else applyScreen = freeze ? 'keep' : null;
   }
   let decided: Verdict | null = null;
-  if (applyTitle && (!sState || LOUDNESS[applyTitle.state!] >= LOUDNESS[sState])) decided = applyTitle;
-  else if (sState) decided = sv;
+  // On a tie the screen stands for the look: it carries the message, the kind and the answers
+  // a title has no room for.
+  if (applyTitle && (!sState || LOUDNESS[applyTitle.state!] > LOUDNESS[sState])) decided = applyTitle;
+  else if (sState && applyScreen !== null) decided = sv;
   return { screen: s, title: t, applyScreen, applyTitle, decided, freeze };
 }
