@@ -54,7 +54,7 @@ await Promise.all([
     entryPoints: [join(root, 'core/cli/main.ts')],
     outfile: join(dist, 'cli.cjs'),
   }),
-  build({ ...common, entryPoints: [join(root, 'core/daemon/main.ts')], outfile: join(dist, 'daemon.js') }),
+  build({ ...common, entryPoints: [join(root, 'app/daemon.ts')], outfile: join(dist, 'daemon.js') }),
   build({ ...common, entryPoints: [join(root, 'scripts/gen-verbs.ts')], outfile: join(dist, 'gen-verbs.js') }),
 ]);
 

@@ -43,6 +43,7 @@ const formatters: Record<string, Formatter> = {
     return table(vs.map((v) => [v.name, v.summary]));
   },
   'kill-server': () => '',
+  'ssh-host-key': (r) => String(r.line),
   'explain-agent-detect': (r) => String(r.text),
   'read-agent-messages': (r) => {
     const ms = r.messages as Array<{ id: number; thread: number; at: number; fenced: string; subject: string }>;
@@ -87,6 +88,37 @@ const formatters: Record<string, Formatter> = {
   'set-window': () => '',
   'set-session-name': () => '',
   'resize-window': () => '',
+  'new-worktree': (r) => `${str(r.session)}  ${str(r.path)}  (${str(r.branch)} from ${str(r.base)})`,
+  'list-worktrees': (r) => {
+    type Row = Record<string, unknown>;
+    const repos = r.repositories as Array<{ name: string; main: string | null; worktrees: Row[] }>;
+    if (repos.length === 0) return 'no worktrees';
+    return repos
+      .map((g) => `${g.name}${g.main ? `  (${g.main})` : ''}\n` + table([['SESSION', 'BRANCH', 'BASE', 'AGENT', 'STATE', 'DIRTY', 'AHEAD', 'PATH'], ...g.worktrees.map((w) => [str(w.session), str(w.branch), str(w.base), str(w.harness), String(w.state) + (w.prompt_status ? ` (prompt ${w.prompt_status})` : ''), str(w.dirty), str(w.ahead), str(w.path)])]).replace(/^/gm, '  '))
+      .join('\n\n');
+  },
+  'diff-worktree': (r) => {
+    const files = r.files as Array<{ path: string; status: string; added: number | null; deleted: number | null }>;
+    const head = `${str(r.session)}: ${files.length} file${files.length === 1 ? '' : 's'}, +${str(r.added)} -${str(r.deleted)}, ${str(r.commits)} commit${r.commits === 1 ? '' : 's'} past ${str(r.base)}${r.truncated ? ' (truncated)' : ''}`;
+    const list = files.map((f) => `${f.status} ${f.path}  ${f.added === null ? 'binary' : `+${f.added} -${f.deleted}`}`).join('\n');
+    return [head, list, typeof r.patch === 'string' && r.patch ? '\n' + (r.patch as string).replace(/\n$/, '') : ''].filter(Boolean).join('\n');
+  },
+  'remove-worktree': (r) => {
+    const x = r.removed as Record<string, unknown>;
+    return `removed ${str(x.session)} (${str(x.path)})${x.branch_deleted ? '' : `; branch ${str(x.branch)} kept`}`;
+  },
+  'pull-worktree': (r) => `${str(r.session)}  ${str(r.path)}  (${str(r.branch)} at ${String(r.head).slice(0, 12)}, ${Math.round(Number(r.bytes) / 1024)} KB)`,
+  'start-agent': (r) => `${str(r.window_id)}  ${str(r.name)} ${str(r.state)}${r.prompt_status ? ` prompt ${str(r.prompt_status)}` : ''}`,
+  'fan-out': (r) => {
+    const as = r.attempts as Array<Record<string, unknown>>;
+    return `group ${str(r.group)} from ${str(r.base)}\n` + table([['SESSION', 'BRANCH', 'AGENT', 'STATE', 'PROMPT'], ...as.map((a) => [str(a.session), str(a.branch), str(a.harness), str(a.state), str(a.prompt_status)])]);
+  },
+  'keep-fan': (r) => {
+    const removed = r.removed as Array<{ session: string }>;
+    const lines = [`kept ${str(r.kept)}${r.merged ? ` (merged into ${str((r.merged as Record<string, unknown>).into)})` : ''}; removed ${removed.length ? removed.map((x) => x.session).join(', ') : 'none'}`];
+    for (const n of r.notes as string[]) lines.push(n);
+    return lines.join('\n');
+  },
 };
 
 export function formatResult(verb: string, result: unknown): string {

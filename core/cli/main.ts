@@ -184,9 +184,9 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     const mod = (await import(new URL('./daemon.js', import.meta.url).href)) as {
-      daemonCommand(a: { foreground: boolean; server?: string }): Promise<number>;
+      runDaemon(a: { foreground: boolean; server?: string }): Promise<number>;
     };
-    return mod.daemonCommand({ foreground, server });
+    return mod.runDaemon({ foreground, server });
   }
   if (first === 'status') return statusCommand(rest);
   const table = loadTable();

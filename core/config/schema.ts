@@ -57,11 +57,28 @@ const agents = z
   })
   .prefault({});
 
+const ssh = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Where the SSH server listens; a wider address only when the person sets it. */
+    listen: z.string().min(3).max(300).default('127.0.0.1:2222'),
+    /** Files of keys allowed in (default ~/.ssh/authorized_keys and $XDG_CONFIG_HOME/tuios/authorized_keys). */
+    authorized_keys: z.array(z.string().min(1).max(4096)).max(16).optional(),
+    max_sessions: z.number().int().min(1).max(1000).default(32),
+    max_auth_tries: z.number().int().min(1).max(20).default(6),
+    /** Seconds without input before a session is closed; 0 never. */
+    idle_timeout: z.number().int().min(0).max(7 * 86400).default(0),
+    /** Let `ssh box VERB` run verbs that change state (read-only by default). */
+    exec_write: z.boolean().default(false),
+  })
+  .prefault({});
+
 export const configSchema = z
   .object({
     daemon,
     hooks,
     agents,
+    ssh,
   })
   .prefault({});
 

@@ -17,6 +17,7 @@ import { spawnDaemon } from './spawn.js';
 import { placementOf } from '../security/placement.js';
 import type { Services } from './services.js';
 import type { Caller } from '../rpc/caller.js';
+import type { VerbDef } from '../rpc/verb.js';
 import { VERSION } from '../version.js';
 import { AgentStore } from '../agent/store.js';
 import { watchPaneOsc } from '../agent/osc.js';
@@ -47,6 +48,23 @@ export interface DaemonArgs {
 export interface RunningDaemon {
   svc: Services;
   stopped: Promise<void>;
+  /** Lines the extensions want printed at start (the SSH command to connect, ...). */
+  banner: string[];
+}
+
+/**
+ * A part of the daemon outside core (the SSH server, the link, the TUI): core imports none of
+ * them; the entry point hands them to startDaemon, which starts each once the core is up.
+ */
+export interface DaemonExtension {
+  name: string;
+  verbs?: VerbDef[];
+  start(svc: Services): Promise<ExtensionHandle | void>;
+}
+
+export interface ExtensionHandle {
+  banner?: string[];
+  dispose(): Promise<void> | void;
 }
 
 function say(line: string): void {
@@ -54,12 +72,13 @@ function say(line: string): void {
 }
 
 /** `tuios daemon`: foreground runs here; otherwise a detached child runs it and we wait for it. */
-export async function daemonCommand(args: DaemonArgs): Promise<number> {
+export async function daemonCommand(args: DaemonArgs, extensions: DaemonExtension[] = []): Promise<number> {
   const paths = resolvePaths(process.env, args.server);
   if (!args.foreground) return startDetached(paths, args);
   try {
-    const d = await startDaemon(paths);
+    const d = await startDaemon(paths, extensions);
     say(`tuios ${VERSION} daemon (pid ${process.pid}) listening on ${paths.socket}`);
+    for (const line of d.banner) say(line);
     say(`log: ${paths.logFile}`);
     await d.stopped;
     return 0;
@@ -84,7 +103,7 @@ async function startDetached(paths: Paths, args: DaemonArgs): Promise<number> {
 }
 
 /** Builds and starts every service. Exported for tests that want a daemon in-process. */
-export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
+export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = []): Promise<RunningDaemon> {
   ensurePrivateDir(paths.runtimeDir);
   ensurePrivateDir(paths.stateDir);
   const lock = acquireLock(`${paths.socket}.lock`);
@@ -187,6 +206,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     permissions,
     ops: new OpCache(),
     queue: null as unknown as DeliveryQueue,
+    endpoints: new Map(),
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,
     bootId: randomBytes(8).toString('hex'),
@@ -205,7 +225,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   const queue = new DeliveryQueue(svc);
   (svc as { queue: DeliveryQueue }).queue = queue;
   agents.addInfo((w) => ({ queued: queue.count(w) }));
-  const dispatcher = new Dispatcher(svc, allVerbs);
+  const dispatcher = new Dispatcher(svc, [...allVerbs, ...extensions.flatMap((e) => e.verbs ?? [])]);
   (svc as { dispatcher: Dispatcher }).dispatcher = dispatcher;
 
   const restored = snapshot.restore(defaultCwd);
@@ -216,11 +236,33 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
   const rpc = new RpcServer(dispatcher, log);
   await rpc.listen(paths.socket);
   log.info('daemon started', { version: VERSION, socket: paths.socket });
+  const handles: ExtensionHandle[] = [];
+  const banner: string[] = [];
+  for (const ext of extensions) {
+    try {
+      const h = await ext.start(svc);
+      if (h) {
+        handles.push(h);
+        banner.push(...(h.banner ?? []));
+      }
+    } catch (e) {
+      // A part that cannot start (a port in use) is logged; the daemon goes on without it.
+      log.error('extension did not start', { extension: ext.name, error: e instanceof Error ? e.message : String(e) });
+      banner.push(`${ext.name}: not started: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
 
   async function stop(reason: string): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('daemon stopping', { reason });
+    for (const h of handles.reverse()) {
+      try {
+        await h.dispose();
+      } catch (e) {
+        log.warn('extension did not stop cleanly', { error: String(e) });
+      }
+    }
     snapshot.dispose();
     snapshot.saveNow();
     hook.dispose();
@@ -253,7 +295,7 @@ export async function startDaemon(paths: Paths): Promise<RunningDaemon> {
     log.error('unhandled rejection', { error: e instanceof Error ? e.stack : String(e) });
   });
 
-  return { svc, stopped };
+  return { svc, stopped, banner };
 }
 
 /** [daemon] agent_autodetect / agent_detect_seconds / agent_binaries, and the env that stands in for them. */

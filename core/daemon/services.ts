@@ -41,6 +41,8 @@ export interface Services {
   /** Operation ids of typing verbs: a same-id retry replays, never types twice. */
   readonly ops: OpCache;
   readonly queue: DeliveryQueue;
+  /** Where the extensions listen (ssh: {host, port, fingerprint}), as server-info reports it. */
+  readonly endpoints: Map<string, unknown>;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */
   harnessNames(id: string): string[];
   readonly bootId: string;

@@ -52,7 +52,8 @@ function windowTty(w: Window): string | null {
 }
 
 export function placeCaller(c: Caller, d: PlacementDeps): Placement {
-  if (c.channel === 'tui') return { kind: 'outside' };
+  // A client built into the daemon, and an SSH exec peer that authenticated with a listed key.
+  if (c.channel === 'tui' || c.channel === 'ssh-exec') return { kind: 'outside' };
   if (c.pid === null) {
     // No pid from the kernel: only possible where the addon did not build or on another OS.
     return hasProcfs ? { kind: 'inside', how: 'the kernel did not name the caller' } : { kind: 'outside' };

@@ -4,6 +4,9 @@ import { defineVerb } from '../rpc/verb.js';
 import { describeVerb, type VerbDescription } from '../rpc/describe.js';
 import { TuiosError } from '../errors.js';
 import { VERSION, PROTOCOL_VERSION } from '../version.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 
 let cache: VerbDescription[] | null = null;
 
@@ -46,6 +49,7 @@ export const serverInfo = defineVerb({
       windows: svc.model.windows.size,
       config_error: svc.config.lastError,
       config_warnings: svc.config.warnings,
+      endpoints: Object.fromEntries(svc.endpoints),
     };
   },
 });
@@ -63,4 +67,27 @@ export const killServer = defineVerb({
   },
 });
 
-export const serverVerbs = [listVerbs, serverInfo, killServer];
+export const sshHostKey = defineVerb({
+  name: 'ssh-host-key',
+  access: 'none',
+  summary: 'The SSH server\'s host key fingerprint, as ssh-keygen -lf prints it',
+  target: 'none',
+  mutates: false,
+  cli: { aliases: ['ssh'], subcommands: { 'host-key': 'ssh-host-key' } },
+  params: z.object({}),
+  run({ svc }) {
+    const file = join(svc.paths.stateDir, 'ssh_host_ed25519_key.pub');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8').trim();
+    } catch {
+      throw new TuiosError('not_found', 'This daemon has no SSH host key yet.', 'It is made when the SSH server first starts ([ssh] enabled = true).');
+    }
+    const [type, b64, ...comment] = text.split(/\s+/);
+    const fp = 'SHA256:' + createHash('sha256').update(Buffer.from(b64 ?? '', 'base64')).digest('base64').replace(/=+$/, '');
+    const bits = type === 'ssh-ed25519' ? 256 : 0;
+    return { fingerprint: fp, type, line: `${bits} ${fp} ${comment.join(' ') || 'no comment'} (${type === 'ssh-ed25519' ? 'ED25519' : (type ?? '').toUpperCase()})`, file };
+  },
+});
+
+export const serverVerbs = [listVerbs, serverInfo, killServer, sshHostKey];

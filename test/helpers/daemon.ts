@@ -23,6 +23,8 @@ export interface DaemonOptions {
   env?: Record<string, string>;
   /** Start it now (default) or leave it to the first CLI call's auto-start. */
   start?: boolean;
+  /** Run the SSH server (on a free port of 127.0.0.1); off by default so daemons never collide. */
+  ssh?: boolean;
 }
 
 const live = new Set<TestDaemon>();
@@ -58,7 +60,10 @@ export class TestDaemon {
       TUIOS_SERVER: this.socket,
       ...opts.env,
     };
-    if (opts.config !== undefined) writeFileSync(join(this.dir, 'config', 'tuios', 'config.toml'), opts.config);
+    // Tests never take the default SSH port: the server is off, or on a port the kernel picks.
+    const sshTable = opts.ssh ? '[ssh]\nlisten = "127.0.0.1:0"\n' : '[ssh]\nenabled = false\n';
+    const cfg = opts.config ?? '';
+    writeFileSync(join(this.dir, 'config', 'tuios', 'config.toml'), /^\[ssh\]/m.test(cfg) ? cfg : `${cfg}\n${sshTable}`);
     live.add(this);
   }
 

@@ -1,0 +1,8 @@
+// The parts of the daemon that live outside core, in the order they start. The daemon entry and
+// the build's verb table both read this list.
+import type { DaemonExtension } from '../core/daemon/main.js';
+import { sshExtension } from '../ssh-server/index.js';
+
+export function extensions(): DaemonExtension[] {
+  return [sshExtension()];
+}

@@ -1,0 +1,91 @@
+// `ssh box VERB ARGS...`: one tuios verb run in the daemon for an SSH exec request, parsed and
+// printed exactly as the CLI does, read-only unless [ssh] exec_write = true.
+import { parseVerbArgs, findVerb, verbUsage, UsageError, type VerbRow } from '../core/cli/args.js';
+import { formatResult } from '../core/cli/format.js';
+import { describeVerb } from '../core/rpc/describe.js';
+import { TuiosError, toErrorBody } from '../core/errors.js';
+import type { Services } from '../core/daemon/services.js';
+import type { Caller } from '../core/rpc/caller.js';
+
+/** Splits a command line into words the way a POSIX shell quotes them (no expansion). */
+export function shellWords(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let has = false;
+  let q: '"' | "'" | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (q === "'") {
+      if (c === "'") q = null;
+      else cur += c;
+      continue;
+    }
+    if (q === '"') {
+      if (c === '"') q = null;
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) cur += line[++i];
+      else cur += c;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      q = c;
+      has = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      has = true;
+    } else if (/\s/.test(c)) {
+      if (has || cur) out.push(cur);
+      cur = '';
+      has = false;
+    } else {
+      cur += c;
+      has = true;
+    }
+  }
+  if (has || cur) out.push(cur);
+  return out;
+}
+
+let table: VerbRow[] | null = null;
+
+function verbTable(svc: Services): VerbRow[] {
+  table ??= svc.dispatcher.list().map((v) => {
+    const d = describeVerb(v);
+    return { name: d.name, summary: d.summary, help: d.help, stream: d.stream, params: d.params, cli: d.cli };
+  });
+  return table;
+}
+
+export interface ExecResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runExec(svc: Services, command: string, caller: Caller): Promise<ExecResult> {
+  const words = shellWords(command);
+  if (words[0] === 'tuios') words.shift();
+  const rows = verbTable(svc);
+  const first = words[0];
+  if (!first || first === 'help' || first === '--help') {
+    return { code: 0, stdout: rows.map((r) => `${r.name}  ${r.summary}`).join('\n') + '\n', stderr: '' };
+  }
+  const verb = findVerb(rows, first);
+  if (!verb) return { code: 2, stdout: '', stderr: `tuios: unknown verb "${first}"\n` };
+  let parsed;
+  try {
+    parsed = parseVerbArgs(verb, words.slice(1));
+  } catch (e) {
+    if (e instanceof UsageError) return { code: 2, stdout: '', stderr: `tuios ${verb.name}: ${e.message}\n\n${verbUsage(verb)}\n` };
+    throw e;
+  }
+  if (parsed.help) return { code: 0, stdout: verbUsage(verb) + '\n', stderr: '' };
+  if (verb.stream) return { code: 2, stdout: '', stderr: `tuios: ${verb.name} streams; it is not available over ssh exec\n` };
+  try {
+    const result = await svc.dispatcher.call(verb.name, parsed.params, caller);
+    const text = parsed.json ? JSON.stringify(result, null, 2) : formatResult(verb.name, result);
+    return { code: 0, stdout: text ? text + '\n' : '', stderr: '' };
+  } catch (e) {
+    const b = e instanceof TuiosError ? e.toBody() : toErrorBody(e);
+    return { code: b.code === 'timeout' ? 124 : 1, stdout: '', stderr: `tuios: ${b.message} (${b.code})\n${b.hint ? `  ${b.hint}\n` : ''}` };
+  }
+}
