@@ -37,6 +37,7 @@ import { grantsOf, grantsText, parseGrants } from '../security/grants.js';
 import { OpCache } from '../agent/typing.js';
 import { DeliveryQueue } from '../agent/queue.js';
 import { packageRoot } from '../config/package-root.js';
+import { installFleet } from '../git/fleet.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 
@@ -225,6 +226,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   const queue = new DeliveryQueue(svc);
   (svc as { queue: DeliveryQueue }).queue = queue;
   agents.addInfo((w) => ({ queued: queue.count(w) }));
+  const fleet = installFleet(svc);
   const dispatcher = new Dispatcher(svc, [...allVerbs, ...extensions.flatMap((e) => e.verbs ?? [])]);
   (svc as { dispatcher: Dispatcher }).dispatcher = dispatcher;
 
@@ -268,6 +270,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     hook.dispose();
     asks.dispose();
     queue.dispose();
+    fleet.dispose();
     inbox.dispose();
     detector.dispose();
     agents.dispose();

@@ -14,6 +14,8 @@ import { inboxVerbs } from './inbox.js';
 import { mailVerbs } from './mail.js';
 import { grantVerbs } from './grants.js';
 import { typingVerbs } from './typing.js';
+import { worktreeVerbs } from './worktree.js';
+import { fanVerbs } from './fan.js';
 
 export const allVerbs: VerbDef[] = [
   ...sessionVerbs,
@@ -29,5 +31,7 @@ export const allVerbs: VerbDef[] = [
   ...mailVerbs,
   ...grantVerbs,
   ...typingVerbs,
+  ...worktreeVerbs,
+  ...fanVerbs,
   ...serverVerbs,
 ] as unknown as VerbDef[];

@@ -1,0 +1,465 @@
+// `worktree pull` content transfer: a worktree's state packed on one side as a byte stream and
+// unpacked on the other into a new worktree of another clone. Pure over local repositories: the
+// link carries the bytes later, piping packWorktree's output into unpackWorktree's input.
+//
+// What travels: the commits of the branch the receiver lacks (relative to commits it said it has),
+// plus the uncommitted work as two commits made with plumbing (as `git stash create` does, never
+// touching a ref, the worktree or its index): I, whose tree is the index as staged, and W, whose
+// tree is the files as they are (tracked changes and untracked files that are not ignored), with
+// parents HEAD and I. The receiver recreates HEAD as a branch, W as the files and I as the index,
+// so `git status` reads the same on both sides and `git log` shows the same hashes.
+//
+// Wire format, version 1: the 8-byte magic "TUIOSWT1", then frames of [type u8][length u32 BE]
+// [payload]: one HEADER (JSON), PACK frames (a git pack, in order), one END (JSON: the pack's
+// length and sha256). A stream that ends before END, or whose pack does not match END, is cut:
+// the receiver spools everything first and runs git only on a whole, checked transfer, and it
+// builds the worktree under a temporary name, renaming it at the end.
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Writable, type Readable } from 'node:stream';
+import { TuiosError } from '../errors.js';
+import { git, gitText, forgetSafety } from './run.js';
+import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, workingTrees, type WorkingTrees } from './repo.js';
+import { GIT_TRANSFER_TIMEOUT_MS, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_MAX_HEADER_BYTES, PULL_PROGRESS_BYTES } from './limits.js';
+
+export const PULL_MAGIC = Buffer.from('TUIOSWT1', 'latin1');
+export const FRAME_HEADER = 1;
+export const FRAME_PACK = 2;
+export const FRAME_END = 3;
+export const PULL_FORMAT = 1;
+
+/** Fixed identity and date of the two work commits, so the same state always packs the same. */
+const WORK_IDENTITY = {
+  GIT_AUTHOR_NAME: 'tuios',
+  GIT_AUTHOR_EMAIL: 'tuios@localhost',
+  GIT_AUTHOR_DATE: '@0 +0000',
+  GIT_COMMITTER_NAME: 'tuios',
+  GIT_COMMITTER_EMAIL: 'tuios@localhost',
+  GIT_COMMITTER_DATE: '@0 +0000',
+};
+
+export interface PullProgress {
+  phase: 'scan' | 'pack' | 'receive' | 'index' | 'checkout' | 'done';
+  /** Bytes of the transfer so far (sent by the packer, received by the unpacker). */
+  bytes: number;
+}
+
+export interface PackHeader {
+  format: number;
+  /** The branch the worktree has checked out, null on a detached HEAD. */
+  branch: string | null;
+  head: string;
+  index_commit: string;
+  work_commit: string;
+  /** The base the worktree was made from, when the sender knows it. */
+  base: string | null;
+  base_commit: string | null;
+  /** Commits the pack leaves out: the receiver has them (it said so). */
+  prerequisites: string[];
+  counts: { staged: number; modified: number; deleted: number; untracked: number };
+  /** Untracked files not sent, past the size limit. */
+  skipped: WorkingTrees['skipped'];
+}
+
+export interface PackOptions {
+  /** Commits the receiver has (listHaves on its clone); the pack leaves out what they reach. */
+  haves?: string[];
+  /** The worktree's recorded base, carried to the receiver. */
+  base?: { name: string | null; commit: string | null };
+  onProgress?: (p: PullProgress) => void;
+  signal?: AbortSignal;
+  maxUntrackedBytes?: number;
+}
+
+export interface PackSummary {
+  header: PackHeader;
+  /** Bytes written to the output, framing included. */
+  bytes: number;
+  pack_bytes: number;
+}
+
+export interface UnpackOptions {
+  /** A folder of the receiving clone. */
+  repo: string;
+  /** Where the new worktree goes; must not exist. Its parent is made when missing. */
+  dest: string;
+  /** The branch name to use; default the sender's, suffixed (-2, -3...) when the clone has it. */
+  branch?: string;
+  onProgress?: (p: PullProgress) => void;
+  signal?: AbortSignal;
+  maxBytes?: number;
+}
+
+export interface UnpackResult {
+  path: string;
+  branch: string;
+  head: string;
+  base: string | null;
+  /** The base commit when the receiver has it, else null. */
+  base_commit: string | null;
+  counts: PackHeader['counts'];
+  skipped: PackHeader['skipped'];
+  bytes: number;
+  pack_bytes: number;
+}
+
+// ---- frames ----
+
+export function frame(type: number, payload: Buffer): Buffer {
+  const h = Buffer.alloc(5);
+  h.writeUInt8(type, 0);
+  h.writeUInt32BE(payload.length, 1);
+  return Buffer.concat([h, payload]);
+}
+
+export interface Frame {
+  type: number;
+  payload: Buffer;
+}
+
+/** Splits a byte stream into frames; pure, fed chunk by chunk. */
+export class FrameReader {
+  private buf: Buffer = Buffer.alloc(0);
+  private magicSeen = false;
+  /** Bytes fed so far. */
+  bytes = 0;
+
+  feed(chunk: Buffer): Frame[] {
+    this.bytes += chunk.length;
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    const out: Frame[] = [];
+    if (!this.magicSeen) {
+      if (this.buf.length < PULL_MAGIC.length) return out;
+      if (!this.buf.subarray(0, PULL_MAGIC.length).equals(PULL_MAGIC)) throw badStream('it does not start as a tuios worktree transfer');
+      this.magicSeen = true;
+      this.buf = this.buf.subarray(PULL_MAGIC.length);
+    }
+    while (this.buf.length >= 5) {
+      const type = this.buf.readUInt8(0);
+      const len = this.buf.readUInt32BE(1);
+      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END) throw badStream(`it holds a frame of unknown type ${type}`);
+      const limit = type === FRAME_PACK ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
+      if (len > limit) throw badStream(`a frame of ${len} bytes is past its limit of ${limit}`);
+      if (this.buf.length < 5 + len) break;
+      out.push({ type, payload: Buffer.from(this.buf.subarray(5, 5 + len)) });
+      this.buf = this.buf.subarray(5 + len);
+    }
+    return out;
+  }
+
+  /** Bytes held that do not yet make a whole frame. */
+  get pending(): number {
+    return this.buf.length;
+  }
+}
+
+function badStream(why: string): TuiosError {
+  return new TuiosError('invalid_request', `The worktree transfer is not valid: ${why}. Nothing was made.`, undefined, { reason: 'bad_stream' });
+}
+
+function cutStream(bytes: number): TuiosError {
+  return new TuiosError('git_failed', `The worktree transfer was cut after ${bytes} bytes. Nothing was made.`, 'Pull again once the connection is back.', { reason: 'cut' });
+}
+
+async function writeOut(out: Writable, buf: Buffer, signal?: AbortSignal): Promise<void> {
+  if (out.destroyed || out.writableEnded) throw new TuiosError('git_failed', 'The transfer\'s output closed before the end.', undefined, { reason: 'cut' });
+  if (out.write(buf)) return;
+  await new Promise<void>((resolve, reject) => {
+    const cleanup = () => {
+      out.off('drain', onDrain);
+      out.off('close', onClose);
+      out.off('error', onErr);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onDrain = () => {
+      cleanup();
+      resolve();
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new TuiosError('git_failed', 'The transfer\'s output closed before the end.', undefined, { reason: 'cut' }));
+    };
+    const onErr = (e: Error) => {
+      cleanup();
+      reject(e);
+    };
+    const onAbort = () => {
+      cleanup();
+      reject(new TuiosError('timeout', 'The transfer was cancelled.'));
+    };
+    out.on('drain', onDrain);
+    out.on('close', onClose);
+    out.on('error', onErr);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+// ---- the receiver's offer ----
+
+/** Commits a clone has at its ref tips (branches, remote branches, tags, HEAD), newest first. */
+export async function listHaves(repo: string, signal?: AbortSignal): Promise<string[]> {
+  const out = await gitText(['for-each-ref', '--sort=-committerdate', '--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname)', 'refs/heads', 'refs/remotes', 'refs/tags'], { cwd: repo, signal });
+  const seen = new Set<string>();
+  const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: repo, signal, okCodes: [0, 1] })).stdout.toString().trim();
+  if (SHA_RE.test(head)) seen.add(head);
+  for (const line of out.split('\n')) {
+    const [t, id, pt, pid] = line.split(' ');
+    const c = t === 'commit' ? id : pt === 'commit' ? pid : undefined;
+    if (c && SHA_RE.test(c)) seen.add(c);
+    if (seen.size >= PULL_MAX_HAVES) break;
+  }
+  return [...seen];
+}
+
+// ---- packing ----
+
+/** Packs a worktree's state into `out` (ended on success, destroyed on failure). Touches nothing of it. */
+export async function packWorktree(worktree: string, out: Writable, opts: PackOptions = {}): Promise<PackSummary> {
+  const { signal } = opts;
+  let bytes = 0;
+  let lastReport = 0;
+  const report = (phase: PullProgress['phase'], force = false) => {
+    if (!opts.onProgress) return;
+    if (!force && bytes - lastReport < PULL_PROGRESS_BYTES) return;
+    lastReport = bytes;
+    opts.onProgress({ phase, bytes });
+  };
+  const send = async (buf: Buffer) => {
+    await writeOut(out, buf, signal);
+    bytes += buf.length;
+  };
+  try {
+    report('scan', true);
+    const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: worktree, signal });
+    const [trees, status, branchOut] = await Promise.all([
+      workingTrees(top, { signal, maxUntrackedBytes: opts.maxUntrackedBytes, timeoutMs: GIT_TRANSFER_TIMEOUT_MS }),
+      statusOf(top, signal),
+      git(['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: top, signal, okCodes: [0, 1] }),
+    ]);
+    if (!trees.head) throw new TuiosError('not_ready', `The worktree ${top} has no commits yet; there is nothing to pull.`, 'Make a first commit there.');
+    const head = trees.head;
+    const commitTree = (tree: string, parents: string[], msg: string) =>
+      gitText(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', msg], { cwd: top, signal, env: WORK_IDENTITY });
+    const indexCommit = await commitTree(trees.indexTree, [head], 'tuios: index');
+    const workCommit = await commitTree(trees.workTree, [head, indexCommit], 'tuios: worktree');
+
+    // What the receiver has, of the commits this clone knows.
+    const offered = (opts.haves ?? []).filter((h) => SHA_RE.test(h)).slice(0, PULL_MAX_HAVES);
+    let prerequisites: string[] = [];
+    if (offered.length) {
+      const r = await git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { cwd: top, signal, input: offered.join('\n') + '\n' });
+      prerequisites = r.stdout.toString().split('\n').filter((l) => l.endsWith(' commit')).map((l) => l.split(' ')[0]!);
+    }
+    const header: PackHeader = {
+      format: PULL_FORMAT,
+      branch: branchOut.stdout.toString().trim() || null,
+      head,
+      index_commit: indexCommit,
+      work_commit: workCommit,
+      base: opts.base?.name ?? null,
+      base_commit: opts.base?.commit ?? null,
+      prerequisites,
+      counts: { staged: status.staged, modified: status.modified, deleted: status.deleted, untracked: status.untracked },
+      skipped: trees.skipped,
+    };
+    await send(PULL_MAGIC);
+    await send(frame(FRAME_HEADER, Buffer.from(JSON.stringify(header))));
+    report('pack', true);
+
+    const hash = createHash('sha256');
+    let packBytes = 0;
+    const framer = new Writable({
+      highWaterMark: PULL_CHUNK_BYTES,
+      write(chunk: Buffer, _enc, cb) {
+        void (async () => {
+          for (let i = 0; i < chunk.length; i += PULL_CHUNK_BYTES) {
+            const part = chunk.subarray(i, i + PULL_CHUNK_BYTES);
+            hash.update(part);
+            packBytes += part.length;
+            await send(frame(FRAME_PACK, part));
+            report('pack');
+          }
+        })().then(() => cb(), (e: Error) => cb(e));
+      },
+    });
+    const revs = `${workCommit}\n--not\n${prerequisites.join('\n')}${prerequisites.length ? '\n' : ''}`;
+    await git(['pack-objects', '--revs', '--stdout', '-q', '--delta-base-offset'], { cwd: top, signal, input: revs, stdout: framer, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await new Promise<void>((resolve, reject) => framer.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    await send(frame(FRAME_END, Buffer.from(JSON.stringify({ pack_bytes: packBytes, sha256: hash.digest('hex') }))));
+    await new Promise<void>((resolve) => out.end(resolve));
+    report('done', true);
+    return { header, bytes, pack_bytes: packBytes };
+  } catch (e) {
+    out.destroy(e instanceof Error ? e : new Error(String(e)));
+    throw e;
+  }
+}
+
+// ---- unpacking ----
+
+function checkHeader(raw: Buffer): PackHeader {
+  let h: PackHeader;
+  try {
+    h = JSON.parse(raw.toString('utf8')) as PackHeader;
+  } catch {
+    throw badStream('its header is not JSON');
+  }
+  if (!h || typeof h !== 'object') throw badStream('its header is not an object');
+  if (h.format !== PULL_FORMAT) throw new TuiosError('protocol_mismatch', `The worktree transfer is format ${String(h.format)}; this tuios reads format ${PULL_FORMAT}.`, 'Upgrade tuios on both machines to the same version.');
+  for (const k of ['head', 'index_commit', 'work_commit'] as const) if (typeof h[k] !== 'string' || !SHA_RE.test(h[k])) throw badStream(`its ${k} is not a commit id`);
+  if (h.base_commit !== null && (typeof h.base_commit !== 'string' || !SHA_RE.test(h.base_commit))) throw badStream('its base_commit is not a commit id');
+  if (h.branch !== null && typeof h.branch !== 'string') throw badStream('its branch is not a name');
+  if (h.base !== null && typeof h.base !== 'string') throw badStream('its base is not a name');
+  if (!Array.isArray(h.prerequisites) || !h.prerequisites.every((p) => typeof p === 'string' && SHA_RE.test(p))) throw badStream('its prerequisites are not commit ids');
+  const c = h.counts ?? ({} as PackHeader['counts']);
+  h.counts = { staged: num(c.staged), modified: num(c.modified), deleted: num(c.deleted), untracked: num(c.untracked) };
+  h.skipped = Array.isArray(h.skipped) ? h.skipped.filter((s) => s && typeof s.path === 'string' && typeof s.bytes === 'number').slice(0, 1000) : [];
+  return h;
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
+}
+
+/** Reads the whole transfer into `spool` (the pack) and answers the header; throws on a cut or bad stream. */
+async function spoolTransfer(input: Readable, spool: string, o: { maxBytes: number; signal?: AbortSignal; progress: (bytes: number) => void }): Promise<{ header: PackHeader; bytes: number; packBytes: number }> {
+  const reader = new FrameReader();
+  const file = createWriteStream(spool, { mode: 0o600 });
+  const fileDone = new Promise<void>((resolve, reject) => {
+    file.once('finish', resolve);
+    file.once('error', reject);
+  });
+  const hash = createHash('sha256');
+  let header: PackHeader | null = null;
+  let end = null as { pack_bytes: number; sha256: string } | null;
+  let packBytes = 0;
+  const onAbort = () => input.destroy(new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.'));
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      if (reader.bytes + chunk.length > o.maxBytes) throw new TuiosError('limit_reached', `The worktree transfer is larger than ${Math.round(o.maxBytes / 1024 / 1024)} MB. Nothing was made.`);
+      for (const f of reader.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))) {
+        if (end) throw badStream('it goes on after its end');
+        if (f.type === FRAME_HEADER) {
+          if (header) throw badStream('it has two headers');
+          header = checkHeader(f.payload);
+        } else if (f.type === FRAME_PACK) {
+          if (!header) throw badStream('its pack comes before its header');
+          hash.update(f.payload);
+          packBytes += f.payload.length;
+          if (!file.write(f.payload)) await new Promise<void>((r) => file.once('drain', () => r()));
+        } else {
+          if (!header) throw badStream('it ends before its header');
+          try {
+            end = JSON.parse(f.payload.toString('utf8')) as { pack_bytes: number; sha256: string };
+          } catch {
+            throw badStream('its end is not JSON');
+          }
+        }
+      }
+      o.progress(reader.bytes);
+    }
+  } catch (e) {
+    file.destroy();
+    if (e instanceof TuiosError) throw e;
+    // The input broke (a link that went down, a peer that failed): the same as a cut.
+    throw cutStream(reader.bytes);
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+  }
+  file.end();
+  await fileDone;
+  if (!header || !end) throw cutStream(reader.bytes);
+  if (reader.pending) throw cutStream(reader.bytes);
+  if (end.pack_bytes !== packBytes || end.sha256 !== hash.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
+  return { header, bytes: reader.bytes, packBytes };
+}
+
+/**
+ * Unpacks a transfer into a new worktree of the clone at `repo`, at `dest`. Everything is read and
+ * checked before git runs; the worktree is built at a temporary name and renamed at the end, and
+ * a failure at any point removes what was made (the worktree, its branch, the spooled bytes). The
+ * objects already written are unreferenced loose or packed objects, which git gc collects.
+ */
+export async function unpackWorktree(input: Readable, opts: UnpackOptions): Promise<UnpackResult> {
+  // An input that breaks before it is read is a cut like any other, never an unhandled error.
+  const onInputError = () => undefined;
+  input.on('error', onInputError);
+  try {
+    return await unpackInto(input, opts);
+  } finally {
+    input.off('error', onInputError);
+  }
+}
+
+async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackResult> {
+  const { signal } = opts;
+  const repo = await repoAt(opts.repo, signal);
+  if (existsSync(opts.dest)) throw new TuiosError('conflict', `${opts.dest} exists already.`, 'Pick another place for the new worktree.');
+  const cwd = repo.main ?? repo.top;
+  const work = await mkdtemp(join(repo.commonDir, 'tuios-pull-'));
+  let lastReport = -PULL_PROGRESS_BYTES;
+  const progress = (phase: PullProgress['phase'], bytes: number, force = false) => {
+    if (!opts.onProgress || (!force && bytes - lastReport < PULL_PROGRESS_BYTES)) return;
+    lastReport = bytes;
+    opts.onProgress({ phase, bytes });
+  };
+  let tmpTree: string | null = null;
+  let madeBranch: string | null = null;
+  try {
+    progress('receive', 0, true);
+    const spool = join(work, 'pack');
+    const { header, bytes, packBytes } = await spoolTransfer(input, spool, { maxBytes: opts.maxBytes ?? PULL_MAX_BYTES, signal, progress: (b) => progress('receive', b) });
+
+    for (const p of header.prerequisites) {
+      const r = await git(['cat-file', '-e', `${p}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
+      if (r.code !== 0) throw new TuiosError('conflict', `The transfer needs commit ${p.slice(0, 12)}, which this clone does not have.`, 'Pull again: the offer of what this clone has is read anew each time.');
+    }
+    progress('index', bytes, true);
+    if (packBytes > 0) await git(['index-pack', '--stdin', '--strict'], { cwd, signal, input: createReadStream(spool), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    // The work commits must be what the header says: W on HEAD and I, I on HEAD.
+    const parents = async (c: string) => (await gitText(['rev-list', '--parents', '-n', '1', c], { cwd, signal })).split(' ').slice(1);
+    const [wp, ip] = await Promise.all([parents(header.work_commit), parents(header.index_commit)]);
+    if (wp.join(' ') !== `${header.head} ${header.index_commit}` || ip.join(' ') !== header.head) throw badStream('its work commits do not sit on its HEAD');
+
+    const wanted = opts.branch ?? header.branch ?? 'pulled';
+    await checkBranchName(wanted, cwd);
+    let branch = wanted;
+    for (let i = 2; await branchExists(cwd, branch, signal); i++) {
+      if (i > 100) throw new TuiosError('name_taken', `The branches ${wanted} to ${wanted}-100 exist already.`, 'Name a branch with --branch.');
+      branch = `${wanted}-${i}`;
+    }
+
+    progress('checkout', bytes, true);
+    await mkdir(dirname(opts.dest), { recursive: true, mode: 0o700 });
+    tmpTree = `${opts.dest}.tmp-${randomBytes(4).toString('hex')}`;
+    await git(['worktree', 'add', '--quiet', '--no-checkout', '--no-track', '-b', branch, tmpTree, header.head], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    madeBranch = branch;
+    // The files as they were (W), then the index as it was (I).
+    const filesIndex = { GIT_INDEX_FILE: join(work, 'files-index') };
+    await git(['read-tree', `${header.work_commit}^{tree}`], { cwd: tmpTree, env: filesIndex, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['checkout-index', '--all', '--force'], { cwd: tmpTree, env: filesIndex, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['read-tree', `${header.index_commit}^{tree}`], { cwd: tmpTree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['update-index', '-q', '--refresh'], { cwd: tmpTree, signal, okCodes: [0, 1], timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    if (signal?.aborted) throw new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.');
+    await git(['worktree', 'move', tmpTree, opts.dest], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    tmpTree = null;
+    forgetSafety();
+    const baseHere = header.base_commit ? (await git(['cat-file', '-e', `${header.base_commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] })).code === 0 : false;
+    progress('done', bytes, true);
+    return { path: opts.dest, branch, head: header.head, base: header.base, base_commit: baseHere ? header.base_commit : null, counts: header.counts, skipped: header.skipped, bytes, pack_bytes: packBytes };
+  } catch (e) {
+    // Leave nothing half-made: the temporary worktree and its branch go.
+    if (tmpTree) {
+      await git(['worktree', 'remove', '--force', '--force', tmpTree], { cwd, okCodes: [0, 1, 128] }).catch(() => undefined);
+      await rm(tmpTree, { recursive: true, force: true });
+      await git(['worktree', 'prune'], { cwd, okCodes: [0, 1, 128] }).catch(() => undefined);
+    }
+    if (madeBranch) await git(['branch', '-D', '--', madeBranch], { cwd, okCodes: [0, 1] }).catch(() => undefined);
+    throw e;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

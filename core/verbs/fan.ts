@@ -1,0 +1,235 @@
+// Starting agents (spec: Fleets, States): start-agent (one agent in a new pane, ready when it is
+// idle or done), fan-out (`tuios fan N`: N worktrees with an agent each, each prompt typed once its
+// agent is ready) and keep-fan (`tuios fan keep`: keep one attempt, remove the others without
+// losing uncommitted work).
+import { z } from 'zod';
+import { defineVerb } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import { enforce } from '../security/access.js';
+import { absoluteDir } from './params.js';
+import type { Services } from '../daemon/services.js';
+import type { Session } from '../model/model.js';
+import type { Window } from '../model/window.js';
+import { addWorktree, branchExists, deleteBranchIfEmpty, mergeIntoBase, removeWorktree, statusOf, worktreePathFor } from '../git/repo.js';
+import { firstPrompts, groupOf, resolveHarness, worktreeOf, type FirstPrompt, type WorktreeAttr } from '../git/fleet.js';
+import { callerDir, grantsFor, launcherOf, localSession, refuseHost, repoFor, startAgentWindow, worktreeSession } from '../git/sessions.js';
+import { MAX_FAN, READY_WAIT_MS, START_AGENT_WAIT_MS } from '../git/limits.js';
+import { PROMPT_MAX_BYTES } from '../agent/typing.js';
+import { removeAttempt } from './worktree.js';
+
+const grantsParam = z.array(z.string().max(32)).max(16).optional().describe('What the new panes may do through tuios (read,write,fan,respond,files,task,admin)');
+const promptText = z.string().min(1).max(PROMPT_MAX_BYTES);
+
+/** Resolves with the promise's value, or null when `ms` passes or the call ends first. */
+function within<T>(p: Promise<T>, ms: number, signal: AbortSignal): Promise<T | null> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => done(null), ms);
+    const onAbort = () => done(null);
+    const done = (v: T | null) => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', onAbort);
+      resolve(v);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(done, () => done(null));
+  });
+}
+
+function paneResult(svc: Services, w: Window, fp: FirstPrompt | null) {
+  const state = svc.agents.stateOf(w);
+  return { window_id: w.id, name: w.name, state, ready: state === 'idle' || state === 'done', ...(fp ? { prompt_status: fp.status, ...(fp.reason ? { prompt_reason: fp.reason } : {}) } : {}) };
+}
+
+export const startAgent = defineVerb({
+  name: 'start-agent',
+  access: 'fan',
+  summary: 'Start one agent in a new pane and return once it is ready (idle or done), its first prompt typed',
+  help: 'The pane opens in -s SESSION, else the caller\'s session, else the most recent one (a new session when there is none), in the caller\'s folder (or --cwd). Ready is idle or done, never unknown. --prompt is typed once it is ready, through the same acknowledged path as ask-agent: prompt_status is taken, or stalled when within 5 s it neither worked, asked nor finished a turn. A pane not ready for 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes; the prompt is still typed later, prompt_status waiting); --no-wait returns at once. -s HOST:SESSION needs the link between hosts.',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['harness'], rest: 'args', short: { n: 'name', p: 'prompt', c: 'cwd' }, usage: "start-agent HARNESS [--name N] [--prompt 'PROMPT'] [-s SESSION] [--grants G,...] [-- ARGS...]" },
+  params: z.object({
+    harness: z.string().min(1).max(64).describe('The harness: an id, alias or program name (claude, codex, ...)'),
+    name: z.string().min(1).max(128).optional().describe('The new window\'s name'),
+    prompt: promptText.optional().describe('The first prompt, typed once the agent is ready'),
+    session: z.string().min(1).max(300).optional().describe('The session (-s; HOST:SESSION on a linked machine)'),
+    cwd: z.string().min(1).max(4096).optional().describe('The folder it starts in'),
+    args: z.array(z.string().max(4096)).max(64).optional().describe('Arguments for the harness\'s program'),
+    grants: grantsParam,
+    timeout: z.number().int().min(0).max(READY_WAIT_MS).optional().describe('How long the call waits for ready (and the take), in ms'),
+    wait: z.boolean().optional().describe('Wait for ready (default true; --no-wait returns at once)'),
+    term: z.string().max(64).optional().describe('TERM of the client (used when the call makes a session)'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    let s: Session | null = params.session ? localSession(svc, 'start-agent', params.session) : null;
+    if (!s) {
+      const own = svc.callerPane(caller);
+      s = own ? svc.model.sessionOf(own) : (svc.model.mostRecentSession() ?? null);
+    }
+    if (s) enforce(svc, caller, { verb: 'start-agent', access: 'write', target: null, sessionId: s.id });
+    const grants = grantsFor(svc, caller, params.grants);
+    await resolveHarness(svc, params.harness);
+    const cwd = params.cwd ? absoluteDir(params.cwd) : params.session && s ? s.cwd : (callerDir(svc, caller) ?? s?.cwd);
+    let made = false;
+    if (!s) {
+      s = svc.model.createSession({ cwd, term: params.term });
+      made = true;
+      const by = launcherOf(svc, caller);
+      if (by) s.attrs.set('launched_by', by);
+    }
+    let started;
+    try {
+      started = await startAgentWindow(svc, s, { harness: params.harness, name: params.name, args: params.args, grants, cwd });
+    } catch (e) {
+      if (made) svc.model.killSession(s);
+      throw e;
+    }
+    const w = started.window;
+    const fps = firstPrompts(svc);
+    const waitMs = params.wait === false ? 0 : (params.timeout ?? START_AGENT_WAIT_MS);
+    const base = { session: s.name, session_id: s.id, harness: started.harness, program: started.program };
+    if (params.prompt) {
+      const done = fps.start(w, params.prompt);
+      await within(done, waitMs, signal);
+    } else if (waitMs > 0) {
+      await fps.ready(w, waitMs, signal);
+    }
+    return { ...base, ...paneResult(svc, w, fps.statusOf(w)) };
+  },
+});
+
+/** A branch stem from the prompt's first words: fan/retry-client. */
+function stemFrom(text: string): string {
+  const words = (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((x) => x.length >= 3).slice(0, 2);
+  return `fan/${words.join('-').slice(0, 32) || 'attempt'}`;
+}
+
+export const fanOut = defineVerb({
+  name: 'fan-out',
+  access: 'fan',
+  summary: 'N worktrees with an agent in each, each prompt typed once its agent is ready',
+  help: '--agent a,b mixes harnesses (attempt i runs agent i mod the list). The prompt is typed into every attempt; --prompt repeated N times gives each its own. Branches are STEM-1..N (--branch STEM, default fan/ and the prompt\'s first words); the sessions share the group STEM, which selectors read as group:. Each prompt goes through the acknowledged path: prompt_status taken, stalled (not taken in 5 s), waiting (not ready yet: it is typed once ready) or not_ready. An agent 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes) unless --no-wait.',
+  target: 'none',
+  mutates: true,
+  cli: {
+    positionals: ['count', 'text'],
+    aliases: ['fan'],
+    subcommands: { keep: 'keep-fan' },
+    short: { a: 'agent', p: 'prompt', b: 'branch' },
+    comma: ['agent'],
+    usage: "fan N --agent A[,B...] 'PROMPT' [--prompt P ...] [--branch STEM] [--base REF] [--repo PATH] [--grants G,...] | fan keep SESSION [--merge]",
+  },
+  params: z.object({
+    count: z.number().int().min(1).max(MAX_FAN).describe(`How many attempts (at most ${MAX_FAN})`),
+    text: promptText.optional().describe('The prompt typed into every attempt'),
+    prompt: z.array(promptText).max(MAX_FAN).optional().describe('A prompt per attempt (repeat it N times), or one for all'),
+    agent: z.array(z.string().min(1).max(64)).min(1).max(MAX_FAN).describe('The harness of each attempt, in turn (claude,codex)'),
+    branch: z.string().min(1).max(150).optional().describe('The branch stem and group (default fan/WORDS)'),
+    base: z.string().min(1).max(200).optional().describe('What the branches start from (default: the checked-out branch)'),
+    repo: z.string().min(1).max(4096).optional().describe('A folder of the repository (default: the caller\'s folder)'),
+    grants: grantsParam,
+    host: z.string().min(1).max(128).optional().describe('Run it on a linked machine (needs the link between hosts)'),
+    timeout: z.number().int().min(0).max(READY_WAIT_MS).optional().describe('How long the call waits for the prompts, in ms'),
+    wait: z.boolean().optional().describe('Wait for the prompts (default true; --no-wait returns at once)'),
+    term: z.string().max(64).optional().describe('TERM of the client'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    refuseHost('fan', params.host);
+    const prompts = [...(params.text !== undefined ? [params.text] : []), ...(params.prompt ?? [])];
+    if (prompts.length === 0) throw new TuiosError('invalid_params', 'fan needs a prompt.', "Give it after N: tuios fan 3 --agent claude 'PROMPT'", { field: 'text' });
+    if (prompts.length !== 1 && prompts.length !== params.count) {
+      throw new TuiosError('invalid_params', `fan ${params.count} got ${prompts.length} prompts: give one for every attempt, or ${params.count}.`, undefined, { field: 'prompt' });
+    }
+    for (const a of params.agent) await resolveHarness(svc, a);
+    const grants = grantsFor(svc, caller, params.grants);
+    const repo = await repoFor(svc, caller, params.repo, signal);
+    // A stem no session and no branch uses yet.
+    const inUse = async (stem: string) => {
+      for (const s of svc.model.sessions.values()) if (groupOf(s) === stem) return true;
+      return branchExists(repo.top, `${stem}-1`, signal);
+    };
+    const wanted = params.branch ?? stemFrom(prompts[0]!);
+    let stem = wanted;
+    for (let i = 2; await inUse(stem); i++) stem = `${wanted}-${i}`;
+    const by = launcherOf(svc, caller);
+    const made: Array<{ s: Session; w: Window; wt: WorktreeAttr; harness: string | null }> = [];
+    try {
+      for (let i = 0; i < params.count; i++) {
+        const branch = `${stem}-${i + 1}`;
+        const wt = await addWorktree(repo, { branch, base: params.base, path: worktreePathFor(svc.paths.stateDir, repo, branch), signal });
+        try {
+          const r = await worktreeSession(svc, { repo, wt, agent: { harness: params.agent[i % params.agent.length]! }, grants, group: stem, launchedBy: by, term: params.term });
+          made.push({ s: r.session, w: r.window, wt: worktreeOf(r.session)!, harness: r.harness });
+        } catch (e) {
+          await removeWorktree(wt.path, { force: true }).catch(() => undefined);
+          await deleteBranchIfEmpty(repo.top, wt.branch, wt.base_commit).catch(() => undefined);
+          throw e;
+        }
+      }
+    } catch (e) {
+      // A fan is whole or not at all: what was made for it goes.
+      for (const m of made) await removeAttempt(svc, m.s, m.wt, { force: true }).catch(() => undefined);
+      throw e;
+    }
+    const fps = firstPrompts(svc);
+    const outcomes = made.map((m, i) => fps.start(m.w, prompts.length === 1 ? prompts[0]! : prompts[i]!));
+    const waitMs = params.wait === false ? 0 : (params.timeout ?? START_AGENT_WAIT_MS);
+    if (waitMs > 0) await within(Promise.all(outcomes), waitMs, signal);
+    return {
+      group: stem,
+      repo: repo.name,
+      base: made[0]?.wt.base ?? null,
+      base_commit: made[0]?.wt.base_commit ?? null,
+      attempts: made.map((m) => ({ session: m.s.name, session_id: m.s.id, branch: m.wt.branch, path: m.wt.path, harness: m.harness, ...paneResult(svc, m.w, fps.statusOf(m.w)) })),
+    };
+  },
+});
+
+export const keepFan = defineVerb({
+  name: 'keep-fan',
+  summary: 'Keep one attempt of a fan and remove the others, never losing uncommitted work',
+  help: 'Every other session of the same group is removed (its session, its worktree, and its branch when it holds no commit past its base). An attempt with uncommitted work is kept and listed in kept_dirty, unless --force. A branch with commits is kept (branch_deleted: false). --merge first merges the kept branch into its base in the main checkout (which must have the base checked out and no uncommitted tracked change); a conflict is undone and nothing is removed.',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['session'], short: { f: 'force' }, usage: 'fan keep SESSION [--merge] [--force]' },
+  params: z.object({
+    session: z.string().min(1).max(300).describe('The attempt to keep'),
+    merge: z.boolean().optional().describe('Merge its branch into the base first'),
+    force: z.boolean().optional().describe('Remove the other attempts even with uncommitted work (it is lost)'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    const s = localSession(svc, 'fan keep', params.session);
+    const wt = worktreeOf(s);
+    const group = groupOf(s);
+    if (!wt || !group) throw new TuiosError('invalid_params', `The session ${s.name} is not an attempt of a fan.`, 'Name a session tuios fan made: tuios worktree ls', { field: 'session' });
+    const others = [...svc.model.sessions.values()].filter((o) => o.id !== s.id && groupOf(o) === group && worktreeOf(o));
+    for (const o of [s, ...others]) enforce(svc, caller, { verb: 'keep-fan', access: 'write', target: null, sessionId: o.id });
+    const notes: string[] = [];
+    let merged: Awaited<ReturnType<typeof mergeIntoBase>> | null = null;
+    if (params.merge) {
+      if (!wt.main) throw new TuiosError('not_repo', `The repository of ${s.name} has no main checkout to merge into.`);
+      if (/^[0-9a-f]{40}$/.test(wt.base)) throw new TuiosError('conflict', `${s.name} was made from a commit (${wt.base.slice(0, 12)}), not a branch, so it has no base to merge into.`, 'Merge it by hand.');
+      merged = await mergeIntoBase(wt.main, wt.branch, wt.base, signal);
+      const st = await statusOf(wt.path, signal).catch(() => null);
+      if (st && st.dirty > 0) notes.push(`${s.name} has ${st.dirty} uncommitted change${st.dirty === 1 ? '' : 's'}, which were not merged; they stay in its worktree.`);
+    }
+    const removed = [];
+    const keptDirty = [];
+    const failed = [];
+    for (const o of others) {
+      try {
+        removed.push(await removeAttempt(svc, o, worktreeOf(o)!, { force: !!params.force, signal }));
+      } catch (e) {
+        const err = e as TuiosError;
+        if (err.code === 'dirty_worktree') {
+          keptDirty.push({ session: o.name, path: worktreeOf(o)!.path, dirty: err.extra.dirty, files: err.extra.files });
+          notes.push(`${o.name} was kept: it has uncommitted work (remove it with tuios worktree rm ${o.name} --force, or keep it).`);
+        } else failed.push({ session: o.name, error: { code: err.code ?? 'internal', message: err.message } });
+      }
+    }
+    for (const r of removed) if (!r.branch_deleted) notes.push(`The branch ${r.branch} of ${r.session} holds commits, so it was kept.`);
+    return { kept: s.name, group, merged: merged ? { into: wt.base, commit: merged.merged, fast_forward: merged.fast_forward } : null, removed, kept_dirty: keptDirty, failed, notes };
+  },
+});
+
+export const fanVerbs = [startAgent, fanOut, keepFan];

@@ -1,0 +1,270 @@
+// Worktree verbs (spec: Fleets, Other machines): new-worktree, list-worktrees, diff-worktree,
+// remove-worktree and pull-worktree, reached from the CLI as `tuios worktree new|ls|diff|rm|pull`.
+import { z } from 'zod';
+import { PassThrough } from 'node:stream';
+import { existsSync } from 'node:fs';
+import { defineVerb } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import { enforce, readableSessions } from '../security/access.js';
+import type { Services } from '../daemon/services.js';
+import type { Session } from '../model/model.js';
+import type { Caller } from '../rpc/caller.js';
+import { addWorktree, deleteBranchIfEmpty, diffWorktree, dirtyError, removeWorktree, repoAt, resolveCommit, statusOf, worktreePathFor } from '../git/repo.js';
+import { git, gitText } from '../git/run.js';
+import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../git/transfer.js';
+import { firstPrompts, groupOf, worktreeOf, type WorktreeAttr } from '../git/fleet.js';
+import { grantsFor, launcherOf, localSession, refuseHost, repoFor, worktreeSession } from '../git/sessions.js';
+import { GIT_DIFF_BUDGET_MS, LS_CONCURRENCY } from '../git/limits.js';
+
+const branchParam = z.string().min(1).max(200).describe('The branch');
+const repoParam = z.string().min(1).max(4096).optional().describe('A folder of the repository (default: the caller\'s folder)');
+const hostParam = z.string().min(1).max(128).optional().describe('Run it on a linked machine (needs the link between hosts)');
+const grantsParam = z.array(z.string().max(32)).max(16).optional().describe('What the new pane may do through tuios (read,write,fan,respond,files,task,admin)');
+
+/** A worktree session named by a caller, on this machine, with its worktree record. */
+function worktreeSessionOf(svc: Services, verb: string, ref: string): { s: Session; wt: WorktreeAttr } {
+  const s = localSession(svc, verb, ref);
+  const wt = worktreeOf(s);
+  if (!wt) throw new TuiosError('not_repo', `The session ${s.name} is not in a worktree tuios made.`, 'List them with: tuios worktree ls');
+  return { s, wt };
+}
+
+function check(svc: Services, caller: Caller, verb: string, access: 'read' | 'write', s: Session): void {
+  enforce(svc, caller, { verb, access, target: null, sessionId: s.id });
+}
+
+/** The session's agent pane: the first window an agent was seen in, else its first window. */
+function agentPane(svc: Services, s: Session) {
+  const ws = svc.model.windowsOf(s);
+  return ws.find((w) => svc.agents.holdsAgent(w)) ?? ws[0] ?? null;
+}
+
+/** Removes a worktree session: its session, its worktree, and its branch when that holds nothing new. */
+export async function removeAttempt(svc: Services, s: Session, wt: WorktreeAttr, o: { force: boolean; signal?: AbortSignal }) {
+  if (existsSync(wt.path) && !o.force) {
+    const st = await statusOf(wt.path, o.signal);
+    if (st.dirty > 0) throw dirtyError(wt.path, st);
+  }
+  await removeWorktree(wt.path, { force: o.force, signal: o.signal });
+  if (svc.model.sessions.has(s.id)) svc.model.killSession(s);
+  const cwd = wt.main ?? wt.repo;
+  const branchDeleted = existsSync(cwd) ? await deleteBranchIfEmpty(cwd, wt.branch, wt.base_commit, o.signal).catch(() => false) : false;
+  return { session: s.name, path: wt.path, branch: wt.branch, branch_deleted: branchDeleted };
+}
+
+export const newWorktree = defineVerb({
+  name: 'new-worktree',
+  access: 'fan',
+  summary: 'A git worktree on a new branch and a session in it, optionally with an agent',
+  help: 'The worktree goes under the state folder (worktrees/REPO-HASH/BRANCH); its base (--base, else the checked-out branch) is recorded for diffs, fan keep --merge and reviews. --agent starts that harness in the session\'s first window; otherwise it runs your shell. An existing branch is checked out instead of made.',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['branch'], short: { a: 'agent' }, usage: 'worktree new BRANCH [--agent HARNESS] [--base REF] [--repo PATH] [--host HOST]' },
+  params: z.object({
+    branch: branchParam,
+    agent: z.string().min(1).max(64).optional().describe('A harness to start in the worktree (claude, codex, ...)'),
+    base: z.string().min(1).max(200).optional().describe('What the branch starts from (default: the checked-out branch)'),
+    repo: repoParam,
+    name: z.string().min(1).max(128).optional().describe('The session name (default REPO-BRANCH)'),
+    grants: grantsParam,
+    host: hostParam,
+    term: z.string().max(64).optional().describe('TERM of the client'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    refuseHost('worktree new', params.host);
+    const grants = grantsFor(svc, caller, params.grants);
+    const repo = await repoFor(svc, caller, params.repo, signal);
+    const wt = await addWorktree(repo, { branch: params.branch, base: params.base, path: worktreePathFor(svc.paths.stateDir, repo, params.branch), signal });
+    try {
+      const r = await worktreeSession(svc, { repo, wt, agent: params.agent ? { harness: params.agent } : undefined, grants, launchedBy: launcherOf(svc, caller), name: params.name, term: params.term });
+      return { session: r.session.name, session_id: r.session.id, window_id: r.window.id, path: wt.path, branch: wt.branch, base: wt.base, base_commit: wt.base_commit, repo: repo.name, harness: r.harness };
+    } catch (e) {
+      await removeWorktree(wt.path, { force: true }).catch(() => undefined);
+      if (wt.created_branch) await deleteBranchIfEmpty(repo.top, wt.branch, wt.base_commit).catch(() => undefined);
+      throw e;
+    }
+  },
+});
+
+async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  }));
+  return out;
+}
+
+export const listWorktrees = defineVerb({
+  name: 'list-worktrees',
+  summary: 'The worktrees tuios made, grouped by repository, with their agent and uncommitted work',
+  help: 'Each entry: path, branch, base, base_commit, session, group, the agent pane (harness, state, first prompt), dirty (uncommitted entries, untracked files included), ahead (commits past the base) and head. --group narrows to one fan.',
+  target: 'none',
+  mutates: false,
+  cli: {
+    aliases: ['worktree', 'worktrees'],
+    subcommands: { new: 'new-worktree', ls: 'list-worktrees', list: 'list-worktrees', diff: 'diff-worktree', rm: 'remove-worktree', remove: 'remove-worktree', pull: 'pull-worktree' },
+    usage: 'worktree ls [--json] [--group GLOB] | worktree new|diff|rm|pull ...',
+  },
+  params: z.object({
+    group: z.string().min(1).max(200).optional().describe('Only this fan group'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    const may = readableSessions(svc, caller);
+    const sessions = [...svc.model.sessions.values()].filter((s) => worktreeOf(s) && may(s.id) && (!params.group || groupOf(s) === params.group));
+    const rows = await pool(sessions, LS_CONCURRENCY, async (s) => {
+      const wt = worktreeOf(s)!;
+      const w = agentPane(svc, s);
+      const exists = existsSync(wt.path);
+      let dirty: number | null = null;
+      let head: string | null = null;
+      let ahead: number | null = null;
+      let error: string | undefined;
+      if (exists) {
+        try {
+          const [st, h] = await Promise.all([statusOf(wt.path, signal), resolveCommit(wt.path, 'HEAD', signal)]);
+          dirty = st.dirty;
+          head = h;
+          if (h) ahead = Number(await gitText(['rev-list', '--count', `${wt.base_commit}..${h}`], { cwd: wt.path, signal }));
+        } catch (e) {
+          error = e instanceof Error ? e.message : String(e);
+        }
+      }
+      const fp = w ? firstPrompts(svc).statusOf(w) : null;
+      return {
+        repo: wt.name,
+        repo_dir: wt.repo,
+        main: wt.main,
+        path: wt.path,
+        exists,
+        branch: wt.branch,
+        base: wt.base,
+        base_commit: wt.base_commit,
+        session: s.name,
+        session_id: s.id,
+        group: groupOf(s),
+        window_id: w?.id ?? null,
+        harness: w ? svc.agents.harnessOf(w) : null,
+        state: w ? svc.agents.stateOf(w) : 'none',
+        prompt_status: fp?.status ?? null,
+        dirty,
+        ahead,
+        head,
+        ...(wt.pulled_from ? { pulled_from: wt.pulled_from } : {}),
+        ...(error ? { error } : {}),
+      };
+    });
+    const byRepo = new Map<string, { repo: string; name: string; main: string | null; worktrees: typeof rows }>();
+    for (const r of rows) {
+      let g = byRepo.get(r.repo_dir);
+      if (!g) byRepo.set(r.repo_dir, (g = { repo: r.repo_dir, name: r.repo, main: r.main, worktrees: [] }));
+      g.worktrees.push(r);
+    }
+    const repositories = [...byRepo.values()].sort((a, b) => a.name.localeCompare(b.name));
+    for (const g of repositories) g.worktrees.sort((a, b) => a.branch.localeCompare(b.branch));
+    return { repositories, worktrees: repositories.flatMap((g) => g.worktrees) };
+  },
+});
+
+export const diffWorktreeVerb = defineVerb({
+  name: 'diff-worktree',
+  summary: 'What a worktree session changed against its base: commits and uncommitted work together',
+  help: 'Untracked files show with status U; ignored files are left out. The working state is read through a temporary copy of the index, so the worktree, its index and what was staged are never changed. A diff stops at 400 files or 2 MiB of text (truncated); all its git calls are bounded at 10 s together. --stat leaves the patch out.',
+  target: 'none',
+  mutates: false,
+  cli: { positionals: ['session'], usage: 'worktree diff SESSION [--stat]' },
+  params: z.object({
+    session: z.string().min(1).max(300).describe('The worktree session'),
+    stat: z.boolean().optional().describe('Counts only, no patch'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    const { s, wt } = worktreeSessionOf(svc, 'worktree diff', params.session);
+    check(svc, caller, 'diff-worktree', 'read', s);
+    if (!existsSync(wt.path)) throw new TuiosError('not_repo', `The worktree ${wt.path} of ${s.name} is gone.`, 'Remove the session with: tuios worktree rm ' + s.name + ' --force');
+    const d = await diffWorktree(wt.path, wt.base_commit, { signal, patch: !params.stat, budgetMs: GIT_DIFF_BUDGET_MS });
+    return { session: s.name, path: wt.path, branch: wt.branch, base: wt.base, ...d };
+  },
+});
+
+export const removeWorktreeVerb = defineVerb({
+  name: 'remove-worktree',
+  summary: 'Remove a worktree session: its session, its worktree, and its branch if it holds nothing new',
+  help: 'Refuses a worktree with uncommitted work (tracked changes or untracked files) with dirty_worktree, listing them, unless --force. A branch with commits its base lacks is kept (branch_deleted: false).',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['session'], short: { f: 'force' }, usage: 'worktree rm SESSION [--force]' },
+  params: z.object({
+    session: z.string().min(1).max(300).describe('The worktree session'),
+    force: z.boolean().optional().describe('Remove it even with uncommitted work (it is lost)'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    const { s, wt } = worktreeSessionOf(svc, 'worktree rm', params.session);
+    check(svc, caller, 'remove-worktree', 'write', s);
+    return { removed: await removeAttempt(svc, s, wt, { force: !!params.force, signal }) };
+  },
+});
+
+export const pullWorktree = defineVerb({
+  name: 'pull-worktree',
+  access: 'fan',
+  summary: 'Bring a worktree session\'s commits and uncommitted work into a new worktree of another clone',
+  help: 'The commits arrive as commits (the same hashes), the uncommitted work as uncommitted work: modified, staged, deleted and untracked files as they were. The source worktree and its index are not touched. The new worktree has the same branch name, suffixed (-2) when the clone has that branch; a session opens in it. A transfer that fails midway leaves nothing behind. HOST:SESSION needs the link between hosts. Progress goes out as worktree-progress events (tuios subscribe worktree-progress).',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['session'], short: { b: 'branch' }, usage: 'worktree pull SESSION [--repo PATH] [--branch NAME]' },
+  params: z.object({
+    session: z.string().min(1).max(300).describe('The session whose worktree is pulled (HOST:SESSION on a linked machine)'),
+    repo: repoParam,
+    branch: z.string().min(1).max(200).optional().describe('The branch name here (default: the source\'s)'),
+    term: z.string().max(64).optional().describe('TERM of the client'),
+  }),
+  async run({ params, svc, caller, signal }) {
+    const src = localSession(svc, 'worktree pull', params.session);
+    check(svc, caller, 'pull-worktree', 'read', src);
+    const srcWt = worktreeOf(src);
+    const srcDir = srcWt?.path ?? src.cwd;
+    const from = await repoAt(srcDir, signal);
+    const dest = await repoFor(svc, caller, params.repo, signal);
+    if (dest.commonDir === from.commonDir) {
+      throw new TuiosError('conflict', `${src.name} is already a worktree of ${dest.name}.`, 'Pull into another clone with --repo PATH.', { field: 'repo' });
+    }
+    const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: src.id, phase: p.phase, bytes: p.bytes });
+    const haves = await listHaves(dest.top, signal);
+    const branchHint = params.branch ?? from.branch ?? srcWt?.branch ?? 'pulled';
+    const destPath = worktreePathFor(svc.paths.stateDir, dest, branchHint);
+    const pipe = new PassThrough({ highWaterMark: 1024 * 1024 });
+    const unpacked = unpackWorktree(pipe, { repo: dest.top, dest: destPath, branch: params.branch, onProgress: progress, signal }).catch((e: unknown) => {
+      pipe.destroy();
+      throw e;
+    });
+    const packed = packWorktree(from.top, pipe, { haves, base: srcWt ? { name: srcWt.base, commit: srcWt.base_commit } : undefined, signal });
+    const [u, p] = await Promise.allSettled([unpacked, packed]);
+    if (u.status === 'rejected') throw u.reason;
+    if (p.status === 'rejected') throw p.reason;
+    const r = u.value;
+    const baseCommit = r.base_commit ?? (dest.head ? (await git(['merge-base', dest.head, r.head], { cwd: dest.top, okCodes: [0, 1] })).stdout.toString().trim() || r.head : r.head);
+    const base = r.base_commit ? (r.base ?? r.base_commit) : dest.branch ?? baseCommit;
+    const wt = { path: r.path, branch: r.branch, base, base_commit: baseCommit, created_branch: true };
+    const sess = await worktreeSession(svc, { repo: dest, wt, grants: grantsFor(svc, caller, undefined), launchedBy: launcherOf(svc, caller), pulledFrom: src.name, term: params.term });
+    return {
+      session: sess.session.name,
+      session_id: sess.session.id,
+      from: src.name,
+      path: r.path,
+      branch: r.branch,
+      head: r.head,
+      base,
+      base_commit: baseCommit,
+      counts: r.counts,
+      skipped: r.skipped,
+      bytes: r.bytes,
+      pack_bytes: r.pack_bytes,
+      prerequisites: p.value.header.prerequisites.length,
+    };
+  },
+});
+
+export const worktreeVerbs = [newWorktree, listWorktrees, diffWorktreeVerb, removeWorktreeVerb, pullWorktree];

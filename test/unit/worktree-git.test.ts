@@ -1,0 +1,133 @@
+// Running git safely: no hooks, no program only the repository's own config names (a global one
+// still runs), bounded in time and output. Real repositories in temp folders.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { git, neutralisingArgs } from '../../core/git/run.js';
+import { addWorktree, diffWorktree, repoAt, statusOf, workingTrees, worktreePathFor } from '../../core/git/repo.js';
+import { TuiosError } from '../../core/errors.js';
+import { makeRepo, removeDir, sh, tempDir, write } from '../helpers/worktree-repos.js';
+
+let root: string;
+let repo: string;
+const marker = (name: string) => join(root, `ran-${name}`);
+
+test.before(() => {
+  root = tempDir('tuios-gitsafe-');
+  // A global config of our own (read by every git this process starts, the runner's included).
+  const globalCfg = join(root, 'global.gitconfig');
+  writeFileSync(globalCfg, `[user]\n\tname = Test Person\n\temail = test@example.invalid\n[filter "trusted"]\n\tclean = "sh -c 'touch ${marker('trusted-clean')}; cat'"\n`);
+  process.env.GIT_CONFIG_GLOBAL = globalCfg;
+  repo = makeRepo(join(root, 'repo'));
+  write(join(repo, '.gitattributes'), '*.evil filter=evil diff=evil\n*.trusted filter=trusted\n');
+  write(join(repo, 'a.evil'), 'evil v0\n');
+  write(join(repo, 'a.trusted'), 'trusted v0\n');
+  sh(repo, ['add', '-A']);
+  sh(repo, ['commit', '-q', '-m', 'attributes']);
+  // What a cloned repository could carry in .git/config and .git/hooks.
+  const prog = (n: string) => `sh -c 'touch ${marker(n)}; cat'`;
+  sh(repo, ['config', 'filter.evil.clean', prog('clean')]);
+  sh(repo, ['config', 'filter.evil.smudge', prog('smudge')]);
+  sh(repo, ['config', 'filter.evil.process', `sh -c 'touch ${marker('process')}'`]);
+  sh(repo, ['config', 'filter.evil.required', 'true']);
+  sh(repo, ['config', 'diff.evil.textconv', `sh -c 'touch ${marker('textconv')}; cat "$1"' --`]);
+  sh(repo, ['config', 'diff.external', `sh -c 'touch ${marker('external')}'`]);
+  sh(repo, ['config', 'core.fsmonitor', `sh -c 'touch ${marker('fsmonitor')}'`]);
+  sh(repo, ['config', 'filter.trusted.clean', prog('repo-overrides-trusted')]);
+  for (const h of ['post-checkout', 'pre-commit', 'post-index-change', 'reference-transaction']) {
+    write(join(repo, '.git', 'hooks', h), `#!/bin/sh\ntouch ${marker(`hook-${h}`)}\n`);
+    chmodSync(join(repo, '.git', 'hooks', h), 0o755);
+  }
+});
+
+test.after(() => removeDir(root));
+
+test('neutralisingArgs: a repository program is emptied, a global one is put back', () => {
+  const args = neutralisingArgs([
+    { scope: 'global', key: 'filter.lfs.clean', value: 'git-lfs clean -- %f' },
+    { scope: 'local', key: 'filter.lfs.clean', value: 'evil' },
+    { scope: 'local', key: 'filter.x.smudge', value: 'evil' },
+    { scope: 'worktree', key: 'filter.x.required', value: 'true' },
+    { scope: 'local', key: 'user.name', value: 'not a program' },
+    { scope: 'global', key: 'credential.helper', value: 'store' },
+    { scope: 'local', key: 'credential.helper', value: 'evil' },
+    { scope: 'global', key: 'diff.tool.textconv', value: 'left alone: the repository does not set it' },
+  ]);
+  assert.equal(args, [
+    '-c', 'credential.helper=', '-c', 'credential.helper=store',
+    '-c', 'filter.lfs.clean=git-lfs clean -- %f',
+    '-c', 'filter.x.required=false',
+    '-c', 'filter.x.smudge=',
+  ]);
+});
+
+test('status, working trees and diffs run no filter, textconv, diff program or fsmonitor the repository names', async () => {
+  write(join(repo, 'a.evil'), 'evil v1\n');
+  write(join(repo, 'b.evil'), 'new evil\n');
+  const st = await statusOf(repo);
+  assert.is(st.modified, 1);
+  const trees = await workingTrees(repo);
+  assert.match(trees.workTree, /^[0-9a-f]{40}$/);
+  const d = await diffWorktree(repo, sh(repo, ['rev-parse', 'HEAD']).trim());
+  assert.ok(d.files.some((f) => f.path === 'a.evil' && f.status === 'M'));
+  assert.ok(d.files.some((f) => f.path === 'b.evil' && f.status === 'U'), 'an untracked file shows as U');
+  assert.match(d.patch, /\+evil v1/, 'the file as it is on disk');
+  for (const n of ['clean', 'smudge', 'process', 'textconv', 'external', 'fsmonitor', 'repo-overrides-trusted']) assert.not.ok(existsSync(marker(n)), `${n} did not run`);
+});
+
+test('a filter the global config names still runs (the repository cannot replace it)', async () => {
+  write(join(repo, 'a.trusted'), 'trusted v1\n');
+  await workingTrees(repo);
+  assert.ok(existsSync(marker('trusted-clean')), 'the global clean filter ran');
+  assert.not.ok(existsSync(marker('repo-overrides-trusted')));
+});
+
+test('a new worktree runs no hook', async () => {
+  const info = await repoAt(repo);
+  const path = worktreePathFor(join(root, 'state'), info, 'feat/hooks');
+  const wt = await addWorktree(info, { branch: 'feat/hooks', path });
+  assert.ok(existsSync(join(wt.path, 'keep.txt')));
+  assert.is(wt.base, 'main');
+  for (const h of ['post-checkout', 'post-index-change', 'reference-transaction']) assert.not.ok(existsSync(marker(`hook-${h}`)), `${h} did not run through tuios`);
+});
+
+test('a call past its deadline is stopped, its process group with it', async () => {
+  const forever = new Readable({ read() {} });
+  const t0 = Date.now();
+  try {
+    await git(['hash-object', '--stdin'], { cwd: repo, input: forever, timeoutMs: 300 });
+    assert.unreachable('it should time out');
+  } catch (e) {
+    assert.instance(e, TuiosError);
+    assert.is((e as TuiosError).code, 'timeout');
+  }
+  assert.ok(Date.now() - t0 < 5000, 'it answered soon after its deadline');
+  forever.destroy();
+});
+
+test('output past the bound fails, or is cut when the caller asks', async () => {
+  for (let i = 0; i < 40; i++) write(join(repo, `many/f${i}.txt`), 'x\n'.repeat(100));
+  try {
+    await git(['ls-files', '--others'], { cwd: repo, maxOutputBytes: 64 });
+    assert.unreachable('too much output');
+  } catch (e) {
+    assert.is((e as TuiosError).code, 'git_failed');
+    assert.match((e as Error).message, /more than/);
+  }
+  const r = await git(['ls-files', '--others'], { cwd: repo, maxOutputBytes: 64, cut: true });
+  assert.ok(r.truncated);
+  assert.is(r.stdout.length, 64);
+});
+
+test('not a repository: not_repo with a hint', async () => {
+  try {
+    await repoAt(root);
+    assert.unreachable();
+  } catch (e) {
+    assert.is((e as TuiosError).code, 'not_repo');
+  }
+});
+
+test.run();

@@ -1,0 +1,167 @@
+// worktree pull's content transfer over real repositories: packWorktree on one clone, unpackWorktree
+// into another, through a byte stream as the link will carry it.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { listHaves, packWorktree, unpackWorktree, FrameReader, PULL_MAGIC, frame, FRAME_PACK, type PullProgress } from '../../core/git/transfer.js';
+import { TuiosError } from '../../core/errors.js';
+import { commit, identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
+
+let root: string;
+let origin: string;
+let wt: string;
+let clone: string;
+
+/** Everything packWorktree writes, as one buffer. */
+async function packToBuffer(src: string, haves: string[]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(c: Buffer, _e, cb) {
+      chunks.push(c);
+      cb();
+    },
+  });
+  await packWorktree(src, sink, { haves });
+  return Buffer.concat(chunks);
+}
+
+function mtimes(dir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of ['mod.txt', 'staged.txt', 'keep.txt', 'new/untracked.txt', 'feature.txt']) out[f] = statSync(join(dir, f)).mtimeMs;
+  return out;
+}
+
+test.before(() => {
+  root = tempDir('tuios-pull-');
+  origin = makeRepo(join(root, 'origin'));
+  sh(root, ['clone', '-q', origin, join(root, 'clone')]);
+  clone = join(root, 'clone');
+  identity(clone);
+  wt = join(root, 'wt');
+  sh(origin, ['worktree', 'add', '-q', '-b', 'feat/retry', wt, 'main']);
+  makeMessyWork(wt);
+});
+
+test.after(() => removeDir(root));
+
+test('pull recreates commits with their hashes and the uncommitted work as it was, touching nothing at the source', async () => {
+  const indexPath = sh(wt, ['rev-parse', '--path-format=absolute', '--git-path', 'index']).trim();
+  const index0 = sha256File(indexPath);
+  const status0 = status(wt);
+  const times0 = mtimes(wt);
+  const log0 = log(wt);
+  assert.match(status0, /^ M mod\.txt$/m);
+  assert.match(status0, /^M  staged\.txt$/m);
+  assert.match(status0, /^ D del\.txt$/m);
+  assert.match(status0, /^\?\? new\/untracked\.txt$/m);
+
+  const haves = await listHaves(clone);
+  const pipe = new PassThrough();
+  const phases = new Set<string>();
+  const onProgress = (p: PullProgress) => phases.add(p.phase);
+  const dest = join(root, 'pulled', 'feat-retry');
+  const [res] = await Promise.all([unpackWorktree(pipe, { repo: clone, dest, onProgress }), packWorktree(wt, pipe, { haves, onProgress })]);
+
+  assert.is(res.path, dest);
+  assert.is(res.branch, 'feat/retry');
+  assert.equal(log(dest), log0, 'the same commits, the same hashes');
+  assert.is(sh(dest, ['symbolic-ref', '--short', 'HEAD']).trim(), 'feat/retry');
+  assert.is(status(dest), status0.replace(/^!!.*\n/gm, ''), 'git status reads the same');
+  assert.is(readFileSync(join(dest, 'mod.txt'), 'utf8'), 'mod.txt changed, not staged\n');
+  assert.is(readFileSync(join(dest, 'new/untracked.txt'), 'utf8'), 'a new file nobody added\n');
+  assert.not.ok(existsSync(join(dest, 'del.txt')), 'the deleted file stays deleted');
+  assert.not.ok(existsSync(join(dest, 'debug.log')), 'an ignored file is not sent');
+  assert.is(sh(dest, ['diff', '--cached', '--name-only']).trim(), 'staged.txt', 'the staged change is staged');
+  assert.equal(res.counts, { staged: 1, modified: 1, deleted: 1, untracked: 1 });
+  for (const p of ['receive', 'pack', 'checkout', 'done']) assert.ok(phases.has(p), `progress phase ${p}`);
+
+  assert.is(sha256File(indexPath), index0, 'the source index is unchanged');
+  assert.is(status(wt), status0, 'the source status is unchanged');
+  assert.equal(mtimes(wt), times0, 'no source file was rewritten');
+  assert.equal(log(wt), log0);
+  assert.ok(sh(clone, ['worktree', 'list']).includes(dest));
+  assert.equal(readdirSync(join(root, 'pulled')), ['feat-retry'], 'no temporary folder is left beside it');
+});
+
+test('a branch the clone has already gets a suffixed name', async () => {
+  const haves = await listHaves(clone);
+  const pipe = new PassThrough();
+  const dest = join(root, 'pulled', 'again');
+  const [res] = await Promise.all([unpackWorktree(pipe, { repo: clone, dest }), packWorktree(wt, pipe, { haves })]);
+  assert.is(res.branch, 'feat/retry-2');
+  assert.is(status(dest), status(join(root, 'pulled', 'feat-retry')));
+});
+
+test('a clone that has none of the history gets all of it', async () => {
+  const lone = join(root, 'lone');
+  sh(root, ['init', '-q', '-b', 'main', lone]);
+  identity(lone);
+  commit(lone, 'other.txt', 'unrelated\n', 'unrelated root');
+  const pipe = new PassThrough();
+  const dest = join(root, 'pulled', 'lone');
+  const [res, sum] = await Promise.all([unpackWorktree(pipe, { repo: lone, dest }), packWorktree(wt, pipe, { haves: await listHaves(lone) })]);
+  assert.equal(sum.header.prerequisites, []);
+  assert.equal(log(dest), log(wt));
+  assert.is(res.base_commit, null);
+  assert.is(status(dest), status(wt));
+});
+
+async function expectNothingMade(input: Readable, dest: string, reason: string) {
+  const branches0 = sh(clone, ['branch', '--list']);
+  const wts0 = sh(clone, ['worktree', 'list']);
+  const pulls0 = readdirSync(join(clone, '.git')).filter((f) => f.startsWith('tuios-pull-'));
+  try {
+    await unpackWorktree(input, { repo: clone, dest, branch: 'cut/attempt' });
+    assert.unreachable('the unpack should fail');
+  } catch (e) {
+    assert.instance(e, TuiosError);
+    assert.is((e as TuiosError).extra.reason, reason, (e as Error).message);
+  }
+  assert.not.ok(existsSync(dest), 'no worktree');
+  assert.is(sh(clone, ['branch', '--list']), branches0, 'no branch');
+  assert.is(sh(clone, ['worktree', 'list']), wts0, 'no worktree registered');
+  assert.equal(readdirSync(join(clone, '.git')).filter((f) => f.startsWith('tuios-pull-')), pulls0, 'no spool left');
+  assert.ok(!readdirSync(join(root, 'pulled')).some((f) => f.includes('.tmp-')), 'no temporary worktree');
+}
+
+test('a stream cut midway leaves no worktree, no branch and no spool', async () => {
+  const whole = await packToBuffer(wt, await listHaves(clone));
+  for (const at of [4, 20, Math.floor(whole.length / 2), whole.length - 3]) {
+    await expectNothingMade(Readable.from([whole.subarray(0, at)]), join(root, 'pulled', `cut-${at}`), 'cut');
+  }
+});
+
+test('a stream broken by its sender (an error, as a link going down) leaves nothing', async () => {
+  const whole = await packToBuffer(wt, await listHaves(clone));
+  const pipe = new PassThrough();
+  pipe.write(whole.subarray(0, Math.floor(whole.length / 2)));
+  setImmediate(() => pipe.destroy(new Error('ECONNRESET')));
+  await expectNothingMade(pipe, join(root, 'pulled', 'broken'), 'cut');
+});
+
+test('a changed byte in the pack is caught before git runs', async () => {
+  const whole = Buffer.from(await packToBuffer(wt, await listHaves(clone)));
+  whole[whole.length - 200] ^= 0xff;
+  await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped'), 'bad_stream');
+});
+
+test('frames: magic first, a frame split across chunks reads whole, an oversized frame is refused', () => {
+  const r = new FrameReader();
+  const f = frame(FRAME_PACK, Buffer.from('hello'));
+  const all = Buffer.concat([PULL_MAGIC, f]);
+  assert.equal(r.feed(all.subarray(0, 3)), []);
+  assert.equal(r.feed(all.subarray(3, 12)), []);
+  const out = r.feed(all.subarray(12));
+  assert.is(out.length, 1);
+  assert.is(out[0]!.payload.toString(), 'hello');
+  assert.is(r.pending, 0);
+  assert.throws(() => new FrameReader().feed(Buffer.from('NOTMAGIC')), /not start as a tuios/);
+  const big = Buffer.alloc(5);
+  big.writeUInt8(FRAME_PACK, 0);
+  big.writeUInt32BE(64 * 1024 * 1024, 1);
+  assert.throws(() => new FrameReader().feed(Buffer.concat([PULL_MAGIC, big])), /past its limit/);
+});
+
+test.run();
