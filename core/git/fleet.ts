@@ -101,8 +101,13 @@ interface Pending {
 export class FirstPrompts implements Disposable {
   private readonly pending = new Map<string, Pending>();
   private readonly ctl = new AbortController();
+  /** FIRST_RUN_QUESTION_MS, or TUIOS_FIRST_RUN_QUESTION_SECONDS from the daemon's environment (tests). */
+  private readonly questionMs: number;
 
-  constructor(private readonly svc: Services) {}
+  constructor(private readonly svc: Services) {
+    const secs = Number(svc.baseEnv.TUIOS_FIRST_RUN_QUESTION_SECONDS);
+    this.questionMs = Number.isFinite(secs) && secs > 0 ? secs * 1000 : FIRST_RUN_QUESTION_MS;
+  }
 
   statusOf(w: Window): FirstPrompt | null {
     return (w.attrs.get('first_prompt') as FirstPrompt | undefined) ?? null;
@@ -169,7 +174,7 @@ export class FirstPrompts implements Disposable {
       };
       const arm = () => {
         if (qTimer) clearTimeout(qTimer);
-        qTimer = setTimeout(ask, FIRST_RUN_QUESTION_MS);
+        qTimer = setTimeout(ask, this.questionMs);
         qTimer.unref();
       };
       const ask = () => {
@@ -182,8 +187,8 @@ export class FirstPrompts implements Disposable {
         question = svc.inbox.open('question', {
           windowId: w.id,
           summary: prompt
-            ? `has waited ${Math.round(FIRST_RUN_QUESTION_MS / 1000)} s at a screen tuios does not recognise (${st}); its first prompt is not typed yet. Look at the pane and answer what it asks; the prompt is typed once it is at its prompt.`
-            : `has waited ${Math.round(FIRST_RUN_QUESTION_MS / 1000)} s at a screen tuios does not recognise (${st}) since it started. Look at the pane and answer what it asks.`,
+            ? `has waited ${Math.round(this.questionMs / 1000)} s at a screen tuios does not recognise (${st}); its first prompt is not typed yet. Look at the pane and answer what it asks; the prompt is typed once it is at its prompt.`
+            : `has waited ${Math.round(this.questionMs / 1000)} s at a screen tuios does not recognise (${st}) since it started. Look at the pane and answer what it asks.`,
           ref: { reason: 'first_prompt_waiting' },
         });
       };

@@ -47,7 +47,7 @@ export const startAgent = defineVerb({
   help: 'The pane opens in -s SESSION, else the caller\'s session, else the most recent one (a new session when there is none), in the caller\'s folder (or --cwd). Ready is idle or done, never unknown. --prompt is typed once it is ready, through the same acknowledged path as ask-agent: prompt_status is taken, or stalled when within 5 s it neither worked, asked nor finished a turn. A pane not ready for 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes; the prompt is still typed later, prompt_status waiting); --no-wait returns at once. -s HOST:SESSION needs the link between hosts.',
   target: 'none',
   mutates: true,
-  cli: { positionals: ['harness'], rest: 'args', short: { n: 'name', p: 'prompt', c: 'cwd' }, usage: "start-agent HARNESS [--name N] [--prompt 'PROMPT'] [-s SESSION] [--grants G,...] [-- ARGS...]" },
+  cli: { positionals: ['harness'], rest: 'args', short: { n: 'name', p: 'prompt', c: 'cwd' }, comma: ['grants'], usage: "start-agent HARNESS [--name N] [--prompt 'PROMPT'] [-s SESSION] [--grants G,...] [-- ARGS...]" },
   params: z.object({
     harness: z.string().min(1).max(64).describe('The harness: an id, alias or program name (claude, codex, ...)'),
     name: z.string().min(1).max(128).optional().describe('The new window\'s name'),
@@ -116,7 +116,7 @@ export const fanOut = defineVerb({
     aliases: ['fan'],
     subcommands: { keep: 'keep-fan' },
     short: { a: 'agent', p: 'prompt', b: 'branch' },
-    comma: ['agent'],
+    comma: ['agent', 'grants'],
     usage: "fan N --agent A[,B...] 'PROMPT' [--prompt P ...] [--branch STEM] [--base REF] [--repo PATH] [--grants G,...] | fan keep SESSION [--merge]",
   },
   params: z.object({

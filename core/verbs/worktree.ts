@@ -59,7 +59,7 @@ export const newWorktree = defineVerb({
   help: 'The worktree goes under the state folder (worktrees/REPO-HASH/BRANCH); its base (--base, else the checked-out branch) is recorded for diffs, fan keep --merge and reviews. --agent starts that harness in the session\'s first window; otherwise it runs your shell. An existing branch is checked out instead of made.',
   target: 'none',
   mutates: true,
-  cli: { positionals: ['branch'], short: { a: 'agent' }, usage: 'worktree new BRANCH [--agent HARNESS] [--base REF] [--repo PATH] [--host HOST]' },
+  cli: { positionals: ['branch'], short: { a: 'agent' }, comma: ['grants'], usage: 'worktree new BRANCH [--agent HARNESS] [--base REF] [--repo PATH] [--host HOST]' },
   params: z.object({
     branch: branchParam,
     agent: z.string().min(1).max(64).optional().describe('A harness to start in the worktree (claude, codex, ...)'),
