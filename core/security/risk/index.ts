@@ -69,8 +69,12 @@ export function assessApproval(input: RiskInput, ctx: RiskContext = {}): RiskAss
   const kind: Kind = patch ? 'patch' : isShellTool(tool) ? 'shell' : isFileTool(tool) ? 'file' : 'other';
   const judge = new PathJudge({ root: ctx.root ?? null, home, realpath: ctx.realpath });
   const findings: Finding[] = [];
+  const seen = new Set<string>();
   const add = (f: Finding) => {
-    if (!findings.some((x) => x.rule === f.rule && x.command === f.command && x.why === f.why)) findings.push(f);
+    const key = `${f.rule}\0${f.command}\0${f.why}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    findings.push(f);
   };
   const userRules = (text: string) => {
     for (const r of rules.user) if (covers(r, tool) && r.pattern.test(text)) add({ rule: r.name, why: `matches your rule ${JSON.stringify(r.name)}`, command: text });

@@ -8,6 +8,8 @@ export type Realpath = (path: string) => string;
 
 /** No real path has this many parts; past it a path is not resolved and counts as outside. */
 const MAX_SEGMENTS = 256;
+/** PATH_MAX: a folder the shell could not even enter is one the line does not show. */
+const MAX_PATH_CHARS = 4096;
 
 /** `..`, `.` and repeated slashes resolved by text, the way the shell's `cd` reads a path. */
 export function normalizePath(abs: string): string {
@@ -23,9 +25,11 @@ export function normalizePath(abs: string): string {
 /** A folder given as an argument (`cd DIR`) made absolute, or null when the line does not say. */
 export function resolveFolder(value: string, cwd: string | null, home: string | null): string | null {
   if (value.includes(VAR) || value.lastIndexOf(HOME) > 0) return null;
-  if (value.startsWith(HOME)) return home === null ? null : normalizePath(home + '/' + value.slice(1));
-  if (value.startsWith('/')) return normalizePath(value);
-  return cwd === null ? null : normalizePath(cwd + '/' + value);
+  let abs: string | null;
+  if (value.startsWith(HOME)) abs = home === null ? null : home + '/' + value.slice(1);
+  else if (value.startsWith('/')) abs = value;
+  else abs = cwd === null ? null : cwd + '/' + value;
+  return abs === null || abs.length > MAX_PATH_CHARS ? null : normalizePath(abs);
 }
 
 /** Not outside: writing there changes no file of yours. */
@@ -42,7 +46,8 @@ export interface PathEnv {
 
 /** Answers "is this path outside the root", resolving links once per path. */
 export class PathJudge {
-  private readonly cache = new Map<string, string | null>();
+  private readonly links = new Map<string, string | null>();
+  private readonly answers = new Map<string, boolean>();
   private realRoot: string | null | undefined;
 
   constructor(private readonly env: PathEnv) {}
@@ -53,6 +58,16 @@ export class PathJudge {
    * `cwd` is the folder a relative path is read from.
    */
   outside(value: string, partial: boolean, cwd: string | null): boolean {
+    const key = `${partial ? 1 : 0}\0${cwd ?? ''}\0${value}`;
+    let answer = this.answers.get(key);
+    if (answer === undefined) {
+      answer = this.judge(value, partial, cwd);
+      this.answers.set(key, answer);
+    }
+    return answer;
+  }
+
+  private judge(value: string, partial: boolean, cwd: string | null): boolean {
     let v = value;
     const stars = v.indexOf('***');
     if (stars !== -1) {
@@ -63,8 +78,6 @@ export class PathJudge {
     const lead = v.startsWith(HOME);
     const rest = lead ? v.slice(1) : v;
     if (rest.includes(VAR) || rest.includes(HOME)) return true;
-    const root = this.root();
-    if (root === null) return true;
     let abs: string;
     if (lead) {
       if (this.env.home === null) return true;
@@ -73,12 +86,16 @@ export class PathJudge {
       abs = v;
     } else {
       if (cwd === null || !cwd.startsWith('/')) return true;
-      const folder = this.physical(cwd);
-      if (folder === null || !within(folder, root)) return true;
       abs = cwd + '/' + v;
     }
+    if (!partial && HARMLESS.test(normalizePath(abs))) return false;
+    const root = this.root();
+    if (root === null) return true;
+    if (!lead && !v.startsWith('/')) {
+      const folder = this.physical(cwd!);
+      if (folder === null || !within(folder, root)) return true;
+    }
     if (!partial) {
-      if (HARMLESS.test(normalizePath(abs))) return false;
       const real = this.physical(abs);
       return real === null || !within(real, root);
     }
@@ -101,6 +118,7 @@ export class PathJudge {
 
   /** The path the kernel would reach: each part's links resolved in turn, then `..` from there. */
   physical(abs: string): string | null {
+    if (abs.length > MAX_PATH_CHARS) return null;
     const segs = abs.split('/').filter((s) => s !== '' && s !== '.');
     if (segs.length > MAX_SEGMENTS) return null;
     let cur = '/';
@@ -118,7 +136,7 @@ export class PathJudge {
   private link(p: string): string | null {
     const rp = this.env.realpath;
     if (!rp) return null;
-    const hit = this.cache.get(p);
+    const hit = this.links.get(p);
     if (hit !== undefined) return hit;
     let r: string | null;
     try {
@@ -127,7 +145,7 @@ export class PathJudge {
     } catch {
       r = null; // missing (not created yet): keep the name as written
     }
-    this.cache.set(p, r);
+    this.links.set(p, r);
     return r;
   }
 }

@@ -196,6 +196,7 @@ const RULES: Rule[] = [
       }
       if (p !== null && FORMATTERS.test(p)) return `${p} wipes or formats a disk`;
       for (const t of writtenPaths(cmd, env.home)) {
+        if (!t.value.includes('dev') && !(t.cwd ?? '').startsWith('/dev')) continue; // cheap before resolving
         const abs = absolute(t.value, t.cwd, env.home);
         if (abs !== null && BLOCK_DEVICE.test(abs)) return `${p ?? 'a redirect'} writes to the disk ${abs}`;
       }

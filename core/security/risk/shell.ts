@@ -252,7 +252,10 @@ class Splitter {
     }
     if (i === words.length && cdpath) scope.folder.path = null; // CDPATH set: later `cd`s cannot be followed
     const u = unwrap(words.slice(i));
-    if (u.words.length === 0 && redirects.length === 0 && !u.splitString) return;
+    if (u.words.length === 0 && redirects.length === 0) {
+      if (u.splitString) this.line(u.splitString.value, { ...scope, folder: { path: u.cwdUnknown ? null : scope.folder.path }, sudo: scope.sudo || u.sudo }, u.splitString.partial);
+      return;
+    }
     const cmd: SimpleCommand = {
       text,
       words: u.words,

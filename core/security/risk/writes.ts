@@ -144,8 +144,13 @@ const WRITERS: Record<string, Writer> = {
   },
 };
 
+/** Two rules read each command's paths; they are worked out once. */
+const memo = new WeakMap<SimpleCommand, Target[]>();
+
 /** Every path the command writes, the targets of its redirects included. */
 export function writtenPaths(cmd: SimpleCommand, home: string | null): Target[] {
+  const hit = memo.get(cmd);
+  if (hit) return hit;
   const out: Target[] = [];
   for (const r of cmd.redirects) if (r.writes && r.target) out.push({ value: r.target.value, text: r.target.raw, partial: r.target.partial, cwd: cmd.cwd });
   const writer = cmd.program ? WRITERS[cmd.program] : undefined;
@@ -155,5 +160,6 @@ export function writtenPaths(cmd: SimpleCommand, home: string | null): Target[] 
       out.push({ value: a.value, text: a.text, partial: a.partial, cwd: 'cwd' in a ? a.cwd : cmd.cwd });
     }
   }
+  memo.set(cmd, out);
   return out;
 }
