@@ -77,3 +77,29 @@ export const SUBMIT_DELAY_MS = 60;
 
 /** Config file size read at all. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+// --- Compact scrollback (core/screen/scrollback.ts) ---
+
+/**
+ * Scrollback lines a pane's xterm keeps in its own cells (12 bytes per cell at full width, about
+ * 1 KB per 80-column line) and reflows on resize. Older lines, up to the configured scrollback,
+ * move to the compact store at 1-2 bytes per used cell. A few screens' worth covers what a
+ * resize should re-wrap.
+ */
+export const SCROLLBACK_HOT_LINES = 200;
+/** Words (4 bytes) per arena chunk of the compact store: 64 KB, several hundred lines of text. */
+export const SCROLLBACK_CHUNK_WORDS = 16 * 1024;
+/**
+ * How long a line taken over in a flood stays as xterm's object before it is packed. Packing
+ * costs about a microsecond a line (a fifth of parsing it); a flood pushes lines out of the
+ * scrollback well before this (5000 lines last ~25 ms at 17 MB/s), so most are never packed.
+ */
+export const SCROLLBACK_PACK_DELAY_MS = 100;
+/** Line objects kept for xterm to reuse once packed, so steady output allocates none. */
+export const SCROLLBACK_SPARE_LINES = 32;
+/**
+ * Lines one write may push out of xterm before it counts as a flood. Below this a line is packed
+ * the moment it leaves (xterm keeps reusing its own objects, nothing is allocated); in a flood
+ * lines are taken over whole and packed later, if they live. A 256 KB write of text is ~3000.
+ */
+export const SCROLLBACK_FLOOD_LINES = 256;

@@ -1,9 +1,16 @@
 // One headless emulator per pane: the screen truth that capture, waits, agent detection and the
 // TUI all read. It parses the PTY's bytes, keeps the title, the modes and the OSC reports the
 // daemon interprets, and exposes lines and cells. It never touches the PTY itself.
+//
+// Scrollback lives in two places: xterm keeps the newest SCROLLBACK_HOT_LINES in its own cells
+// (and reflows them on resize); every older line, up to the configured scrollback, goes to a
+// compact store (scrollback.ts) at the moment xterm drops it. Readers see one index space: the
+// store's lines, oldest first, then xterm's buffer.
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
-import type { IBufferLine, IBufferCell, Terminal as XTerminal } from '@xterm/headless';
+import type { IBufferLine, IBufferCell, IMarker, Terminal as XTerminal } from '@xterm/headless';
+import { SCROLLBACK_FLOOD_LINES, SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS } from '../limits.js';
+import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -44,6 +51,29 @@ export interface EmulatorOptions {
   scrollback: number;
 }
 
+/**
+ * xterm 6.0.0's CircularList of BufferLines (`_core.buffers.normal.lines`), as far as it is used
+ * here. The version is pinned exactly; if these are missing, xterm keeps the whole scrollback.
+ */
+interface CoreLines {
+  length: number;
+  maxLength: number;
+  get(i: number): CoreLine | undefined;
+  set(i: number, line: CoreLine): void;
+  recycle(): CoreLine;
+  push(line: CoreLine): void;
+  splice(start: number, deleteCount: number, ...items: CoreLine[]): void;
+}
+
+/** A cursor-line marker: xterm's while the line is in xterm, a store sequence number after. */
+interface Mark {
+  inner: IMarker;
+  /** Store sequence number once the line moved to the store, else -1. */
+  seq: number;
+  /** The buffer was reset (RIS): the line is gone. */
+  dead: boolean;
+}
+
 export class Emulator {
   readonly term: XTerminal;
   private readonly serializer: InstanceType<typeof SerializeAddon>;
@@ -53,12 +83,23 @@ export class Emulator {
   generation = 0;
   title = '';
   lastProgress: ProgressReport | null = null;
+  /** Lines older than xterm's hot scrollback; null when xterm keeps the whole scrollback. */
+  private readonly store: Scrollback | null = null;
+  /** xterm's own scrollback: the hot zone. */
+  private readonly hot: number;
+  /** The normal buffer's line list, hooked so the lines it drops go to the store. */
+  private lines: CoreLines | null = null;
+  private readonly marks = new Set<Mark>();
+  private packTimer: NodeJS.Timeout | null = null;
+  /** Lines the current write pushed out of xterm (a flood past SCROLLBACK_FLOOD_LINES). */
+  private keptThisWrite = 0;
 
   constructor(opts: EmulatorOptions) {
+    this.hot = Math.min(opts.scrollback, SCROLLBACK_HOT_LINES);
     this.term = new Terminal({
       cols: opts.cols,
       rows: opts.rows,
-      scrollback: opts.scrollback,
+      scrollback: this.hot,
       allowProposedApi: true,
       // Convert nothing: the pane's program decides its own newlines.
       convertEol: false,
@@ -73,6 +114,101 @@ export class Emulator {
     });
     this.term.onBell(() => this.hooks.onBell?.());
     this.registerOsc();
+    if (opts.scrollback > this.hot) {
+      if (this.normalLines()) {
+        this.store = new Scrollback(opts.scrollback - this.hot);
+        this.attach();
+        this.registerClears();
+      } else {
+        this.term.options.scrollback = opts.scrollback;
+      }
+    }
+  }
+
+  /** The normal buffer's line list, if xterm's internals are the ones this was written against. */
+  private normalLines(): CoreLines | null {
+    const core = (this.term as unknown as { _core?: { buffers?: { normal?: { lines?: Partial<CoreLines> } } } })._core;
+    const l = core?.buffers?.normal?.lines;
+    if (!l || typeof l.get !== 'function' || typeof l.set !== 'function' || typeof l.recycle !== 'function' || typeof l.push !== 'function' || typeof l.splice !== 'function') return null;
+    return isCoreLine(l.get(0)) ? (l as CoreLines) : null;
+  }
+
+  /**
+   * Hooks the normal buffer's line list so that every line xterm is about to drop from the top
+   * goes to the store first. These are the only ways xterm 6.0.0 drops a line while parsing:
+   * recycle (a scroll at a full buffer), splice past maxLength (a scroll above a bottom margin),
+   * push on a full list (unused today). Resize drops lines too; resize() handles it. In each, xterm
+   * holds no reference to the dropped line afterwards, so the store takes the object itself.
+   */
+  private attach(): void {
+    const lines = this.normalLines();
+    const store = this.store;
+    if (!lines || !store || lines === this.lines) return;
+    this.lines = lines;
+    const proto = Object.getPrototypeOf(lines) as CoreLines;
+    const keep = (j: number, line: CoreLine): CoreLine | null => this.keep(j, line);
+    lines.recycle = function (this: CoreLines) {
+      // xterm copies the new bottom line into whatever is in slot 0. If the store took the old
+      // line itself, slot 0 gets a line the store is done with.
+      const swap = keep(0, this.get(0)!);
+      if (swap) this.set(0, swap);
+      return proto.recycle.call(this);
+    };
+    lines.push = function (this: CoreLines, line: CoreLine) {
+      if (this.length === this.maxLength) keep(0, this.get(0)!);
+      proto.push.call(this, line);
+    };
+    lines.splice = function (this: CoreLines, start: number, del: number, ...items: CoreLine[]) {
+      // After deleting and inserting, the first `over` lines go; p indexes that result.
+      const over = this.length - del + items.length - this.maxLength;
+      for (let p = 0; p < over; p++) {
+        if (p < start) keep(p, this.get(p)!);
+        else if (p < start + items.length) keep(-1, items[p - start]!);
+        else keep(p - items.length + del, this.get(p - items.length + del)!);
+      }
+      proto.splice.call(this, start, del, ...items);
+    };
+  }
+
+  /**
+   * Gives xterm's line `j` (about to be dropped) to the store; markers on it follow. Outside a
+   * flood the line is packed at once and null returned. In one (or while lines taken in one are
+   * still unpacked, to keep the order) the store takes the object and this returns one for xterm
+   * to use in its place.
+   */
+  private keep(j: number, line: CoreLine): CoreLine | null {
+    const store = this.store!;
+    let out: CoreLine | null = null;
+    if (store.pending > 0 || ++this.keptThisWrite > SCROLLBACK_FLOOD_LINES) out = store.add(line) ?? store.spare();
+    else store.addPacked(line);
+    if (this.marks.size > 0) {
+      const seq = store.lastSeq;
+      for (const m of this.marks) if (m.seq < 0 && !m.inner.isDisposed && m.inner.line === j) m.seq = seq;
+    }
+    return out;
+  }
+
+  /** The store follows xterm's clears; the handlers return false so xterm still does its part. */
+  private registerClears(): void {
+    const ed3 = (params: (number | number[])[]) => {
+      // ED 3 / DECSED 3 erase the saved lines of the active buffer; only the normal one has any.
+      if (params[0] === 3 && this.term.buffer.active.type === 'normal') this.store?.clear();
+      return false;
+    };
+    this.term.parser.registerCsiHandler({ final: 'J' }, ed3);
+    this.term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, ed3);
+    // RIS (ESC c) makes new buffers: the store goes with the old ones, and the new list is hooked.
+    this.term.buffer.onBufferChange(() => {
+      if (this.normalLines() === this.lines) return;
+      this.store?.clear();
+      for (const m of this.marks) m.dead = true;
+      this.attach();
+    });
+  }
+
+  /** Lines of the store before xterm's own, in the index space every reader uses. */
+  private get offset(): number {
+    return this.store && this.term.buffer.active.type === 'normal' ? this.store.count : 0;
   }
 
   setHooks(hooks: EmulatorHooks): void {
@@ -81,16 +217,36 @@ export class Emulator {
 
   /** Parses output. `done` runs once this chunk has been fully parsed (flow control hangs off it). */
   write(data: string | Uint8Array, done?: () => void): void {
+    if (this.store) this.store.now = Date.now();
+    this.keptThisWrite = 0;
     if (this.syncParse) {
       this.syncParse(data);
       this.generation++;
+      this.schedulePack();
       done?.();
       return;
     }
     this.term.write(data, () => {
       this.generation++;
+      this.schedulePack();
       done?.();
     });
+  }
+
+  /** Packs the store's lines once they are SCROLLBACK_PACK_DELAY_MS old (see scrollback.ts). */
+  private schedulePack(): void {
+    if (this.packTimer || !this.store || this.store.pending === 0) return;
+    this.packTimer = setTimeout(() => {
+      this.packTimer = null;
+      this.store?.pack(Date.now() - SCROLLBACK_PACK_DELAY_MS);
+      this.schedulePack();
+    }, SCROLLBACK_PACK_DELAY_MS);
+    this.packTimer.unref();
+  }
+
+  /** Packs every scrollback line now rather than on the timer (tests and measurements). */
+  packScrollback(): void {
+    this.store?.pack();
   }
 
   /**
@@ -103,7 +259,23 @@ export class Emulator {
   private readonly syncParse: ((d: string | Uint8Array) => void) | null;
 
   resize(cols: number, rows: number): void {
-    this.term.resize(cols, rows);
+    const lines = this.lines;
+    if (this.store && lines && (cols !== this.term.cols || rows !== this.term.rows)) {
+      // Reflow to fewer columns splits lines, and xterm would drop the overflow past its
+      // scrollback without a word. So it gets room for all of them first; then the lines past the
+      // hot zone go to the store, and restoring the scrollback makes xterm trim exactly those.
+      const o = this.term.options;
+      o.scrollback = this.hot + (lines.length + rows) * Math.ceil(this.term.cols / Math.max(1, cols));
+      this.term.resize(cols, rows);
+      const excess = lines.length - (this.term.rows + this.hot);
+      this.store.now = Date.now();
+      this.keptThisWrite = 0;
+      for (let j = 0; j < excess; j++) this.keep(j, lines.get(j)!);
+      o.scrollback = this.hot;
+      this.schedulePack();
+    } else {
+      this.term.resize(cols, rows);
+    }
     this.generation++;
   }
 
@@ -141,21 +313,19 @@ export class Emulator {
 
   /** Index of the first visible row inside the whole buffer. */
   get viewportTop(): number {
-    return this.term.buffer.active.baseY;
+    return this.offset + this.term.buffer.active.baseY;
   }
 
   /** Total lines in the buffer (scrollback + screen). */
   get bufferLength(): number {
-    return this.term.buffer.active.length;
-  }
-
-  lineAt(index: number): IBufferLine | undefined {
-    return this.term.buffer.active.getLine(index);
+    return this.offset + this.term.buffer.active.length;
   }
 
   /** A line's text with trailing blanks trimmed, wrapped continuations not joined. */
   lineText(index: number): string {
-    return this.term.buffer.active.getLine(index)?.translateToString(true) ?? '';
+    const off = this.offset;
+    if (index < off) return this.store!.text(index);
+    return this.term.buffer.active.getLine(index - off)?.translateToString(true) ?? '';
   }
 
   /** The visible screen, one string per row. */
@@ -186,30 +356,56 @@ export class Emulator {
 
   /** One line with its colours and attributes as SGR escapes (what `capture-pane -e` prints). */
   lineSgr(index: number): string {
-    const line = this.lineAt(index);
-    if (!line) return '';
-    return lineToSgr(line, this.term.buffer.active.getNullCell());
+    const nullCell = this.term.buffer.active.getNullCell();
+    const off = this.offset;
+    if (index < off) {
+      const core = this.store!.line(index);
+      if (!core) return '';
+      return lineToSgr({ length: core.length, getCell: (x, cell) => (core.loadCell(x, cell), cell) }, nullCell);
+    }
+    const line = this.term.buffer.active.getLine(index - off);
+    return line ? lineToSgr(line, nullCell) : '';
   }
 
-  /** A serialized screen (with modes) for a new viewer: a snapshot, not a byte log. */
+  /**
+   * A serialized screen (with modes) for a new viewer: a snapshot, not a byte log. Scrollback
+   * beyond xterm's hot zone comes from the store as plain SGR lines (their wrapping is not kept).
+   */
   serialize(scrollback = 0): string {
-    return this.serializer.serialize({ scrollback });
+    const body = this.serializer.serialize({ scrollback });
+    const off = this.offset;
+    const extra = Math.min(off, scrollback + this.term.rows - this.term.buffer.active.length);
+    let head = '';
+    for (let i = off - Math.max(0, extra); i < off; i++) head += this.lineSgr(i) + '\r\n';
+    return head + body;
   }
 
   /** A marker that follows a line as the buffer scrolls (used by waits to read output since they began). */
   markCursorLine(): { line: number; dispose(): void } | null {
-    const m = this.term.registerMarker(0);
-    if (!m) return null;
+    const inner = this.term.registerMarker(0);
+    if (!inner) return null;
+    const mark: Mark = { inner, seq: -1, dead: false };
+    if (this.store) this.marks.add(mark);
+    const store = this.store;
     return {
       get line() {
-        return m.line;
+        if (mark.dead) return -1;
+        if (mark.seq >= 0) return store!.indexOfSeq(mark.seq);
+        return inner.isDisposed ? -1 : (store?.count ?? 0) + inner.line;
       },
-      dispose: () => m.dispose(),
+      dispose: () => {
+        inner.dispose();
+        this.marks.delete(mark);
+      },
     };
   }
 
   dispose(): void {
     this.hooks = {};
+    if (this.packTimer) clearTimeout(this.packTimer);
+    this.packTimer = null;
+    this.marks.clear();
+    this.store?.clear();
     this.term.dispose();
   }
 
@@ -309,7 +505,7 @@ export function parseProgress(data: string): ProgressReport | null {
 }
 
 /** SGR rendering of one buffer line, trailing default blanks dropped. */
-export function lineToSgr(line: IBufferLine, nullCell: IBufferCell): string {
+export function lineToSgr(line: Pick<IBufferLine, 'length' | 'getCell'>, nullCell: IBufferCell): string {
   let out = '';
   let prev = '';
   let cell: IBufferCell | undefined;
