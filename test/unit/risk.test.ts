@@ -288,14 +288,14 @@ test('garbage never throws and stays fast: random bytes, unbalanced quotes, 100 
   }
   let worst = 0;
   for (const s of inputs) {
-    const t = Date.now();
     for (const input of [{ tool: 'Bash', command: s }, { line: s }, { tool: 'Write', command: s }, { tool: 'apply_patch', command: s }]) {
+      const t = Date.now();
       const r = assessApproval(input, { ...pane, realpath: (p) => p });
+      worst = Math.max(worst, Date.now() - t);
       assert.type(r.risky, 'boolean');
     }
-    worst = Math.max(worst, Date.now() - t);
   }
-  assert.ok(worst < 3000, `the slowest input took ${worst} ms`);
+  assert.ok(worst < 2000, `the slowest input took ${worst} ms`);
   assert.ok(run('x'.repeat(100 * 1024) + '; rm -rf /').cutShort, 'past the length bound: not all read, so cut short');
   assert.not.ok(assessApproval({ tool: 'Bash', command: 42 as unknown as string }, pane).risky, 'not even a string');
 });

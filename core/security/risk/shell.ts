@@ -1,19 +1,16 @@
 // The shell splitter: a command line (POSIX sh / bash, as far as the rules need) read into the
 // simple commands it would run, with the folder each runs in. It never throws and never runs
 // anything; on input it cannot read whole it gives its best split and says so.
+import { arithmeticEnd, Lexer, MAX_WORK_CHARS, META, type Scope, Source } from './lexer.js';
 import { parseOpts } from './options.js';
 import { normalizePath, resolveFolder } from './paths.js';
-import { HOME, VAR, programName, type PipeRef, type Redirect, type SimpleCommand, type Split, type Sub, type Word } from './words.js';
+import { VAR, programName, type Redirect, type SimpleCommand, type Split, type Sub, type Word } from './words.js';
 import { assignedName, unwrap, type Unwrapped } from './wrappers.js';
 
 /** Past this many characters a line is not read (a held call's command is rarely over a few KB). */
 export const MAX_LINE_CHARS = 64 * 1024;
-/** Substitutions, subshells and shell lines nest at most this deep; deeper is not read. */
-export const MAX_NESTING = 16;
-/** Simple commands kept from one line. */
-export const MAX_COMMANDS = 2000;
-/** Characters read over all nested lines (`sh -c`, `eval`, backticks re-read their text). */
-const MAX_WORK_CHARS = 4 * MAX_LINE_CHARS;
+/** Simple commands kept from one line; a real call runs a few dozen at most. */
+export const MAX_COMMANDS = 1000;
 
 export interface SplitOptions {
   /** The folder the line runs in; null or absent when it is not known. */
@@ -23,8 +20,6 @@ export interface SplitOptions {
   partialTail?: boolean;
 }
 
-const BLANK = new Set([' ', '\t', '\r']);
-const META = new Set([' ', '\t', '\r', '\n', ';', '&', '|', '<', '>', '(', ')']);
 /** Words that can come before a command without being it. */
 const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'elif', 'else', 'while', 'until', 'do', 'fi', 'done', 'esac', 'coproc']);
 /** Words that start a line that runs no command itself (`for x in a b`). */
@@ -33,72 +28,23 @@ const DECLARES = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish']);
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const REDIRECT = /(\d{1,9}|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<>|<&|<)/y;
-const PLAIN = /[^\s;&|<>()\\'"$`=]+/y;
-const TILDE = /~([^/\s;&|<>()\\'"$`]*)/y;
-const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 
-interface Folder {
-  path: string | null;
-}
-
-/** What the commands of one nesting level share. */
-interface Scope {
-  folder: Folder;
-  sudo: boolean;
-  pipes: PipeRef[];
-  /** The substitutions being read: each gets every command run inside it. */
-  collectors: SimpleCommand[][];
-}
-
-interface Heredoc {
-  delim: string;
-  strip: boolean;
-  expand: boolean;
-  redirect: Redirect;
-  scope: Scope;
-  /** Set when the command turns out to be a shell that reads its script from stdin. */
-  shell: Scope | null;
-}
-
-interface Acc {
-  value: string;
-  subs: Sub[];
-}
-
-class Source {
-  pos = 0;
-  heredocs: Heredoc[] = [];
-  constructor(
-    readonly text: string,
-    readonly partialTail: boolean,
-  ) {}
-  get ch(): string | undefined {
-    return this.text[this.pos];
-  }
-  at(s: string): boolean {
-    return this.text.startsWith(s, this.pos);
-  }
-  get done(): boolean {
-    return this.pos >= this.text.length;
-  }
-}
-
-class Splitter {
+class Splitter extends Lexer {
   readonly commands: SimpleCommand[] = [];
-  incomplete = false;
-  /** A bound was hit: reading stopped. */
-  stopped = false;
-  private level = 0;
-  private work = 0;
   private pipeIds = 0;
   private sawCase = false;
 
-  constructor(private readonly home: string | null) {}
+  constructor(private readonly home: string | null) {
+    super();
+  }
 
   /** Reads one command line (the top line, or one a command runs: `sh -c`, `eval`, backticks). */
-  line(text: string, scope: Scope, partial: boolean): void {
+  override line(text: string, scope: Scope, partial: boolean): void {
     this.work += text.length;
-    if (this.work > MAX_WORK_CHARS) return this.stop();
+    if (this.work > MAX_WORK_CHARS) {
+      this.stopped = true;
+      return;
+    }
     if (!this.enter()) return;
     const s = new Source(text, partial);
     this.list(s, scope, false);
@@ -107,19 +53,6 @@ class Splitter {
       s.heredocs = [];
     }
     this.level--;
-  }
-
-  private enter(): boolean {
-    if (this.level >= MAX_NESTING) {
-      this.stop();
-      return false;
-    }
-    this.level++;
-    return true;
-  }
-
-  private stop(): void {
-    this.stopped = true;
   }
 
   // list := and_or ((; | & | newline) and_or)*
@@ -227,18 +160,22 @@ class Splitter {
       end = s.pos;
     }
     if (words.length === 0 && redirects.length === 0) return;
+    const firstRedirect = redirects.reduce((m, x) => Math.min(m, x.start), end);
     this.emit(
       s,
       scope,
       words,
       redirects.map((x) => x.r),
-      (i) => s.text.slice(Math.min(starts[i] ?? end, ...redirects.map((x) => x.start)), end),
+      (i) => s.text.slice(Math.min(starts[i] ?? end, firstRedirect), end),
     );
   }
 
   /** Builds the command from its words, then follows what it runs and where it moves the folder. */
   private emit(s: Source | null, scope: Scope, words: Word[], redirects: Redirect[], textFrom: (i: number) => string): void {
-    if (this.commands.length >= MAX_COMMANDS) return this.stop();
+    if (this.commands.length >= MAX_COMMANDS) {
+      this.stopped = true;
+      return;
+    }
     let i = 0;
     while (i < words.length && RESERVED.has(words[i]!.raw)) i++;
     const first = words[i]?.raw;
@@ -385,280 +322,8 @@ class Splitter {
     return r;
   }
 
-  /** Skips blanks, line continuations and comments; newlines too when `newlines`, reading here-documents. */
-  private blanks(s: Source, newlines: boolean): void {
-    for (;;) {
-      const c = s.ch;
-      if (c !== undefined && BLANK.has(c)) s.pos++;
-      else if (c === '\\' && s.text[s.pos + 1] === '\n') s.pos += 2;
-      else if (c === '#') {
-        const nl = s.text.indexOf('\n', s.pos);
-        s.pos = nl === -1 ? s.text.length : nl;
-      } else if (c === '\n' && newlines) {
-        s.pos++;
-        if (s.heredocs.length > 0) this.heredocBodies(s);
-      } else return;
-    }
-  }
-
-  private heredocBodies(s: Source): void {
-    const pending = s.heredocs;
-    s.heredocs = [];
-    for (const h of pending) {
-      const lines: string[] = [];
-      let found = false;
-      while (!s.done) {
-        const nl = s.text.indexOf('\n', s.pos);
-        const stop = nl === -1 ? s.text.length : nl;
-        let line = s.text.slice(s.pos, stop);
-        if (h.strip) line = line.replace(/^\t+/, '');
-        s.pos = nl === -1 ? stop : stop + 1;
-        if (line === h.delim) {
-          found = true;
-          break;
-        }
-        lines.push(line);
-      }
-      if (!found) this.incomplete = true;
-      const body = lines.join('\n');
-      h.redirect.body = body;
-      if (h.expand) this.expansions(body, h.scope);
-      if (h.shell) this.line(body, h.shell, false);
-    }
-  }
-
-  /** The substitutions in an unquoted here-document run when it is read. */
-  private expansions(body: string, scope: Scope): void {
-    if (!/[$`]/.test(body)) return;
-    this.work += body.length;
-    if (this.work > MAX_WORK_CHARS) return this.stop();
-    const s = new Source(body, false);
-    const acc: Acc = { value: '', subs: [] };
-    while (!s.done && !this.stopped) {
-      const c = s.ch;
-      if (c === '\\') s.pos += 2;
-      else if (c === '$') this.dollar(s, scope, acc);
-      else if (c === '`') this.backtick(s, scope, acc);
-      else s.pos++;
-    }
-  }
-
-  private word(s: Source, scope: Scope): Word {
-    const start = s.pos;
-    const acc: Acc = { value: '', subs: [] };
-    if (s.at('<(') || s.at('>(')) {
-      const kind = s.at('<(') ? '<(' : '>(';
-      s.pos += 2;
-      acc.subs.push(this.substitution(s, scope, kind));
-      acc.value = VAR;
-    } else if (s.ch === '~') this.tilde(s, acc);
-    while (!s.done && !this.stopped) {
-      const c = s.ch!;
-      if (META.has(c)) break;
-      if (c === '\\') {
-        const n = s.text[s.pos + 1];
-        if (n === undefined) acc.value += '\\';
-        else if (n !== '\n') acc.value += n;
-        s.pos += n === undefined ? 1 : 2;
-      } else if (c === "'") this.single(s, acc);
-      else if (c === '"') {
-        s.pos++;
-        this.double(s, scope, acc);
-      } else if (c === '$') this.dollar(s, scope, acc);
-      else if (c === '`') this.backtick(s, scope, acc);
-      else if (c === '=') {
-        acc.value += '=';
-        s.pos++;
-        // `VAR=~/x` and `--prefix=~/x`: bash expands a tilde after the first `=`
-        if (s.ch === '~' && acc.value.indexOf('=') === acc.value.length - 1) this.tilde(s, acc);
-      } else {
-        PLAIN.lastIndex = s.pos;
-        const m = PLAIN.exec(s.text);
-        const run = m ? m[0] : c;
-        acc.value += run;
-        s.pos += run.length;
-      }
-    }
-    return { value: acc.value, raw: s.text.slice(start, s.pos), partial: s.partialTail && s.pos >= s.text.length, subs: acc.subs };
-  }
-
-  /** `~` and `~/x` are the home folder; `~user`, `~+` and `~-` are folders the line does not show. */
-  private tilde(s: Source, acc: Acc): void {
-    TILDE.lastIndex = s.pos;
-    const m = TILDE.exec(s.text)!;
-    s.pos += m[0].length;
-    acc.value += m[1] === '' ? HOME : VAR;
-  }
-
-  private single(s: Source, acc: Acc): void {
-    const close = s.text.indexOf("'", s.pos + 1);
-    if (close === -1) {
-      this.incomplete = true;
-      acc.value += s.text.slice(s.pos + 1);
-      s.pos = s.text.length;
-      return;
-    }
-    acc.value += s.text.slice(s.pos + 1, close);
-    s.pos = close + 1;
-  }
-
-  /** Inside `"..."`, after the opening quote. */
-  private double(s: Source, scope: Scope, acc: Acc): void {
-    while (!s.done && !this.stopped) {
-      const c = s.ch!;
-      if (c === '"') {
-        s.pos++;
-        return;
-      }
-      if (c === '\\') {
-        const n = s.text[s.pos + 1];
-        if (n !== undefined && '$`"\\\n'.includes(n)) {
-          if (n !== '\n') acc.value += n;
-          s.pos += 2;
-        } else {
-          acc.value += '\\';
-          s.pos++;
-        }
-      } else if (c === '$') this.dollar(s, scope, acc);
-      else if (c === '`') this.backtick(s, scope, acc);
-      else {
-        let k = s.pos + 1;
-        while (k < s.text.length && !'"\\$`'.includes(s.text[k]!)) k++;
-        acc.value += s.text.slice(s.pos, k);
-        s.pos = k;
-      }
-    }
-    if (!this.stopped) this.incomplete = true;
-  }
-
-  private dollar(s: Source, scope: Scope, acc: Acc): void {
-    const n = s.text[s.pos + 1];
-    if (n === "'") return this.ansiC(s, acc);
-    if (n === '"') {
-      s.pos += 2;
-      return this.double(s, scope, acc);
-    }
-    if (n === '(') {
-      const end = s.at('$((') ? arithmeticEnd(s.text, s.pos + 1) : -1;
-      if (end !== -1) {
-        s.pos = end;
-        acc.value += VAR;
-        return;
-      }
-      s.pos += 2;
-      acc.subs.push(this.substitution(s, scope, '$('));
-      acc.value += VAR;
-      return;
-    }
-    if (n === '{') return this.braced(s, scope, acc);
-    NAME.lastIndex = s.pos + 1;
-    const m = NAME.exec(s.text);
-    if (m) {
-      s.pos += 1 + m[0].length;
-      acc.value += m[0] === 'HOME' ? HOME : VAR;
-      return;
-    }
-    if (n !== undefined && /[0-9@*#?$!-]/.test(n)) {
-      s.pos += 2;
-      acc.value += VAR;
-      return;
-    }
-    acc.value += '$';
-    s.pos++;
-  }
-
-  /** `${...}`: any parameter expansion, with the substitutions inside it followed. */
-  private braced(s: Source, scope: Scope, acc: Acc): void {
-    if (!this.enter()) return;
-    s.pos += 2;
-    const from = s.pos;
-    const inner: Acc = { value: '', subs: [] };
-    let closed = false;
-    while (!s.done && !this.stopped) {
-      const c = s.ch!;
-      if (c === '}') {
-        closed = true;
-        break;
-      }
-      if (c === '\\') s.pos += 2;
-      else if (c === "'") this.single(s, inner);
-      else if (c === '"') {
-        s.pos++;
-        this.double(s, scope, inner);
-      } else if (c === '$') this.dollar(s, scope, inner);
-      else if (c === '`') this.backtick(s, scope, inner);
-      else s.pos++;
-    }
-    this.level--;
-    const name = s.text.slice(from, Math.min(s.pos, s.text.length));
-    if (closed) s.pos++;
-    else if (!this.stopped) this.incomplete = true;
-    acc.subs.push(...inner.subs);
-    acc.value += name === 'HOME' ? HOME : VAR;
-  }
-
-  /** `$'...'`: backslash escapes are the only expansion. */
-  private ansiC(s: Source, acc: Acc): void {
-    s.pos += 2;
-    const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
-    while (!s.done) {
-      const c = s.ch!;
-      if (c === "'") {
-        s.pos++;
-        return;
-      }
-      if (c === '\\' && s.pos + 1 < s.text.length) {
-        const n = s.text[s.pos + 1]!;
-        const hex = /^x([0-9A-Fa-f]{1,2})/.exec(s.text.slice(s.pos + 1, s.pos + 4));
-        const oct = /^([0-7]{1,3})/.exec(s.text.slice(s.pos + 1, s.pos + 4));
-        if (hex) {
-          acc.value += String.fromCharCode(parseInt(hex[1]!, 16));
-          s.pos += 1 + hex[0].length;
-        } else if (oct) {
-          acc.value += String.fromCharCode(parseInt(oct[1]!, 8));
-          s.pos += 1 + oct[0].length;
-        } else {
-          acc.value += ESC[n] ?? n;
-          s.pos += 2;
-        }
-        continue;
-      }
-      acc.value += c;
-      s.pos++;
-    }
-    this.incomplete = true;
-  }
-
-  /** `` `...` ``: its text, unescaped, is a command line of its own. */
-  private backtick(s: Source, scope: Scope, acc: Acc): void {
-    s.pos++;
-    let text = '';
-    let closed = false;
-    while (!s.done) {
-      const c = s.ch!;
-      if (c === '`') {
-        s.pos++;
-        closed = true;
-        break;
-      }
-      const n = s.text[s.pos + 1];
-      if (c === '\\' && n !== undefined && '`\\$'.includes(n)) {
-        text += n;
-        s.pos += 2;
-      } else {
-        text += c;
-        s.pos++;
-      }
-    }
-    if (!closed) this.incomplete = true;
-    const collector: SimpleCommand[] = [];
-    this.line(text, { folder: { path: scope.folder.path }, sudo: scope.sudo, pipes: scope.pipes, collectors: [...scope.collectors, collector] }, !closed && s.partialTail);
-    acc.subs.push({ kind: '`', commands: collector });
-    acc.value += VAR;
-  }
-
   /** `$(...)`, `<(...)`, `>(...)`: read in place up to the closing `)`, in a subshell. */
-  private substitution(s: Source, scope: Scope, kind: Sub['kind']): Sub {
+  protected override substitution(s: Source, scope: Scope, kind: Sub['kind']): Sub {
     const collector: SimpleCommand[] = [];
     if (!this.enter()) return { kind, commands: collector };
     this.list(s, { folder: { path: scope.folder.path }, sudo: scope.sudo, pipes: scope.pipes, collectors: [...scope.collectors, collector] }, true);
@@ -666,23 +331,6 @@ class Splitter {
     if (s.ch === ')') s.pos++;
     return { kind, commands: collector };
   }
-}
-
-/**
- * The end of `((...))` starting at `from`, or -1 when the parentheses close apart, as in
- * `((cd a); rm b)`, which is two subshells.
- */
-function arithmeticEnd(text: string, from: number): number {
-  let depth = 0;
-  for (let k = from; k < text.length; k++) {
-    const c = text[k];
-    if (c === '(') depth++;
-    else if (c === ')') {
-      depth--;
-      if (depth === 1) return text[k + 1] === ')' ? k + 2 : -1;
-    }
-  }
-  return -1;
 }
 
 /** Splits a command line into the simple commands it runs. Never throws. */
