@@ -120,7 +120,6 @@ test('a cd earlier in the sequence moves the folder', () => {
   assert.is(cwdOf('cd /tmp; cd ../etc; touch x', 'touch'), '/etc');
   assert.is(cwdOf('cd; touch x', 'touch'), '/home/u');
   assert.is(cwdOf('cd ~/other && touch x', 'touch'), '/home/u/other');
-  assert.is(cwdOf('cd $HOME/y && touch x', 'touch'), '/home/u/y');
   assert.is(cwdOf('pushd /srv && touch x', 'touch'), '/srv');
   assert.is(cwdOf('eval "cd /opt"; touch x', 'touch'), '/opt', 'eval runs in this shell');
   assert.is(cwdOf('if cd /var; then touch x; fi', 'touch'), '/var');
@@ -148,6 +147,7 @@ test('cd -, popd, env -C, CDPATH and a cd to a variable make the folder unknown'
   assert.is(cwdOf('cd "$DIR" && touch x', 'touch'), null);
   assert.is(cwdOf('cd $(git rev-parse --show-toplevel) && touch x', 'touch'), null);
   assert.is(cwdOf('cd ~bob && touch x', 'touch'), null);
+  assert.is(cwdOf('cd $HOME/y && touch x', 'touch'), null, 'a cd to a path with a variable, $HOME too');
   assert.is(cwdOf('cd sub && touch x', 'touch', { home: '/home/u' }), null, 'no folder given: a relative cd is unknown too');
   assert.is(cwdOf('cd /abs && touch x', 'touch', { home: '/home/u' }), '/abs');
 });

@@ -289,7 +289,8 @@ class Splitter extends Lexer {
   private cdTarget(cmd: SimpleCommand): string | null {
     const t = parseOpts(cmd.words, 1).operands[0];
     if (!t) return this.home;
-    if (t.partial || t.value === '-' || /^[+-]\d+$/.test(t.value)) return null;
+    // `$HOME` is a variable too: only `~` is read as the home folder here (spec: a cd to a path with a variable).
+    if (t.partial || t.value === '-' || /^[+-]\d+$/.test(t.value) || /[$`]/.test(t.text)) return null;
     return resolveFolder(t.value, cmd.cwd, this.home);
   }
 
