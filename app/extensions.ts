@@ -2,7 +2,8 @@
 // the build's verb table both read this list.
 import type { DaemonExtension } from '../core/daemon/main.js';
 import { sshExtension } from '../ssh-server/index.js';
+import { tuiExtension } from '../tui/index.js';
 
 export function extensions(): DaemonExtension[] {
-  return [sshExtension()];
+  return [tuiExtension(), sshExtension()];
 }

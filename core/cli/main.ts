@@ -189,6 +189,11 @@ export async function main(argv: string[]): Promise<number> {
     return mod.runDaemon({ foreground, server });
   }
   if (first === 'status') return statusCommand(rest);
+  // The terminal client (core/cli/attach.ts); `attach --mode control` stays a plain verb call.
+  if (first === undefined || (first === 'attach' && !rest.some((x) => x === '--mode' || x.startsWith('--mode=')))) {
+    const { attachCommand } = await import('./attach.js');
+    return attachCommand(rest, { create: first === undefined });
+  }
   const table = loadTable();
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const v = first === 'help' && rest[0] ? findVerb(table, rest[0]) : undefined;

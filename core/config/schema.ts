@@ -73,11 +73,26 @@ const ssh = z
   })
   .prefault({});
 
+// The client's look (the TUI reads it when it draws; changes apply to the next frame).
+const appearance = z
+  .object({
+    sidebar: z
+      .object({
+        /** The rail: sessions, and the agents section once an agent has been seen. */
+        enabled: z.boolean().default(true),
+      })
+      .prefault({}),
+    /** The glyph set: `ascii` draws the ASCII marks, as `--ascii-only` does. */
+    glyphs: z.string().max(32).optional(),
+  })
+  .prefault({});
+
 export const configSchema = z
   .object({
     daemon,
     hooks,
     agents,
+    appearance,
     ssh,
   })
   .prefault({});

@@ -8,6 +8,8 @@ import { parseSelector, matches, type SelectorRow } from '../agent/selector.js';
 import type { Item } from '../inbox/inbox.js';
 import type { Services } from '../daemon/services.js';
 import { readableSessions } from '../security/access.js';
+import { attachTui } from './tui.js';
+import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 
 const nonceParam = z.string().max(128).optional().describe('The attach nonce of the client acting as the person');
 
@@ -162,12 +164,18 @@ export const attach = defineVerb({
   mutates: false,
   stream: true,
   params: z.object({
-    mode: z.enum(['control', 'tui']).default('control').describe('control: no drawing'),
+    mode: z.enum(['control', 'tui']).default('control').describe('control: no drawing; tui: the terminal client (tuios attach)'),
     session: z.string().max(300).optional().describe('The session the client shows'),
+    // The tui mode's terminal (core/verbs/tui.ts).
+    cols: z.number().int().min(MIN_COLS).max(MAX_COLS).optional().describe('tui: the terminal\'s columns'),
+    rows: z.number().int().min(MIN_ROWS).max(MAX_ROWS).optional().describe('tui: the terminal\'s rows'),
+    term: z.string().max(64).optional().describe('tui: the terminal\'s TERM'),
+    ascii: z.boolean().optional().describe('tui: draw ASCII marks (--ascii-only)'),
+    create: z.boolean().optional().describe('tui: make a session when there is none'),
   }),
   run(ctx) {
     const { svc, caller, params } = ctx;
-    if (params.mode === 'tui') throw new TuiosError('unsupported', 'A drawing client attaches with `tuios attach`.', 'Run: tuios attach');
+    if (params.mode === 'tui') return attachTui(ctx);
     const s = params.session ? svc.model.findSession(params.session) : null;
     const c = svc.person.attach(caller, svc.placement(caller), s?.id ?? null);
     const sub = svc.bus.on('attention', (ev) => ctx.emit({ type: 'attention', op: ev.op, reason: ev.reason, item: itemJson(ev.item) }));

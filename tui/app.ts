@@ -1,0 +1,721 @@
+// One TUI instance per attached client, running inside the daemon and drawing into a byte
+// stream. It composes a frame (tiles, rail, status line, overlays) into the canvas and sends
+// what changed, at most one frame per FRAME_INTERVAL_MS and none while the client is behind.
+// Keys reach the focused pane unchanged unless they are ours (the prefix, Alt+arrows).
+// Every entry point is guarded: a TUI that throws closes its own client, never the daemon.
+import type { Services } from '../core/daemon/services.js';
+import type { Window } from '../core/model/window.js';
+import type { Session } from '../core/model/model.js';
+import type { BusEvent } from '../core/bus.js';
+import type { TuiOptions } from '../core/verbs/tui.js';
+import { enforce, readableSessions } from '../core/security/access.js';
+import { MIN_COLS } from '../core/limits.js';
+import { openStreamTerminal, type StreamTerminal } from './terminal.js';
+import { Canvas, attr, roleAttr, A_BOLD, A_INVERSE, PLAIN } from './canvas.js';
+import { KeyReader, type Token } from './keys.js';
+import { LocalSource, type ScreenSource } from './source.js';
+import { layoutOf, reconcile, tile, neighbour, splitLeaf, appendLeaf, type Direction, type Dir } from './layout.js';
+import { contentRect, drawContent, drawFrame } from './tiles.js';
+import { drawRail, type RailSession } from './rail.js';
+import { agentRows, type AgentRow } from './rows.js';
+import { stateMark } from './marks.js';
+import { Dock } from './alerts.js';
+import { Acts } from './acts.js';
+import { NO_MODES, encodeMouse, modeChange, modesFrom, type ClientModes } from './client-modes.js';
+import type { Overlay, TuiHost } from './overlay.js';
+import { HelpOverlay } from './help.js';
+import { SessionSwitcher } from './switcher.js';
+import { AgentsView, newAgentsViewMemory } from './agents-view.js';
+import { sessionMark } from './session-mark.js';
+import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
+import { clean, fit, textWidth } from './text.js';
+import type { Rect } from './pane-draw.js';
+import { FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
+
+const PREFIX_KEY = 'C-b';
+const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
+const LEAVE_SCREEN = '\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?9l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[0m\x1b[?25h\x1b[?1049l';
+const ARROWS: Record<string, Direction> = { Up: 'up', Down: 'down', Left: 'left', Right: 'right' };
+/** Bus events that change nothing this client draws. */
+const QUIET_EVENTS = new Set(['notification', 'window-output']);
+
+export interface FrameStats {
+  frames: number;
+  cells: number;
+  bytes: number;
+  /** CPU spent composing and sending frames, in ms. */
+  cpuMs: number;
+}
+
+export class Tui implements TuiHost {
+  readonly svc: Services;
+  readonly acts: Acts;
+  readonly dock: Dock;
+  readonly ascii: boolean;
+  sessionId: string;
+  agentsSeen: boolean;
+  readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0 };
+
+  private cols: number;
+  private rows: number;
+  private readonly term: StreamTerminal;
+  private readonly canvas: Canvas;
+  private readonly keys = new KeyReader();
+  private out: string[] = [];
+  private readonly sources = new Map<string, LocalSource>();
+  private readonly watched = new Map<string, { dispose(): void }>();
+  private readonly paneDrawn = new Map<string, string>();
+  private epoch = 0;
+  private overlay: Overlay | null = null;
+  private prefix = false;
+  private confirm: { text: string; yes: () => void } | null = null;
+  private modes: ClientModes = NO_MODES;
+  private cursorShown: string | null = null;
+  private frameTimer: NodeJS.Timeout | null = null;
+  private lastFrameAt = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly subs: Array<{ dispose(): void }> = [];
+  private rowsCache: AgentRow[] | null = null;
+  private readonly agentsMemory = newAgentsViewMemory();
+  private readonly seenSent = new Map<string, number>();
+  private walk: { kind: 'o' | 'O'; ids: string[]; at: number } | null = null;
+  private tiles = new Map<string, Rect>();
+  private closed = false;
+  private readonly visibleFn: (id: string) => boolean;
+
+  constructor(private readonly o: TuiOptions) {
+    this.svc = o.svc;
+    this.sessionId = o.sessionId;
+    this.cols = o.cols;
+    this.rows = o.rows;
+    this.ascii = o.ascii || o.svc.config.current.appearance?.glyphs === 'ascii';
+    this.acts = new Acts(o.svc, o.caller, o.client.nonce);
+    this.visibleFn = readableSessions(o.svc, o.caller);
+    this.agentsSeen = readAgentsSeen(o.svc);
+    this.dock = new Dock(() => this.ascii, {
+      changed: () => this.redraw(),
+      notify: (seq) => {
+        this.out.push(seq);
+        this.redraw();
+      },
+    });
+    this.term = openStreamTerminal(o.cols, o.rows, (s) => this.out.push(s));
+    this.canvas = new Canvas(this.term.term, o.cols, o.rows);
+    this.out.push(ENTER_SCREEN);
+    this.subs.push(this.svc.bus.subscribe((ev) => this.guard('event', () => this.onEvent(ev))));
+    if (!o.client.nonce) this.dock.say('Attached from inside a pane: this client cannot answer or dismiss as you.');
+    this.redraw();
+  }
+
+  // ---- guarded entry points ----
+
+  /** Runs `fn`; a throw closes this client (logged), and nothing else. */
+  guard(where: string, fn: () => void): void {
+    if (this.closed) return;
+    try {
+      fn();
+    } catch (e) {
+      this.svc.log.error('tui failed; closing its client', { where, client: this.o.client.id, error: e instanceof Error ? e.stack : String(e) });
+      this.close('the client hit an internal error (see the daemon log)');
+    }
+  }
+
+  input(bytes: Buffer): void {
+    this.guard('input', () => {
+      for (let i = 0; i < bytes.length; i += MAX_INPUT_BYTES) {
+        for (const tok of this.keys.push(bytes.subarray(i, i + MAX_INPUT_BYTES))) this.onToken(tok);
+      }
+      this.redraw();
+    });
+  }
+
+  resize(cols: number, rows: number): void {
+    this.guard('resize', () => {
+      if (cols === this.cols && rows === this.rows) return;
+      this.cols = cols;
+      this.rows = rows;
+      this.term.resize(cols, rows);
+      this.canvas.resize(cols, rows);
+      this.out.push('\x1b[H\x1b[2J');
+      this.invalidate();
+      this.redraw();
+    });
+  }
+
+  close(reason: string): void {
+    if (this.closed) return;
+    this.flush(LEAVE_SCREEN);
+    this.dispose();
+    this.o.onClose(reason);
+  }
+
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.frameTimer) clearTimeout(this.frameTimer);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const s of this.subs) s.dispose();
+    for (const s of this.watched.values()) s.dispose();
+    this.watched.clear();
+    this.overlay?.dispose?.();
+    this.dock.dispose();
+    this.term.dispose();
+  }
+
+  // ---- the host side overlays see ----
+
+  visible(sessionId: string): boolean {
+    return this.visibleFn(sessionId);
+  }
+
+  later(ms: number, fn: () => void): void {
+    if (this.closed) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.guard('timer', fn);
+    }, ms);
+    t.unref();
+    this.timers.add(t);
+  }
+
+  redraw(): void {
+    if (this.closed || this.frameTimer) return;
+    const wait = Math.max(0, this.lastFrameAt + FRAME_INTERVAL_MS - Date.now());
+    this.frameTimer = setTimeout(() => {
+      this.frameTimer = null;
+      this.guard('frame', () => this.frame());
+    }, wait);
+    this.frameTimer.unref();
+  }
+
+  closeOverlay(): void {
+    this.overlay?.dispose?.();
+    this.overlay = null;
+    this.invalidate();
+    this.redraw();
+  }
+
+  private openOverlay(o: Overlay): void {
+    this.overlay?.dispose?.();
+    this.overlay = o;
+    this.invalidate();
+    this.redraw();
+  }
+
+  openHelp(section?: 'agents'): void {
+    this.openOverlay(new HelpOverlay(this, section === 'agents'));
+  }
+
+  openAgents(select?: string): void {
+    this.openOverlay(new AgentsView(this, this.agentsMemory, () => this.agentRows(), { select }));
+  }
+
+  goToWindow(w: Window, opts: { zoom?: boolean } = {}): void {
+    if (w.closed) return;
+    if (w.sessionId !== this.sessionId && !this.switchSession(w.sessionId)) return;
+    const s = this.session();
+    if (!s) return;
+    this.svc.model.switchWorkspace(s, w.workspace);
+    this.focus(w);
+    if (opts.zoom) layoutOf(s, w.workspace).zoomed = w.id;
+    this.invalidate();
+    this.redraw();
+  }
+
+  switchSession(id: string): boolean {
+    if (id === this.sessionId) return true;
+    const s = this.svc.model.sessions.get(id);
+    if (!s || !this.visible(id)) return false;
+    if (this.o.client.inside) {
+      try {
+        const own = this.svc.callerPane(this.o.caller);
+        if (own && own.sessionId === id) throw new Error('its own session');
+        enforce(this.svc, this.o.caller, { verb: 'attach', access: 'write', target: null, sessionId: id });
+      } catch (e) {
+        this.dock.say(`Not shown: ${e instanceof Error ? e.message : String(e)}`);
+        return false;
+      }
+    }
+    this.sessionId = id;
+    this.o.client.sessionId = id;
+    this.svc.model.touch(s);
+    this.invalidate();
+    this.redraw();
+    return true;
+  }
+
+  // ---- events ----
+
+  private onEvent(ev: BusEvent): void {
+    if (QUIET_EVENTS.has(ev.type)) return;
+    this.rowsCache = null;
+    switch (ev.type) {
+      case 'session-closed':
+        if (ev.session_id === this.sessionId) return this.close('the session ended');
+        break;
+      case 'agent-state':
+        this.onAgentState(ev);
+        break;
+      case 'attention':
+        if (ev.op === 'open') this.onArrival(ev.item);
+        break;
+    }
+    this.redraw();
+  }
+
+  private onAgentState(ev: BusEvent<'agent-state'>): void {
+    if (ev.state !== 'none' || ev.harness) this.seeAgents();
+    if (ev.session_id !== this.sessionId || ev.state === ev.old_state) return;
+    const focused = this.focusedWindow();
+    const looking = !this.overlay && focused?.id === ev.window_id;
+    if (!(ev.state === 'needs_input' || ev.state === 'errored' || (ev.state === 'done' && ev.old_state === 'working'))) return;
+    if (looking) return;
+    this.dock.alert({ windowId: ev.window_id, session: clean(this.session()?.name ?? ''), who: clean(ev.harness ?? ev.name), state: ev.state === 'needs_input' && (ev.kind === 'approval' || ev.kind === 'question') ? ev.kind : ev.state, what: clean(ev.message), needsYou: ev.state !== 'done' });
+  }
+
+  /** Inbox arrivals: other sessions' items (this session's states alert from the state sync), and asks and mail here. */
+  private onArrival(item: BusEvent<'attention'>['item']): void {
+    this.seeAgents();
+    if (item.session_id && !this.visible(item.session_id)) return;
+    const ours = item.session_id === this.sessionId;
+    if (ours && item.kind !== 'ask' && item.kind !== 'mail') return;
+    if (!['approval', 'question', 'ask', 'mail', 'errored', 'done', 'plan'].includes(item.kind)) return;
+    this.dock.alert({ windowId: item.window_id, session: clean(item.session ?? 'tuios'), who: clean(item.harness ?? item.name ?? 'an agent'), state: item.kind, what: clean(item.summary), needsYou: item.kind !== 'done' });
+  }
+
+  private seeAgents(): void {
+    if (this.agentsSeen) return;
+    this.agentsSeen = true;
+    rememberAgentsSeen(this.svc);
+  }
+
+  agentRows(): AgentRow[] {
+    this.rowsCache ??= agentRows(this.svc, (id) => this.visible(id));
+    return this.rowsCache;
+  }
+
+  // ---- keys ----
+
+  private onToken(tok: Token): void {
+    if (this.confirm) {
+      const c = this.confirm;
+      this.confirm = null;
+      if (tok.t === 'key' && (tok.name === 'y' || tok.name === 'Y')) c.yes();
+      else this.dock.say('Nothing was closed.');
+      return;
+    }
+    if (this.prefix) {
+      this.prefix = false;
+      return this.onPrefixKey(tok);
+    }
+    if (tok.t === 'key' && tok.name === PREFIX_KEY) {
+      this.prefix = true;
+      return;
+    }
+    if (this.overlay) return this.overlay.key(tok);
+    if (tok.t === 'key' && tok.name.startsWith('M-') && ARROWS[tok.name.slice(2)]) return this.moveFocus(ARROWS[tok.name.slice(2)]!);
+    const w = this.focusedWindow();
+    if (!w) return;
+    if (tok.t === 'mouse') return this.onMouse(tok, w);
+    if (tok.t === 'paste') {
+      w.write(this.source(w).modes().bracketedPaste ? tok.raw : tok.text);
+      return;
+    }
+    w.write(tok.raw);
+  }
+
+  private onPrefixKey(tok: Token): void {
+    if (tok.t !== 'key') return;
+    const k = tok.name;
+    const arrow = ARROWS[k.replace(/^[CMS]-/, '')];
+    if (arrow) return this.moveFocus(arrow);
+    if (/^[1-9]$/.test(k)) return this.switchWorkspace(Number(k));
+    switch (k) {
+      case 'c':
+        return void this.newWindow(null);
+      case '%':
+        return void this.newWindow('row');
+      case '"':
+        return void this.newWindow('column');
+      case 'x':
+        return this.askClose();
+      case 'z':
+        return this.toggleZoom();
+      case 'n':
+        return this.stepWorkspace(1);
+      case 'p':
+        return this.stepWorkspace(-1);
+      case 's':
+      case 'w':
+        return this.openOverlay(new SessionSwitcher(this));
+      case '?':
+        return this.openHelp();
+      case 'd':
+        return this.close('detached');
+      case 'i':
+        return this.openAgents();
+      case 'o':
+        this.prefix = true; // spec: the prefix stays armed, so o again goes to the next one
+        return this.walkNeedsYou();
+      case 'O':
+        if (!this.agentsSeen) break;
+        return this.walkFinished();
+      case PREFIX_KEY:
+        this.focusedWindow()?.write('\x02');
+        return;
+      case 'Esc':
+        return;
+    }
+    // A key the prefix does not bind reaches the pane as it always did.
+    if (!this.overlay) this.focusedWindow()?.write(tok.raw);
+  }
+
+  private onMouse(tok: Extract<Token, { t: 'mouse' }>, w: Window): void {
+    for (const [id, r] of this.tiles) {
+      const c = contentRect(r);
+      if (tok.x < c.x || tok.y < c.y || tok.x >= c.x + c.w || tok.y >= c.y + c.h) continue;
+      if (id !== w.id) {
+        // A press in another pane focuses it; the press is not passed on.
+        const other = this.svc.model.windows.get(id);
+        if (other && !tok.release && tok.button < 64) this.focus(other);
+        return;
+      }
+      const m = this.source(w).modes();
+      if (m.mouse === 'none') return;
+      const seq = encodeMouse(tok.button, tok.x - c.x, tok.y - c.y, tok.release, m.mouseSgr);
+      if (seq) w.write(seq);
+      return;
+    }
+  }
+
+  // ---- acts on the layout ----
+
+  private session(): Session | undefined {
+    return this.svc.model.sessions.get(this.sessionId);
+  }
+
+  focusedWindow(): Window | undefined {
+    const s = this.session();
+    if (!s) return undefined;
+    const l = layoutOf(s, s.activeWorkspace);
+    if (l.zoomed) {
+      const z = this.svc.model.windows.get(l.zoomed);
+      if (z) return z;
+    }
+    const w = this.svc.model.focusedWindow(s);
+    return w && w.workspace === s.activeWorkspace ? w : undefined;
+  }
+
+  private focus(w: Window): void {
+    this.svc.model.focusWindow(w);
+    const s = this.session();
+    const l = s ? layoutOf(s, w.workspace) : null;
+    if (l?.zoomed && l.zoomed !== w.id) l.zoomed = null;
+    this.markSeen(w);
+    this.invalidate();
+  }
+
+  /** Looking at a pane that finished a turn is what marks it seen (and closes its Done item). */
+  private markSeen(w: Window): void {
+    const info = this.svc.agents.info(w);
+    if (!info.finished_unread || !this.acts.canActAsPerson) return;
+    const seq = Number(info.completion_seq ?? 0);
+    if (this.seenSent.get(w.id) === seq) return;
+    this.seenSent.set(w.id, seq);
+    // Quiet: the person did not ask for it, so a failure shows nothing.
+    void this.acts.call('focus-window', { window: w.id }, true);
+  }
+
+  private moveFocus(d: Direction): void {
+    const w = this.focusedWindow();
+    if (!w) return;
+    const next = neighbour(this.tiles, w.id, d);
+    const target = next ? this.svc.model.windows.get(next) : undefined;
+    if (target) this.focus(target);
+  }
+
+  private async newWindow(split: Dir | null): Promise<void> {
+    const s = this.session();
+    if (!s) return;
+    const ws = s.activeWorkspace;
+    const from = this.focusedWindow();
+    const r = await this.acts.call<{ id: string }>('new-window', { session: s.id, workspace: ws });
+    if (this.closed) return;
+    if (!r.ok) return this.dock.say(`No new window: ${r.message}`);
+    const w = this.svc.model.windows.get(r.value.id);
+    if (!w) return;
+    const l = layoutOf(s, ws);
+    l.zoomed = null;
+    l.root = split && from ? splitLeaf(l.root, from.id, w.id, split) : appendLeaf(l.root, w.id);
+    this.focus(w);
+    this.redraw();
+  }
+
+  private askClose(): void {
+    const w = this.focusedWindow();
+    if (!w) return;
+    this.confirm = {
+      text: `Close ${clean(w.name)} and end its program? y/n`,
+      yes: () => {
+        void this.acts.call('close-window', { window: w.id }).then((r) => {
+          if (!r.ok) this.dock.say(`Not closed: ${r.message}`);
+          this.redraw();
+        });
+      },
+    };
+  }
+
+  private toggleZoom(): void {
+    const s = this.session();
+    const w = this.focusedWindow();
+    if (!s || !w) return;
+    const l = layoutOf(s, s.activeWorkspace);
+    l.zoomed = l.zoomed ? null : w.id;
+    this.invalidate();
+  }
+
+  private switchWorkspace(n: number): void {
+    const s = this.session();
+    if (!s) return;
+    this.svc.model.switchWorkspace(s, n);
+    this.invalidate();
+  }
+
+  private stepWorkspace(d: number): void {
+    const s = this.session();
+    if (!s) return;
+    const used = [...new Set(this.svc.model.windowsOf(s).map((w) => w.workspace))].sort((a, b) => a - b);
+    if (!used.includes(s.activeWorkspace)) used.push(s.activeWorkspace);
+    used.sort((a, b) => a - b);
+    const i = used.indexOf(s.activeWorkspace);
+    this.switchWorkspace(used[(i + d + used.length) % used.length]!);
+  }
+
+  /** ctrl+b o: the oldest item that needs you; again, the next (an ask opens the agents view). */
+  private walkNeedsYou(): void {
+    const items = this.svc.inbox.list().filter((i) => ['approval', 'question', 'plan', 'ask', 'mail', 'errored', 'resume'].includes(i.kind) && (!i.session_id || this.visible(i.session_id)));
+    if (items.length === 0) return this.dock.say('Nothing needs you.');
+    const ids = items.map((i) => String(i.id));
+    const prev = this.walk?.kind === 'o' ? this.walk.ids : [];
+    const nextIdx = prev.length ? (ids.indexOf(prev[prev.length - 1]!) + 1) % ids.length : 0;
+    const item = items[nextIdx]!;
+    this.walk = { kind: 'o', ids: [...prev, String(item.id)], at: Date.now() };
+    const w = item.window_id ? this.svc.model.windows.get(item.window_id) : undefined;
+    if (item.kind === 'ask' || !w) return this.openAgents(w ? w.id : `item:${item.id}`);
+    this.closeOverlay();
+    this.goToWindow(w);
+  }
+
+  /** ctrl+b O: the newest finished turn not seen; again within 5 s, the next older one. */
+  private walkFinished(): void {
+    const rows = this.agentRows().filter((r) => r.finishedUnread).sort((a, b) => b.stateSince - a.stateSince);
+    if (rows.length === 0) return this.dock.say('No finished turn waits to be seen.');
+    const now = Date.now();
+    const again = this.walk?.kind === 'O' && now - this.walk.at <= WALK_AGAIN_MS && this.walk.ids[0] === rows[0]!.id;
+    const done = again ? this.walk!.ids : [];
+    const row = rows.find((r) => !done.includes(r.id)) ?? rows[0]!;
+    this.walk = { kind: 'O', ids: again ? [...done, row.id] : [row.id], at: now };
+    this.closeOverlay();
+    this.goToWindow(row.w);
+  }
+
+  // ---- frames ----
+
+  private source(w: Window): ScreenSource {
+    let s = this.sources.get(w.id);
+    if (!s) {
+      s = new LocalSource(w);
+      this.sources.set(w.id, s);
+    }
+    return s;
+  }
+
+  /** The next frame repaints every pane (an overlay came or went, the layout or size changed). */
+  private invalidate(): void {
+    this.epoch++;
+  }
+
+  private frame(): void {
+    if (this.closed) return;
+    // A client that is behind gets no new frame until it has read; the next one covers both.
+    if (this.o.pendingBytes() > MAX_CLIENT_BACKLOG_BYTES) {
+      this.later(FRAME_INTERVAL_MS, () => this.redraw());
+      return;
+    }
+    const t0 = process.cpuUsage();
+    this.lastFrameAt = Date.now();
+    const now = this.lastFrameAt;
+    const s = this.session();
+    if (!s) return this.close('the session ended');
+    if (!this.agentsSeen && (this.agentRows().length > 0 || this.svc.inbox.list().length > 0)) this.seeAgents();
+    const cv = this.canvas;
+    const railOn = this.svc.config.current.appearance?.sidebar?.enabled !== false && this.cols >= RAIL_MIN_TERMINAL_COLS;
+    const railW = railOn ? RAIL_WIDTH : 0;
+    const body: Rect = { x: railW, y: 0, w: this.cols - railW, h: this.rows - 1 };
+    const ws = s.activeWorkspace;
+    const layout = layoutOf(s, ws);
+    const inWs = this.svc.model.windowsOf(s).filter((w) => w.workspace === ws);
+    if (reconcile(layout, inWs.map((w) => w.id))) this.invalidate();
+    this.tiles = layout.zoomed ? new Map([[layout.zoomed, body]]) : tile(layout.root, body);
+    this.fitPanes();
+    this.watch();
+    const focused = this.focusedWindow();
+    if (focused && this.overlay === null) this.markSeen(focused);
+
+    let cursor: { x: number; y: number } | null = null;
+    if (this.overlay?.fullScreen) {
+      cursor = this.overlay.draw(cv, { x: 0, y: 0, w: this.cols, h: this.rows - 1 }, now);
+    } else {
+      this.drawTiles(focused, body);
+      if (railOn) this.drawRailNow(s, focused, { x: 0, y: 0, w: railW, h: this.rows - 1 }, now);
+      if (this.overlay) cursor = this.overlay.draw(cv, body, now);
+      else if (focused) cursor = this.paneCursor(focused);
+    }
+    this.drawStatus(s, now);
+    const cells = cv.draw();
+    this.placeCursor(cursor, cells > 0);
+    const want = this.overlay ? { ...NO_MODES, bracketedPaste: true } : modesFrom(focused ? this.source(focused).modes() : null);
+    const change = modeChange(this.modes, want);
+    if (change) this.out.push(change);
+    this.modes = want;
+    this.stats.frames++;
+    this.stats.cells += cells;
+    this.flush();
+    const dt = process.cpuUsage(t0);
+    this.stats.cpuMs += (dt.user + dt.system) / 1000;
+    const dock = this.dock.current(now);
+    if (dock) this.later(Math.max(50, dock.until - now), () => this.redraw());
+  }
+
+  private flush(extra = ''): void {
+    if (extra) this.out.push(extra);
+    if (this.out.length === 0) return;
+    const data = this.out.join('');
+    this.out = [];
+    this.stats.bytes += Buffer.byteLength(data);
+    this.o.write(data);
+  }
+
+  /** Each pane takes its tile's inside (resize-window, so the program redraws to fit). */
+  private fitPanes(): void {
+    for (const [id, r] of this.tiles) {
+      const w = this.svc.model.windows.get(id);
+      if (!w || w.closed) continue;
+      const c = contentRect(r);
+      const cols = Math.max(MIN_COLS, c.w);
+      const rows = Math.max(1, c.h);
+      if (w.cols !== cols || w.rows !== rows) this.svc.model.resizeWindow(w, cols, rows);
+    }
+  }
+
+  /** A frame follows the output of the panes on screen, and only those. */
+  private watch(): void {
+    for (const [id, d] of this.watched) {
+      if (!this.tiles.has(id)) {
+        d.dispose();
+        this.watched.delete(id);
+        this.sources.delete(id);
+        this.paneDrawn.delete(id);
+      }
+    }
+    for (const id of this.tiles.keys()) {
+      if (this.watched.has(id)) continue;
+      const w = this.svc.model.windows.get(id);
+      if (w) this.watched.set(id, w.onOutput(() => this.redraw()));
+    }
+  }
+
+  private drawTiles(focused: Window | undefined, body: Rect): void {
+    const cv = this.canvas;
+    if (this.tiles.size === 0) {
+      cv.fill(body.x, body.y, body.w, body.h);
+      const msg = `Workspace ${this.session()?.activeWorkspace ?? ''} is empty: ctrl+b c opens a window here.`;
+      cv.text(body.x + Math.max(0, Math.floor((body.w - textWidth(msg)) / 2)), body.y + Math.floor(body.h / 2), fit(msg, body.w), roleAttr('muted'));
+      return;
+    }
+    const l = this.session() ? layoutOf(this.session()!, this.session()!.activeWorkspace) : null;
+    for (const [id, r] of this.tiles) {
+      const w = this.svc.model.windows.get(id);
+      if (!w) continue;
+      const info = this.svc.agents.info(w);
+      drawFrame(cv, r, {
+        name: w.name,
+        title: w.title,
+        mark: stateMark(String(info.state), !!info.finished_unread, this.ascii),
+        focused: w.id === focused?.id,
+        zoomed: l?.zoomed === w.id,
+        exited: !!w.exit,
+        ascii: this.ascii,
+      });
+      const src = this.source(w);
+      // A pane that printed nothing since it was last drawn where it is is left as it is.
+      const key = `${src.generation()}:${r.x},${r.y},${r.w},${r.h}:${this.epoch}`;
+      if (this.overlay === null && this.paneDrawn.get(id) === key) continue;
+      drawContent(cv, r, src);
+      this.paneDrawn.set(id, key);
+    }
+  }
+
+  private drawRailNow(s: Session, focused: Window | undefined, r: Rect, now: number): void {
+    const sessions: RailSession[] = [...this.svc.model.sessions.values()]
+      .filter((x) => this.visible(x.id))
+      .sort((a, b) => a.order - b.order)
+      .map((x) => ({ id: x.id, name: clean(x.name), windows: this.svc.model.windowsOf(x).length, current: x.id === s.id, mark: sessionMark(this.svc, x.id) }));
+    const blocked = this.svc.inbox.list().filter((i) => ['approval', 'question', 'plan', 'ask', 'errored'].includes(i.kind) && (!i.session_id || this.visible(i.session_id))).length;
+    drawRail(this.canvas, r, { sessions, agents: this.agentRows(), agentsSeen: this.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.ascii, now, blocked });
+  }
+
+  private drawStatus(s: Session, now: number): void {
+    const cv = this.canvas;
+    const y = this.rows - 1;
+    const bar = attr(-1, -1, A_INVERSE);
+    cv.fill(0, y, this.cols, 1, bar);
+    let x = cv.text(1, y, `[${fit(clean(s.name), 16, this.ascii)}]`, attr(-1, -1, A_INVERSE | A_BOLD));
+    const used = new Set(this.svc.model.windowsOf(s).map((w) => w.workspace));
+    used.add(s.activeWorkspace);
+    for (const n of [...used].sort((a, b) => a - b)) {
+      x = cv.text(x + 1, y, n === s.activeWorkspace ? `${n}*` : String(n), n === s.activeWorkspace ? attr(-1, -1, A_INVERSE | A_BOLD) : bar);
+    }
+    if (this.prefix) x = cv.text(x + 2, y, '[C-b]', attr(3, -1, A_INVERSE | A_BOLD));
+    const help = this.cols >= 60 ? 'C-b ? help' : '';
+    const end = this.cols - (help ? textWidth(help) + 2 : 0);
+    x += 2;
+    if (this.confirm) {
+      cv.text(x, y, fit(this.confirm.text, end - x, this.ascii), attr(3, -1, A_INVERSE | A_BOLD), end);
+    } else {
+      const d = this.dock.current(now);
+      if (d) {
+        if (d.mark) x = cv.text(x, y, d.mark.glyph + ' ', attr(roleColor(d.mark.role), -1, A_INVERSE | A_BOLD), end);
+        cv.text(x, y, fit(d.text, end - x, this.ascii), bar, end);
+      }
+    }
+    if (help) cv.text(this.cols - textWidth(help) - 1, y, help, bar);
+  }
+
+  private paneCursor(w: Window): { x: number; y: number } | null {
+    const r = this.tiles.get(w.id);
+    if (!r) return null;
+    const src = this.source(w);
+    if (src.modes().cursorHidden) return null;
+    const c = contentRect(r);
+    const cur = src.cursor();
+    if (cur.x >= c.w || cur.y >= c.h) return cur.x === c.w && cur.y < c.h ? { x: c.x + c.w - 1, y: c.y + cur.y } : null;
+    return { x: c.x + cur.x, y: c.y + cur.y };
+  }
+
+  private placeCursor(c: { x: number; y: number } | null, moved: boolean): void {
+    const key = c ? `${c.x},${c.y}` : null;
+    if (key === this.cursorShown && !moved) return;
+    if (!c) {
+      if (this.cursorShown !== null || moved) this.out.push('\x1b[?25l');
+    } else this.out.push(`\x1b[${c.y + 1};${c.x + 1}H${this.cursorShown === null || moved ? '\x1b[?25h' : ''}`);
+    this.cursorShown = key;
+  }
+}
+
+function roleColor(role: string): number {
+  return { info: 4, warning: 3, success: 2, muted: 8, error: 1, accent: 6 }[role] ?? -1;
+}
+
+void PLAIN;

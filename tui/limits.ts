@@ -1,0 +1,46 @@
+// Every budget and delay the TUI keeps, each with the reason for its number.
+
+/** Frames while output flows: one per 33 ms (30 a second) is smooth to the eye and bounds the
+ *  bytes a scrolling pane costs the client to a screenful per frame, whatever the pane prints. */
+export const FRAME_INTERVAL_MS = 33;
+/** Output the client has not read yet above which frames wait: a slow link never grows us. */
+export const MAX_CLIENT_BACKLOG_BYTES = 1024 * 1024;
+/** Input bytes one tui-input call may carry (a large paste arrives in several). */
+export const MAX_INPUT_BYTES = 256 * 1024;
+/** An unterminated bracketed paste kept waiting for its end, at most. */
+export const MAX_PASTE_BYTES = 4 * 1024 * 1024;
+
+/** The rail's width as shipped (spec: the shipped rail is 24). */
+export const RAIL_WIDTH = 24;
+/** Under this many columns the rail folds away and the panes get the width. */
+export const RAIL_MIN_TERMINAL_COLS = 60;
+
+/** A row moves group, and a card takes keys, only once it has been as it is for this long. */
+export const SETTLE_MS = 400;
+/** A risky allow needs the same key again within this long. */
+export const RISKY_SECOND_PRESS_MS = 3000;
+/** How long a dock message stays. */
+export const DOCK_MESSAGE_MS = 6000;
+/** Alerts that arrive within this long of each other are one message (a fan's burst). */
+export const ALERT_BURST_MS = 250;
+/** A row shows its age once its state is this old (spec: five minutes). */
+export const AGE_SHOWN_AFTER_MS = 5 * 60_000;
+/** `ctx NN%` shows from this much context (spec: 80%). */
+export const CONTEXT_WARN_PERCENT = 80;
+/** At rest for longer than this, an agent is under Earlier in the agents view. */
+export const EARLIER_AFTER_MS = 60 * 60_000;
+/** `u` undoes a dismiss or snooze made this long ago at most (spec: 10 seconds). */
+export const UNDO_WINDOW_MS = 10_000;
+/** `O` again within this long goes to the next older finished turn. */
+export const WALK_AGAIN_MS = 5000;
+/** One bulk reply goes to this many marked agents at most. */
+export const MAX_BULK_REPLY = 32;
+/** The reply editor grows to this many rows, then scrolls. */
+export const EDITOR_MAX_ROWS = 8;
+/** A paste longer than this (characters or lines) shows as one block in the editor. */
+export const PASTE_BLOCK_CHARS = 800;
+export const PASTE_BLOCK_LINES = 3;
+/** A draft the editor holds, at most (a queued message is bounded by the queue anyway). */
+export const MAX_DRAFT_CHARS = 64 * 1024;
+/** The times on agent rows move on once a minute while they are on screen. */
+export const AGE_TICK_MS = 60_000;

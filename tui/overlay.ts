@@ -1,0 +1,62 @@
+// What a view drawn over the panes (help, the session switcher, the agents view) gets from its
+// TUI, and what it gives back. Views never reach the transport: they draw into the canvas and
+// act through the host.
+import type { Services } from '../core/daemon/services.js';
+import type { Window } from '../core/model/window.js';
+import type { Canvas } from './canvas.js';
+import type { Rect } from './pane-draw.js';
+import type { Token } from './keys.js';
+import type { Acts } from './acts.js';
+import type { Dock } from './alerts.js';
+
+export interface TuiHost {
+  readonly svc: Services;
+  readonly acts: Acts;
+  readonly dock: Dock;
+  readonly ascii: boolean;
+  readonly sessionId: string;
+  readonly agentsSeen: boolean;
+  /** Sessions this client may show. */
+  visible(sessionId: string): boolean;
+  /** Shows a window: its session, its workspace, focus; `zoom` zooms it. */
+  goToWindow(w: Window, opts?: { zoom?: boolean }): void;
+  switchSession(id: string): void;
+  closeOverlay(): void;
+  openHelp(section?: 'agents'): void;
+  redraw(): void;
+  /** A timer the TUI owns (cleared when it goes; a throw in it closes only this client). */
+  later(ms: number, fn: () => void): void;
+}
+
+export interface Overlay {
+  /** Covers the whole pane area (the panes are not drawn under it). */
+  readonly fullScreen: boolean;
+  key(tok: Token): void;
+  /** Draws into `area`; returns where the cursor goes, or null to hide it. */
+  draw(cv: Canvas, area: Rect, now: number): { x: number; y: number } | null;
+  dispose?(): void;
+}
+
+/** A box with a border and a title, centred in `area`; returns its inside. */
+export function drawBox(cv: Canvas, area: Rect, w: number, h: number, title: string, ascii: boolean, ink: number, fillAttr: number): Rect {
+  const bw = Math.min(w, area.w);
+  const bh = Math.min(h, area.h);
+  const x = area.x + Math.floor((area.w - bw) / 2);
+  const y = area.y + Math.floor((area.h - bh) / 2);
+  const b = ascii ? ['+', '+', '+', '+', '-', '|'] : ['┌', '┐', '└', '┘', '─', '│'];
+  cv.fill(x, y, bw, bh, fillAttr);
+  for (let i = x + 1; i < x + bw - 1; i++) {
+    cv.set(i, y, b[4]!, ink);
+    cv.set(i, y + bh - 1, b[4]!, ink);
+  }
+  for (let j = y + 1; j < y + bh - 1; j++) {
+    cv.set(x, j, b[5]!, ink);
+    cv.set(x + bw - 1, j, b[5]!, ink);
+  }
+  cv.set(x, y, b[0]!, ink);
+  cv.set(x + bw - 1, y, b[1]!, ink);
+  cv.set(x, y + bh - 1, b[2]!, ink);
+  cv.set(x + bw - 1, y + bh - 1, b[3]!, ink);
+  if (title) cv.text(x + 2, y, ` ${title} `, ink, x + bw - 2);
+  return { x: x + 2, y: y + 1, w: Math.max(0, bw - 4), h: Math.max(0, bh - 2) };
+}

@@ -1,0 +1,82 @@
+// Draws a screen source into a rectangle of the canvas: cells, colours, attributes and wide
+// characters. The canvas keeps 256 colours (terminal-kit's ScreenBuffer), so a 24-bit colour is
+// drawn as the nearest colour of the xterm cube or grey ramp.
+import { attr, A_BOLD, A_DIM, A_ITALIC, A_UNDERLINE, A_BLINK, A_INVERSE, A_HIDDEN, A_STRIKE, type Canvas } from './canvas.js';
+import { RGB_FLAG, S_BOLD, S_DIM, S_ITALIC, S_UNDERLINE, S_BLINK, S_INVERSE, S_INVISIBLE, S_STRIKE, type ScreenSource } from './source.js';
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const STYLE_TO_ATTR: Array<[number, number]> = [
+  [S_BOLD, A_BOLD],
+  [S_DIM, A_DIM],
+  [S_ITALIC, A_ITALIC],
+  [S_UNDERLINE, A_UNDERLINE],
+  [S_BLINK, A_BLINK],
+  [S_INVERSE, A_INVERSE],
+  [S_INVISIBLE, A_HIDDEN],
+  [S_STRIKE, A_STRIKE],
+];
+
+const styleCache = new Int32Array(256).fill(-1);
+
+function styleFlags(style: number): number {
+  const hit = styleCache[style]!;
+  if (hit >= 0) return hit;
+  let f = 0;
+  for (const [s, a] of STYLE_TO_ATTR) if (style & s) f |= a;
+  styleCache[style] = f;
+  return f;
+}
+
+const cube = [0, 95, 135, 175, 215, 255];
+const rgbCache = new Map<number, number>();
+
+/** The nearest xterm-256 index of a 24-bit colour (cube or grey ramp, by squared distance). */
+export function rgbTo256(rgb: number): number {
+  const hit = rgbCache.get(rgb);
+  if (hit !== undefined) return hit;
+  const r = (rgb >> 16) & 255;
+  const g = (rgb >> 8) & 255;
+  const b = rgb & 255;
+  const near = (v: number) => (v < 48 ? 0 : v < 115 ? 1 : Math.min(5, Math.floor((v - 35) / 40)));
+  const ci = near(r);
+  const cj = near(g);
+  const ck = near(b);
+  const cubeD = (cube[ci]! - r) ** 2 + (cube[cj]! - g) ** 2 + (cube[ck]! - b) ** 2;
+  const grey = Math.max(0, Math.min(23, Math.round(((r + g + b) / 3 - 8) / 10)));
+  const gv = 8 + grey * 10;
+  const greyD = (gv - r) ** 2 + (gv - g) ** 2 + (gv - b) ** 2;
+  const idx = greyD < cubeD ? 232 + grey : 16 + 36 * ci + 6 * cj + ck;
+  if (rgbCache.size < 4096) rgbCache.set(rgb, idx);
+  return idx;
+}
+
+function colour(c: number): number {
+  return c < 0 ? -1 : c & RGB_FLAG ? rgbTo256(c & 0xffffff) : c;
+}
+
+/** Copies the source's visible rows into `r` (clipped to it); the rest of `r` is blanked. */
+export function drawSource(cv: Canvas, src: ScreenSource, r: Rect): void {
+  const rows = Math.min(r.h, src.rows);
+  const maxX = r.x + r.w;
+  for (let y = 0; y < rows; y++) {
+    const cy = r.y + y;
+    let filled = r.x;
+    src.readRow(y, (x, chars, width, fg, bg, style) => {
+      const cx = r.x + x;
+      if (cx >= maxX) return;
+      if (cx > filled) cv.fill(filled, cy, cx - filled, 1);
+      const a = attr(colour(fg), colour(bg), styleFlags(style));
+      if (width === 2 && cx + 1 >= maxX) cv.set(cx, cy, ' ', a);
+      else cv.set(cx, cy, chars, a, width);
+      filled = cx + width;
+    });
+    if (filled < maxX) cv.fill(filled, cy, maxX - filled, 1);
+  }
+  if (rows < r.h) cv.fill(r.x, r.y + rows, r.w, r.h - rows);
+}

@@ -1,0 +1,175 @@
+// Agent rows: one per pane running an agent, in every session, read from the agent store and
+// the Inbox. The rail's agents section and the agents view both draw these, so they agree.
+import type { Services } from '../core/daemon/services.js';
+import type { Window } from '../core/model/window.js';
+import type { Item } from '../core/inbox/inbox.js';
+import type { AgentState } from '../core/agent/state.js';
+import { AGE_SHOWN_AFTER_MS, CONTEXT_WARN_PERCENT, EARLIER_AFTER_MS } from './limits.js';
+import { clean } from './text.js';
+
+export interface AgentRow {
+  id: string;
+  w: Window;
+  name: string;
+  session: string;
+  sessionId: string;
+  /** Spawn order: the session's, then the pane's. */
+  order: [number, number];
+  state: AgentState;
+  kind: string;
+  message: string;
+  harness: string | null;
+  finishedUnread: boolean;
+  stateSince: number;
+  meta: Record<string, string>;
+  queued: number;
+  subagents: number;
+  /** Context used, percent, when the pane reports it. */
+  context: number | null;
+  /** Inbox items about this pane (its approval, question, ask, errored, done, mail). */
+  items: Item[];
+}
+
+/** The rail's `you` groups, top to bottom. */
+export type RailGroup = 'needs' | 'done' | 'working' | 'rest';
+/** The agents view's five groups, in order. */
+export type ViewGroup = 'needs' | 'review' | 'working' | 'idle' | 'earlier';
+
+export const VIEW_GROUPS: ViewGroup[] = ['needs', 'review', 'working', 'idle', 'earlier'];
+export const VIEW_GROUP_TITLE: Record<ViewGroup, string> = { needs: 'Needs you', review: 'Ready for review', working: 'Working', idle: 'Idle', earlier: 'Earlier' };
+
+/** Items that wait on the person for a pane (what puts a row under Needs you). */
+const NEEDS_KINDS = new Set(['approval', 'question', 'plan', 'ask', 'mail', 'errored', 'resume', 'held']);
+
+function contextPercent(meta: Record<string, string>): number | null {
+  const v = meta.context;
+  if (!v) return null;
+  const m = /(\d{1,3})(?:\.\d+)?\s*%/.exec(v) ?? /^(\d{1,3})$/.exec(v.trim());
+  return m ? Math.min(100, Number(m[1])) : null;
+}
+
+function metaOf(info: Record<string, unknown>): Record<string, string> {
+  const raw = (info.meta ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (typeof v === 'string') out[k] = clean(v);
+    else if (v && typeof v === 'object' && typeof (v as { value?: unknown }).value === 'string') out[k] = clean((v as { value: string }).value);
+  }
+  return out;
+}
+
+/** Every agent row the caller may see, in spawn order. `visible` filters sessions. */
+export function agentRows(svc: Services, visible: (sessionId: string) => boolean = () => true): AgentRow[] {
+  const bySession = new Map<string, Item[]>();
+  for (const it of svc.inbox.list()) {
+    if (!it.window_id) continue;
+    const l = bySession.get(it.window_id) ?? [];
+    l.push(it);
+    bySession.set(it.window_id, l);
+  }
+  const rows: AgentRow[] = [];
+  for (const w of svc.model.windows.values()) {
+    if (!visible(w.sessionId)) continue;
+    if (!svc.agents.holdsAgent(w)) continue;
+    const info = svc.agents.info(w);
+    const state = info.state as AgentState;
+    if (state === 'none' && !info.harness_id) continue;
+    const s = svc.model.sessions.get(w.sessionId);
+    const meta = metaOf(info);
+    rows.push({
+      id: w.id,
+      w,
+      name: clean(w.name),
+      session: clean(s?.name ?? '?'),
+      sessionId: w.sessionId,
+      order: [s?.order ?? 0, w.order],
+      state,
+      kind: String(info.kind ?? ''),
+      message: clean(String(info.message ?? '')),
+      harness: (info.harness_id as string | null) ?? null,
+      finishedUnread: !!info.finished_unread,
+      stateSince: (info.state_since as number | null) ?? w.createdAt,
+      meta,
+      queued: Number(info.queued ?? 0),
+      subagents: Number(info.subagents ?? 0) || Number(/^(\d+)/.exec(meta.subagents ?? '')?.[1] ?? 0),
+      context: contextPercent(meta),
+      items: bySession.get(w.id) ?? [],
+    });
+  }
+  return rows.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+}
+
+export function needsYouRow(r: AgentRow): boolean {
+  return r.state === 'needs_input' || r.state === 'errored' || r.items.some((i) => NEEDS_KINDS.has(i.kind) && i.kind !== 'errored');
+}
+
+/** The rail's `you` group (spec: The rail's agents section). */
+export function railGroup(r: AgentRow): RailGroup {
+  if (needsYouRow(r)) return 'needs';
+  if (r.state === 'done' && r.finishedUnread) return 'done';
+  if (r.state === 'working') return 'working';
+  return 'rest';
+}
+
+/** The agents view's group, now (the view settles moves with the 0.4 s rule). */
+export function viewGroup(r: AgentRow, now: number): ViewGroup {
+  if (needsYouRow(r)) return 'needs';
+  if (r.state === 'done' && r.finishedUnread) return 'review';
+  if (r.state === 'working') return 'working';
+  return now - r.stateSince > EARLIER_AFTER_MS ? 'earlier' : 'idle';
+}
+
+/** The `need` word (spec: What a row says without colour). */
+export function needWord(r: AgentRow): string {
+  const ask = r.items.find((i) => i.kind === 'ask');
+  if (r.state === 'needs_input') return r.kind === 'approval' || r.kind === 'question' ? r.kind : 'needs you';
+  if (r.state === 'errored') return 'errored';
+  if (ask) return 'question';
+  if (r.items.some((i) => i.kind === 'mail')) return 'mail';
+  return 'done';
+}
+
+/** What the pane asks, with the need word taken off its front so it is said once. */
+export function askText(r: AgentRow): string {
+  const ask = r.items.find((i) => i.kind === 'ask');
+  const msg = r.state === 'needs_input' || r.state === 'errored' ? r.message : ask?.summary ?? r.items.find((i) => i.kind === 'mail')?.summary ?? r.message;
+  const word = needWord(r);
+  const lower = msg.toLowerCase();
+  if (word !== 'needs you' && lower.startsWith(word)) return msg.slice(word.length).replace(/^[\s:·-]+/, '');
+  return msg;
+}
+
+/** Whether a row shows its age: once its state is five minutes old, or always under the cursor. */
+export function showsAge(r: AgentRow, now: number, selected = false): boolean {
+  return selected || now - r.stateSince >= AGE_SHOWN_AFTER_MS;
+}
+
+/** The second line of a row, by its group (spec: What the second line says). */
+export function secondLine(r: AgentRow, group: RailGroup, opts: { width: number; ageInline: string }): string {
+  const bits: string[] = [];
+  if (r.context !== null && r.context >= CONTEXT_WARN_PERCENT) bits.push(`ctx ${r.context}%`);
+  const subs = r.subagents > 0 ? `${r.subagents} subagent${r.subagents === 1 ? '' : 's'}` : '';
+  if (group === 'needs') {
+    const word = needWord(r);
+    const ask = askText(r);
+    const head = opts.ageInline ? `${word} ${opts.ageInline}` : word;
+    const withHarness = [head, r.harness, ask].filter(Boolean).join(' · ');
+    // A row that needs you drops the harness before it cuts what the pane asks.
+    return withHarness.length <= opts.width ? withHarness : [head, ask].filter(Boolean).join(' · ');
+  }
+  if (subs) bits.push(subs);
+  if (group === 'working') {
+    const now = r.meta.now ?? r.message;
+    if (now) bits.push(now);
+    else if (r.harness) bits.push(r.harness);
+    return bits.join(' · ');
+  }
+  if (group === 'done') {
+    const first = r.message.split('\n')[0] ?? '';
+    if (first) bits.push(first);
+    return bits.join(' · ');
+  }
+  // At rest says nothing, but a running subagent count is the one sign the work goes on.
+  if (subs && r.harness) bits.unshift(r.harness);
+  return subs ? bits.join(' · ') : '';
+}

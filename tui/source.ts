@@ -1,0 +1,110 @@
+// A screen source: what the TUI draws a pane from. A local pane reads its window's emulator; a
+// pane on another host will read a replica fed over the link (the link supplies that source).
+// The TUI sees only this interface, so it cannot tell the two apart.
+import type { IBufferCell } from '@xterm/headless';
+import type { Window } from '../core/model/window.js';
+
+/** Colour of a cell: -1 the terminal's default, 0-255 a palette index, RGB as 0x1000000 | rgb. */
+export const RGB_FLAG = 0x1000000;
+
+export const S_BOLD = 1;
+export const S_DIM = 2;
+export const S_ITALIC = 4;
+export const S_UNDERLINE = 8;
+export const S_BLINK = 16;
+export const S_INVERSE = 32;
+export const S_INVISIBLE = 64;
+export const S_STRIKE = 128;
+
+export type CellSink = (x: number, chars: string, width: number, fg: number, bg: number, style: number) => void;
+
+export type MouseMode = 'none' | 'x10' | 'vt200' | 'drag' | 'any';
+
+export interface SourceModes {
+  bracketedPaste: boolean;
+  applicationCursorKeys: boolean;
+  applicationKeypad: boolean;
+  mouse: MouseMode;
+  /** How the program wants mouse reports encoded. */
+  mouseSgr: boolean;
+  cursorHidden: boolean;
+}
+
+export interface ScreenSource {
+  readonly cols: number;
+  readonly rows: number;
+  /** Bumps whenever anything drawn changed. */
+  generation(): number;
+  cursor(): { x: number; y: number };
+  modes(): SourceModes;
+  /** The visible row y, cell by cell (wide characters once, with width 2). */
+  readRow(y: number, sink: CellSink): void;
+}
+
+interface CoreMouse {
+  activeEncoding?: string;
+}
+
+/** A pane of this host: its window's emulator. */
+export class LocalSource implements ScreenSource {
+  private cell: IBufferCell | undefined;
+
+  constructor(private readonly w: Window) {}
+
+  get cols(): number {
+    return this.w.screen.cols;
+  }
+
+  get rows(): number {
+    return this.w.screen.rows;
+  }
+
+  generation(): number {
+    return this.w.screen.generation;
+  }
+
+  cursor(): { x: number; y: number } {
+    return this.w.screen.cursor;
+  }
+
+  modes(): SourceModes {
+    const m = this.w.screen.modes;
+    const core = (this.w.screen.term as unknown as { _core?: { coreMouseService?: CoreMouse } })._core;
+    return {
+      bracketedPaste: m.bracketedPaste,
+      applicationCursorKeys: m.applicationCursorKeys,
+      applicationKeypad: m.applicationKeypad,
+      mouse: m.mouseTracking as MouseMode,
+      mouseSgr: core?.coreMouseService?.activeEncoding === 'SGR',
+      cursorHidden: m.cursorHidden,
+    };
+  }
+
+  readRow(y: number, sink: CellSink): void {
+    const b = this.w.screen.term.buffer.active;
+    const line = b.getLine(b.baseY + y);
+    if (!line) return;
+    const n = Math.min(line.length, this.w.screen.cols);
+    let c = this.cell ?? b.getNullCell();
+    for (let x = 0; x < n; x++) {
+      const got = line.getCell(x, c);
+      if (!got) continue;
+      c = got;
+      const width = c.getWidth();
+      if (width === 0) continue; // the right half of a wide character
+      let style = 0;
+      if (c.isBold()) style |= S_BOLD;
+      if (c.isDim()) style |= S_DIM;
+      if (c.isItalic()) style |= S_ITALIC;
+      if (c.isUnderline()) style |= S_UNDERLINE;
+      if (c.isBlink()) style |= S_BLINK;
+      if (c.isInverse()) style |= S_INVERSE;
+      if (c.isInvisible()) style |= S_INVISIBLE;
+      if (c.isStrikethrough()) style |= S_STRIKE;
+      const fg = c.isFgDefault() ? -1 : c.isFgRGB() ? RGB_FLAG | c.getFgColor() : c.getFgColor();
+      const bg = c.isBgDefault() ? -1 : c.isBgRGB() ? RGB_FLAG | c.getBgColor() : c.getBgColor();
+      sink(x, c.getChars() || ' ', width, fg, bg, style);
+    }
+    this.cell = c;
+  }
+}
