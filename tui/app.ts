@@ -14,7 +14,7 @@ import { openStreamTerminal, type StreamTerminal } from './terminal.js';
 import { Canvas, attr, roleAttr, A_BOLD, A_INVERSE, PLAIN } from './canvas.js';
 import { KeyReader, type Token } from './keys.js';
 import { LocalSource, type ScreenSource } from './source.js';
-import { layoutOf, reconcile, tile, neighbour, splitLeaf, appendLeaf, type Direction, type Dir } from './layout.js';
+import { layoutOf, reconcile, tile, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from './layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
 import { agentRows, type AgentRow } from './rows.js';
@@ -447,7 +447,7 @@ export class Tui implements TuiHost {
     if (!w) return;
     const l = layoutOf(s, ws);
     l.zoomed = null;
-    l.root = split && from ? splitLeaf(l.root, from.id, w.id, split) : appendLeaf(l.root, w.id);
+    l.root = split && from ? splitLeaf(l.root, from.id, w.id, split) : placeLeaf(l.root, w.id, this.bodyRect());
     this.focus(w);
     this.redraw();
   }
@@ -550,13 +550,13 @@ export class Tui implements TuiHost {
     if (!s) return this.close('the session ended');
     if (!this.agentsSeen && (this.agentRows().length > 0 || this.svc.inbox.list().length > 0)) this.seeAgents();
     const cv = this.canvas;
-    const railOn = this.svc.config.current.appearance?.sidebar?.enabled !== false && this.cols >= RAIL_MIN_TERMINAL_COLS;
-    const railW = railOn ? RAIL_WIDTH : 0;
-    const body: Rect = { x: railW, y: 0, w: this.cols - railW, h: this.rows - 1 };
+    const railW = this.railWidth();
+    const railOn = railW > 0;
+    const body = this.bodyRect();
     const ws = s.activeWorkspace;
     const layout = layoutOf(s, ws);
     const inWs = this.svc.model.windowsOf(s).filter((w) => w.workspace === ws);
-    if (reconcile(layout, inWs.map((w) => w.id))) this.invalidate();
+    if (reconcile(layout, inWs.map((w) => w.id), body)) this.invalidate();
     this.tiles = layout.zoomed ? new Map([[layout.zoomed, body]]) : tile(layout.root, body);
     this.fitPanes();
     this.watch();
@@ -595,6 +595,16 @@ export class Tui implements TuiHost {
     this.out = [];
     this.stats.bytes += Buffer.byteLength(data);
     this.o.write(data);
+  }
+
+  private railWidth(): number {
+    return this.svc.config.current.appearance?.sidebar?.enabled !== false && this.cols >= RAIL_MIN_TERMINAL_COLS ? RAIL_WIDTH : 0;
+  }
+
+  /** Where the tiles go: right of the rail, above the status line. */
+  private bodyRect(): Rect {
+    const railW = this.railWidth();
+    return { x: railW, y: 0, w: this.cols - railW, h: this.rows - 1 };
   }
 
   /** Each pane takes its tile's inside (resize-window, so the program redraws to fit). */

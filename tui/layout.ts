@@ -74,8 +74,21 @@ export function appendLeaf(n: LayoutNode | null, id: string): LayoutNode {
   return { kind: 'split', dir: 'row', children: [n, leaf] };
 }
 
+/**
+ * A window with no place yet, in a layout drawn in `area`: it halves the largest tile along
+ * that tile's longer side (a cell is about twice as tall as wide), so windows opened from the
+ * command line tile into a grid rather than a row of slivers.
+ */
+export function placeLeaf(n: LayoutNode | null, id: string, area: Rect): LayoutNode {
+  if (!n) return { kind: 'pane', id };
+  let best: [string, Rect] | null = null;
+  for (const [leafId, r] of tile(n, area)) if (!best || r.w * r.h > best[1].w * best[1].h) best = [leafId, r];
+  if (!best) return appendLeaf(n, id);
+  return splitLeaf(n, best[0], id, best[1].w >= best[1].h * 2 ? 'row' : 'column');
+}
+
 /** Makes the tree hold exactly `ids` (in model order for the ones it adds). */
-export function reconcile(l: WorkspaceLayout, ids: string[]): boolean {
+export function reconcile(l: WorkspaceLayout, ids: string[], area: Rect): boolean {
   const want = new Set(ids);
   const have = leaves(l.root);
   let changed = false;
@@ -88,7 +101,7 @@ export function reconcile(l: WorkspaceLayout, ids: string[]): boolean {
   const now = new Set(leaves(l.root));
   for (const id of ids) {
     if (!now.has(id)) {
-      l.root = appendLeaf(l.root, id);
+      l.root = placeLeaf(l.root, id, area);
       changed = true;
     }
   }
