@@ -75,6 +75,13 @@ export const DAEMON_START_TIMEOUT_MS = 15_000;
 /** Delay between a paste and the submit key, so a TUI reads the paste as one event first. */
 export const SUBMIT_DELAY_MS = 60;
 
+/** respond presses nothing until the pane has been on its prompt this long (see settle in verbs/prompt.ts). */
+export const PROMPT_SETTLE_MS = 800;
+/** ... and has printed nothing for this long, */
+export const PROMPT_QUIET_MS = 150;
+/** ... waiting at most this long for both. */
+export const PROMPT_SETTLE_MAX_MS = 3000;
+
 /** Config file size read at all. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -90,16 +97,11 @@ export const SCROLLBACK_HOT_LINES = 200;
 /** Words (4 bytes) per arena chunk of the compact store: 64 KB, several hundred lines of text. */
 export const SCROLLBACK_CHUNK_WORDS = 16 * 1024;
 /**
- * How long a line taken over in a flood stays as xterm's object before it is packed. Packing
- * costs about a microsecond a line (a fifth of parsing it); a flood pushes lines out of the
- * scrollback well before this (5000 lines last ~25 ms at 17 MB/s), so most are never packed.
+ * How long a line taken over in a flood stays as xterm's object before it is packed. Output is a
+ * flood when more lines than the store holds leave xterm within this time: then they would be
+ * dropped before being packed, so packing them is skipped. Packing costs about a microsecond a
+ * line (a fifth of parsing it); 5000 lines of text last ~25 ms at 17 MB/s.
  */
 export const SCROLLBACK_PACK_DELAY_MS = 100;
 /** Line objects kept for xterm to reuse once packed, so steady output allocates none. */
 export const SCROLLBACK_SPARE_LINES = 32;
-/**
- * Lines one write may push out of xterm before it counts as a flood. Below this a line is packed
- * the moment it leaves (xterm keeps reusing its own objects, nothing is allocated); in a flood
- * lines are taken over whole and packed later, if they live. A 256 KB write of text is ~3000.
- */
-export const SCROLLBACK_FLOOD_LINES = 256;

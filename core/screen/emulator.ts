@@ -9,7 +9,7 @@
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import type { IBufferLine, IBufferCell, IMarker, Terminal as XTerminal } from '@xterm/headless';
-import { SCROLLBACK_FLOOD_LINES, SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS } from '../limits.js';
+import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS } from '../limits.js';
 import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
 
 const { Terminal } = xtermHeadless;
@@ -91,8 +91,9 @@ export class Emulator {
   private lines: CoreLines | null = null;
   private readonly marks = new Set<Mark>();
   private packTimer: NodeJS.Timeout | null = null;
-  /** Lines the current write pushed out of xterm (a flood past SCROLLBACK_FLOOD_LINES). */
-  private keptThisWrite = 0;
+  /** Lines pushed out of xterm since burstStart: more than the store holds is a flood. */
+  private burst = 0;
+  private burstStart = 0;
 
   constructor(opts: EmulatorOptions) {
     this.hot = Math.min(opts.scrollback, SCROLLBACK_HOT_LINES);
@@ -172,14 +173,15 @@ export class Emulator {
 
   /**
    * Gives xterm's line `j` (about to be dropped) to the store; markers on it follow. Outside a
-   * flood the line is packed at once and null returned. In one (or while lines taken in one are
-   * still unpacked, to keep the order) the store takes the object and this returns one for xterm
-   * to use in its place.
+   * flood the line is packed at once and null returned. In one (more lines than the store holds
+   * within SCROLLBACK_PACK_DELAY_MS: most will be dropped unpacked), or while lines taken in one
+   * are still unpacked (to keep the order), the store takes the object and this returns one for
+   * xterm to use in its place.
    */
   private keep(j: number, line: CoreLine): CoreLine | null {
     const store = this.store!;
     let out: CoreLine | null = null;
-    if (store.pending > 0 || ++this.keptThisWrite > SCROLLBACK_FLOOD_LINES) out = store.add(line) ?? store.spare();
+    if (store.pending > 0 || ++this.burst > store.limit) out = store.add(line) ?? store.spare();
     else store.addPacked(line);
     if (this.marks.size > 0) {
       const seq = store.lastSeq;
@@ -217,8 +219,7 @@ export class Emulator {
 
   /** Parses output. `done` runs once this chunk has been fully parsed (flow control hangs off it). */
   write(data: string | Uint8Array, done?: () => void): void {
-    if (this.store) this.store.now = Date.now();
-    this.keptThisWrite = 0;
+    if (this.store) this.clock();
     if (this.syncParse) {
       this.syncParse(data);
       this.generation++;
@@ -231,6 +232,16 @@ export class Emulator {
       this.schedulePack();
       done?.();
     });
+  }
+
+  /** Stamps the time on lines that leave xterm from now on, and counts them per window of time. */
+  private clock(): void {
+    const now = Date.now();
+    this.store!.now = now;
+    if (now - this.burstStart >= SCROLLBACK_PACK_DELAY_MS) {
+      this.burstStart = now;
+      this.burst = 0;
+    }
   }
 
   /** Packs the store's lines once they are SCROLLBACK_PACK_DELAY_MS old (see scrollback.ts). */
@@ -268,8 +279,7 @@ export class Emulator {
       o.scrollback = this.hot + (lines.length + rows) * Math.ceil(this.term.cols / Math.max(1, cols));
       this.term.resize(cols, rows);
       const excess = lines.length - (this.term.rows + this.hot);
-      this.store.now = Date.now();
-      this.keptThisWrite = 0;
+      this.clock();
       for (let j = 0; j < excess; j++) this.keep(j, lines.get(j)!);
       o.scrollback = this.hot;
       this.schedulePack();

@@ -4,9 +4,11 @@
 // A line is packed into a record: its cells up to the last one with text or colour, one byte per
 // cell for Latin-1 text (a word otherwise) plus runs of attributes, in 64 KB chunks of one arena
 // (5000 lines are a dozen allocations, not 5000). Packing costs about a fifth of parsing the
-// line, so in a flood lines are not packed as they come: the store takes xterm's BufferLine
-// object itself (xterm gets a spare in its place, a few pointer moves) and packs it once it has
-// been here SCROLLBACK_PACK_DELAY_MS, by which time a flood has pushed most of them out. Reading
+// line, so in a flood (see Emulator.keep) lines are not packed as they come: the store takes
+// xterm's BufferLine object itself (xterm gets a spare in its place, a few pointer moves) and
+// packs it once it has been here SCROLLBACK_PACK_DELAY_MS, by which time a flood has pushed most
+// of them out. Outside floods lines are packed at once, so xterm keeps reusing its own line
+// objects and nothing is allocated and freed per line (freed memory that glibc keeps). Reading
 // a packed line rebuilds an xterm BufferLine from its record, so text and attributes come out
 // through xterm's own code, exactly as they went in.
 //
@@ -78,7 +80,7 @@ export class Scrollback {
   private scratch: CoreLine | null = null;
 
   /** Keeps at most `limit` lines; past it the oldest go. */
-  constructor(private readonly limit: number) {}
+  constructor(readonly limit: number) {}
 
   get count(): number {
     return this.n + this.rawN;
@@ -133,6 +135,16 @@ export class Scrollback {
     if (this.now !== this.stampedAt) {
       this.stamps.push(this.firstSeq + this.count, this.now);
       this.stampedAt = this.now;
+    }
+    if (this.rawN === this.limit && this.rawN === this.raw.length) {
+      // A flood at full speed: every line is raw and the ring is full; the new one takes the
+      // oldest's place and that object goes back to xterm.
+      const k = this.rawHead;
+      const out = this.raw[k];
+      this.raw[k] = line;
+      this.rawHead = k + 1 === this.raw.length ? 0 : k + 1;
+      this.firstSeq++;
+      return out;
     }
     this.lineCtor ??= line.constructor as new (cols: number) => CoreLine;
     const out = this.count >= this.limit ? this.dropOldest() : undefined;

@@ -140,6 +140,30 @@ test('small writes (packed as they come) and floods (taken whole, packed later) 
   sameBothWays(p, 'and again');
 });
 
+test('slow output (packed line by line) then a flood then slow output again keep one order', async () => {
+  const realNow = Date.now;
+  let clock = realNow();
+  Date.now = () => clock;
+  try {
+    const p = pair(80, 24, 3000);
+    let next = 0;
+    const out = async (n: number, ms: number) => {
+      clock += ms;
+      await feed(p, rich(n).replace(/^/gm, `${next++} `));
+    };
+    for (let k = 0; k < 40; k++) await out(150, 1000); // 150 lines a second: under the flood mark
+    sameAsXterm(p, 'slow output');
+    for (let k = 0; k < 10; k++) await out(500, 10); // a flood
+    for (let k = 0; k < 5; k++) await out(20, 10); // slow again while flood lines wait
+    sameAsXterm(p, 'after the flood');
+    p.emu.packScrollback();
+    for (let k = 0; k < 10; k++) await out(100, 1000);
+    sameBothWays(p, 'slow again');
+  } finally {
+    Date.now = realNow;
+  }
+});
+
 test('colours, attributes, wide and combining characters come back as xterm gives them', async () => {
   const p = pair(80, 24, 5000);
   await feed(p, rich(3000));
