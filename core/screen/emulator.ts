@@ -89,6 +89,7 @@ export class Emulator {
   private readonly hot: number;
   /** The normal buffer's line list, hooked so the lines it drops go to the store. */
   private lines: CoreLines | null = null;
+  /** Cursor-line markers whose lines are still in xterm (see keep). */
   private readonly marks = new Set<Mark>();
   private packTimer: NodeJS.Timeout | null = null;
   /** Lines pushed out of xterm since burstStart: more than the store holds is a flood. */
@@ -184,8 +185,15 @@ export class Emulator {
     if (store.pending > 0 || ++this.burst > store.limit) out = store.add(line) ?? store.spare();
     else store.addPacked(line);
     if (this.marks.size > 0) {
+      // `marks` holds only markers still in xterm, so one a caller forgets costs nothing for long.
       const seq = store.lastSeq;
-      for (const m of this.marks) if (m.seq < 0 && !m.inner.isDisposed && m.inner.line === j) m.seq = seq;
+      for (const m of this.marks) {
+        if (m.inner.isDisposed) this.marks.delete(m);
+        else if (m.inner.line === j) {
+          m.seq = seq;
+          this.marks.delete(m);
+        }
+      }
     }
     return out;
   }
@@ -202,8 +210,9 @@ export class Emulator {
     // RIS (ESC c) makes new buffers: the store goes with the old ones, and the new list is hooked.
     this.term.buffer.onBufferChange(() => {
       if (this.normalLines() === this.lines) return;
-      this.store?.clear();
+      this.store?.clear(); // marks that moved there now read -1
       for (const m of this.marks) m.dead = true;
+      this.marks.clear();
       this.attach();
     });
   }

@@ -184,6 +184,8 @@ export class Scrollback {
     if (this.rawN === 0) {
       this.stamps = [];
       this.stampedAt = -1;
+      if (this.raw.length > 64) this.raw = new Array<CoreLine | undefined>(64); // a flood grew it
+      this.rawHead = 0;
     } else if (s > 0) {
       st.splice(0, s);
     }

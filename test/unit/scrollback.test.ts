@@ -230,13 +230,16 @@ test('ED 3 and DECSED 3 clear the store with xterm\'s scrollback', async () => {
 test('RIS resets the store, and lines that follow are kept again', async () => {
   const p = pair(80, 24, 5000);
   await feed(p, rich(1000));
+  const early = p.emu.markCursorLine()!;
   p.emu.packScrollback();
   await feed(p, numbered(0, 500));
   const mark = p.emu.markCursorLine()!;
+  assert.ok(early.line >= 0 && early.line < p.emu.bufferLength - 24 - 200, 'the early marker is in the store');
   await feed(p, '\x1bc');
   sameAsXterm(p, 'after RIS');
   assert.is(p.emu.bufferLength, 24);
   assert.is(mark.line, -1);
+  assert.is(early.line, -1);
   await feed(p, numbered(0, 2000));
   sameBothWays(p, 'after RIS and more output');
 });
@@ -252,6 +255,12 @@ test('the alternate screen adds nothing to the scrollback', async () => {
   await feed(p, '\x1b[?1049l');
   assert.is(p.emu.bufferLength, before);
   sameBothWays(p, 'back on the normal screen');
+  // A resize while the alternate screen shows reflows the normal buffer underneath.
+  await feed(p, '\x1b[?1049h' + numbered(0, 100));
+  resize(p, 50, 30);
+  sameAsXterm(p, 'resized in the alternate screen');
+  await feed(p, '\x1b[?1049l');
+  sameBothWays(p, 'back after the resize');
 });
 
 test('resizing rows and columns never shows a line twice or drops one', async () => {
