@@ -33,6 +33,8 @@ import type { Rect } from './pane-draw.js';
 import { FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
 
 const PREFIX_KEY = 'C-b';
+/** The session attribute naming the client whose tiles size the panes. */
+const SIZE_OWNER = 'tui.size-owner';
 const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
 const LEAVE_SCREEN = '\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?9l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[0m\x1b[?25h\x1b[?1049l';
 const ARROWS: Record<string, Direction> = { Up: 'up', Down: 'down', Left: 'left', Right: 'right' };
@@ -43,8 +45,10 @@ export interface FrameStats {
   frames: number;
   cells: number;
   bytes: number;
-  /** CPU spent composing and sending frames, in ms. */
+  /** CPU the process spent while frames were composed and sent, in ms (all its threads). */
   cpuMs: number;
+  /** Wall time of composing and sending frames, in ms (the frame is synchronous). */
+  wallMs: number;
 }
 
 export class Tui implements TuiHost {
@@ -54,7 +58,7 @@ export class Tui implements TuiHost {
   readonly ascii: boolean;
   sessionId: string;
   agentsSeen: boolean;
-  readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0 };
+  readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0, wallMs: 0 };
 
   private cols: number;
   private rows: number;
@@ -102,6 +106,7 @@ export class Tui implements TuiHost {
     this.term = openStreamTerminal(o.cols, o.rows, (s) => this.out.push(s));
     this.canvas = new Canvas(this.term.term, o.cols, o.rows);
     this.out.push(ENTER_SCREEN);
+    this.claimSizes();
     this.subs.push(this.svc.bus.subscribe((ev) => this.guard('event', () => this.onEvent(ev))));
     if (!o.client.nonce) this.dock.say('Attached from inside a pane: this client cannot answer or dismiss as you.');
     this.redraw();
@@ -122,6 +127,7 @@ export class Tui implements TuiHost {
 
   input(bytes: Buffer): void {
     this.guard('input', () => {
+      this.claimSizes();
       for (let i = 0; i < bytes.length; i += MAX_INPUT_BYTES) {
         for (const tok of this.keys.push(bytes.subarray(i, i + MAX_INPUT_BYTES))) this.onToken(tok);
       }
@@ -134,6 +140,7 @@ export class Tui implements TuiHost {
       if (cols === this.cols && rows === this.rows) return;
       this.cols = cols;
       this.rows = rows;
+      this.claimSizes();
       this.term.resize(cols, rows);
       this.canvas.resize(cols, rows);
       this.out.push('\x1b[H\x1b[2J');
@@ -239,6 +246,7 @@ export class Tui implements TuiHost {
     }
     this.sessionId = id;
     this.o.client.sessionId = id;
+    this.claimSizes();
     this.svc.model.touch(s);
     this.invalidate();
     this.redraw();
@@ -544,6 +552,7 @@ export class Tui implements TuiHost {
       return;
     }
     const t0 = process.cpuUsage();
+    const w0 = performance.now();
     this.lastFrameAt = Date.now();
     const now = this.lastFrameAt;
     const s = this.session();
@@ -579,11 +588,13 @@ export class Tui implements TuiHost {
     const change = modeChange(this.modes, want);
     if (change) this.out.push(change);
     this.modes = want;
+    this.bellPending = false;
     this.stats.frames++;
     this.stats.cells += cells;
     this.flush();
     const dt = process.cpuUsage(t0);
     this.stats.cpuMs += (dt.user + dt.system) / 1000;
+    this.stats.wallMs += performance.now() - w0;
     const dock = this.dock.current(now);
     if (dock) this.later(Math.max(50, dock.until - now), () => this.redraw());
   }
@@ -607,8 +618,26 @@ export class Tui implements TuiHost {
     return { x: railW, y: 0, w: this.cols - railW, h: this.rows - 1 };
   }
 
+  /**
+   * The client that sizes a session's panes: the one the person used last (attached, resized or
+   * typed). Two clients of different sizes would otherwise resize every pane on every frame.
+   */
+  private claimSizes(): void {
+    this.session()?.attrs.set(SIZE_OWNER, this.o.client.id);
+  }
+
+  private ownsSizes(s: Session): boolean {
+    const owner = s.attrs.get(SIZE_OWNER);
+    if (owner === this.o.client.id) return true;
+    if (typeof owner === 'number' && this.svc.person.list().some((c) => c.id === owner)) return false;
+    s.attrs.set(SIZE_OWNER, this.o.client.id);
+    return true;
+  }
+
   /** Each pane takes its tile's inside (resize-window, so the program redraws to fit). */
   private fitPanes(): void {
+    const s = this.session();
+    if (!s || !this.ownsSizes(s)) return;
     for (const [id, r] of this.tiles) {
       const w = this.svc.model.windows.get(id);
       if (!w || w.closed) continue;
@@ -632,8 +661,21 @@ export class Tui implements TuiHost {
     for (const id of this.tiles.keys()) {
       if (this.watched.has(id)) continue;
       const w = this.svc.model.windows.get(id);
-      if (w) this.watched.set(id, w.onOutput(() => this.redraw()));
+      if (!w) continue;
+      const out = w.onOutput(() => this.redraw());
+      // A pane's bell rings the person's terminal, as in tmux (one per frame at most).
+      const bell = w.addScreenHooks({ onBell: () => this.ring() });
+      this.watched.set(id, { dispose: () => (out.dispose(), bell.dispose()) });
     }
+  }
+
+  private bellPending = false;
+
+  private ring(): void {
+    if (this.bellPending) return;
+    this.bellPending = true;
+    this.out.push('\x07');
+    this.redraw();
   }
 
   private drawTiles(focused: Window | undefined, body: Rect): void {

@@ -22,6 +22,9 @@ const BG_DEFAULT = 32 << 24;
 const LEADING_FULLWIDTH = 64 << 24;
 const TRAILING_FULLWIDTH = 128 << 24;
 const ITEM = 8;
+/** Distinct non-ASCII characters whose encoded word is kept (pane text brings new ones). */
+const MAX_CACHED_WORDS = 4096;
+const words = new Map<string, number>();
 
 /** An attr word: fg and bg are palette indexes (0-255) or -1 for the terminal's default. */
 export function attr(fg = -1, bg = -1, flags = 0): number {
@@ -48,17 +51,37 @@ export function roleAttr(role: Role, flags = 0, bg = -1): number {
   return attr(ROLE_COLOR[role], bg, flags);
 }
 
+/** What terminal-kit's delta blitter hands its per-cell iterator (lib/ScreenBuffer.js 3.1.4). */
+interface CellIteration {
+  srcStart: number;
+  context: { srcBuffer: Buffer; srcLastBuffer?: Buffer };
+}
+
 interface KitScreenBuffer {
+  terminalBlitterCellIterator(p: CellIteration): boolean | undefined;
   width: number;
   height: number;
   buffer: Buffer;
-  draw(o: { delta: boolean }): { cells: number; moves: number; attrs: number; writes: number };
+  draw(o: { delta: boolean; srcClipRect?: { xmin: number; ymin: number; xmax: number; ymax: number } }): { cells: number; moves: number; attrs: number; writes: number };
+}
+
+/** The rows and columns written since the last draw, as a box (empty: nothing to send). */
+interface Dirty {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
 }
 
 export class Canvas {
   private sb: KitScreenBuffer;
   cols: number;
   rows: number;
+  /** Cells that changed since the last draw: terminal-kit compares only inside this box. */
+  private dirty: Dirty | null = null;
+  /** A new buffer: its first draw sends every cell. */
+  private fresh = true;
+  private readonly scratch = Buffer.alloc(4);
 
   constructor(
     private readonly term: KitTerminal,
@@ -72,7 +95,26 @@ export class Canvas {
 
   private make(): KitScreenBuffer {
     const SB = (termkit as unknown as { ScreenBuffer: new (o: object) => KitScreenBuffer }).ScreenBuffer;
-    return new SB({ dst: this.term, width: this.cols, height: this.rows });
+    const sb = new SB({ dst: this.term, width: this.cols, height: this.rows });
+    // terminal-kit compares a cell with its last frame by decoding both chars to strings, which
+    // was most of a frame's cost. Cells are written whole here (canvas.raw), so two equal cells
+    // are two equal integer pairs: an unchanged cell is skipped before the decode.
+    const inner = sb.terminalBlitterCellIterator;
+    sb.terminalBlitterCellIterator = function (this: KitScreenBuffer, p: CellIteration) {
+      const last = p.context.srcLastBuffer;
+      if (last) {
+        const src = p.context.srcBuffer;
+        const at = p.srcStart;
+        if (src.readInt32BE(at) === last.readInt32BE(at) && src.readInt32BE(at + 4) === last.readInt32BE(at + 4)) return undefined;
+      }
+      return inner.call(this, p);
+    };
+    // Fill with the same zero-padded words raw() writes, so the first compare is exact too.
+    for (let off = 0; off < sb.buffer.length; off += ITEM) {
+      sb.buffer.writeInt32BE(PLAIN, off);
+      sb.buffer.writeInt32BE(32 << 24, off + 4);
+    }
+    return sb;
   }
 
   /** A new size: the next draw sends every cell (the terminal was cleared by the caller). */
@@ -80,6 +122,8 @@ export class Canvas {
     this.cols = cols;
     this.rows = rows;
     this.sb = this.make();
+    this.fresh = true;
+    this.dirty = null;
   }
 
   /** One cell. A wide character takes this cell and the next; one that does not fit is a space. */
@@ -89,26 +133,48 @@ export class Canvas {
     const off = (y * this.cols + x) * ITEM;
     if (width === 2) {
       if (x + 1 >= this.cols) {
-        this.raw(buf, off, ' ', a);
+        this.raw(buf, off, ' ', a, x, y);
         return;
       }
-      this.raw(buf, off, ch, a | LEADING_FULLWIDTH);
-      this.raw(buf, off + ITEM, ' ', a | TRAILING_FULLWIDTH);
+      this.raw(buf, off, ch, a | LEADING_FULLWIDTH, x, y);
+      this.raw(buf, off + ITEM, ' ', a | TRAILING_FULLWIDTH, x + 1, y);
       return;
     }
-    this.raw(buf, off, ch, a);
+    this.raw(buf, off, ch, a, x, y);
   }
 
-  private raw(buf: Buffer, off: number, ch: string, a: number): void {
+  /**
+   * Writes a cell unless it already holds exactly this; a change widens the dirty box. The char
+   * is kept as one 32-bit word, zero-padded, so two cells compare as two integers.
+   */
+  private raw(buf: Buffer, off: number, ch: string, a: number, x: number, y: number): void {
+    const code = ch.length === 1 ? ch.charCodeAt(0) : 0x80;
+    let word: number;
+    if (code < 0x80) word = code << 24;
+    else word = this.wordOf(ch);
+    if (buf.readInt32BE(off) === (a | 0) && buf.readInt32BE(off + 4) === word) return;
     buf.writeInt32BE(a | 0, off);
-    if (ch.length === 1 && ch.charCodeAt(0) < 0x80) {
-      buf[off + 4] = ch.charCodeAt(0);
-      return;
+    buf.writeInt32BE(word, off + 4);
+    const d = this.dirty;
+    if (!d) this.dirty = { x0: x, y0: y, x1: x, y1: y };
+    else {
+      if (x < d.x0) d.x0 = x;
+      if (x > d.x1) d.x1 = x;
+      if (y < d.y0) d.y0 = y;
+      if (y > d.y1) d.y1 = y;
     }
+  }
+
+  /** The char word of a non-ASCII character; borders and marks repeat, so words are kept. */
+  private wordOf(ch: string): number {
+    const hit = words.get(ch);
+    if (hit !== undefined) return hit;
     // Four bytes hold one code point; a combining sequence keeps its base character.
-    const cp = ch.codePointAt(0) ?? 32;
-    const n = buf.write(String.fromCodePoint(cp), off + 4, 4, 'utf8');
-    if (n === 0) buf[off + 4] = 32;
+    this.scratch.fill(0);
+    const n = this.scratch.write(String.fromCodePoint(ch.codePointAt(0) ?? 32), 0, 4, 'utf8');
+    const word = n > 0 ? this.scratch.readInt32BE(0) : 32 << 24;
+    if (words.size < MAX_CACHED_WORDS) words.set(ch, word);
+    return word;
   }
 
   /** Text from (x, y), clipped at `maxX` (exclusive). Returns the column after the text. */
@@ -130,8 +196,21 @@ export class Canvas {
     for (let j = Math.max(0, y); j < y1; j++) for (let i = Math.max(0, x); i < x1; i++) this.set(i, j, ch, a);
   }
 
-  /** Sends the changed cells through terminal-kit; returns how many cells it wrote. */
+  /**
+   * Sends the changed cells through terminal-kit's delta blitter, which compares only inside the
+   * box of cells written since the last draw; returns how many cells it sent.
+   */
   draw(): number {
-    return this.sb.draw({ delta: true }).cells;
+    if (this.fresh) {
+      this.fresh = false;
+      this.dirty = null;
+      return this.sb.draw({ delta: true }).cells;
+    }
+    const d = this.dirty;
+    if (!d) return 0;
+    this.dirty = null;
+    // One column more each side: a wide character's halves are compared together.
+    const clip = { xmin: Math.max(0, d.x0 - 1), ymin: d.y0, xmax: Math.min(this.cols - 1, d.x1 + 1), ymax: d.y1 };
+    return this.sb.draw({ delta: true, srcClipRect: clip }).cells;
   }
 }
