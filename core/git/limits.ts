@@ -35,6 +35,12 @@ export const PULL_MAX_HEADER_BYTES = 256 * 1024;
 export const PULL_MAX_BYTES = 8 * 1024 * 1024 * 1024;
 /** Ref tips a receiver offers as what it has: the most recent ones, enough for any real clone. */
 export const PULL_MAX_HAVES = 1000;
+/**
+ * Delta search window of the work pack (uncommitted files). A changed file's base, its version at
+ * HEAD, sorts beside it: on 1,666 files with a line added, window 2 packs 557 KB, 10 packs 554 KB
+ * and 0 packs 2 MB, while on thousands of new files a wide window costs seconds for nothing.
+ */
+export const PULL_WORK_DELTA_WINDOW = 2;
 /** Progress callbacks at most this often (plus one per phase change). */
 export const PULL_PROGRESS_BYTES = 1024 * 1024;
 

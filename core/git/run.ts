@@ -246,7 +246,10 @@ function spawnGit(argv: string[], opts: GitOptions): Promise<GitResult> {
       input.pipe(child.stdin);
     }
 
+    const startedAt = Date.now();
     child.on('close', (code, signal) => {
+      // TUIOS_GIT_PROFILE=1: each call's wall time on stderr, for finding where a slow verb waits.
+      if (process.env.TUIOS_GIT_PROFILE) process.stderr.write(`git ${sub} ${Date.now() - startedAt} ms\n`);
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       if (settled) return;

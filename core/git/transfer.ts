@@ -10,8 +10,11 @@
 // so `git status` reads the same on both sides and `git log` shows the same hashes.
 //
 // Wire format, version 1: the 8-byte magic "TUIOSWT1", then frames of [type u8][length u32 BE]
-// [payload]: one HEADER (JSON), PACK frames (a git pack, in order), one END (JSON: the pack's
-// length and sha256). A stream that ends before END, or whose pack does not match END, is cut:
+// [payload]: one HEADER (JSON), the PACK frames of the history pack (HEAD's commits the receiver
+// lacks, as `git bundle` packs them; none when it lacks none), one NEXT, the PACK frames of the
+// work pack (I and W, thin against HEAD), one END (JSON: each pack's length and sha256). Together
+// that is a bundle whose prerequisites are the receiver's own commits. A stream that ends before
+// END, or whose packs do not match END, is cut:
 // the receiver spools everything first and runs git only on a whole, checked transfer, and it
 // builds the worktree under a temporary name, renaming it at the end.
 import { createHash, randomBytes } from 'node:crypto';
@@ -22,12 +25,14 @@ import { Writable, type Readable } from 'node:stream';
 import { TuiosError } from '../errors.js';
 import { git, gitText, forgetSafety } from './run.js';
 import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, workingTrees, type WorkingTrees } from './repo.js';
-import { GIT_TRANSFER_TIMEOUT_MS, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_MAX_HEADER_BYTES, PULL_PROGRESS_BYTES } from './limits.js';
+import { GIT_TRANSFER_TIMEOUT_MS, PULL_WORK_DELTA_WINDOW, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_MAX_HEADER_BYTES, PULL_PROGRESS_BYTES } from './limits.js';
 
 export const PULL_MAGIC = Buffer.from('TUIOSWT1', 'latin1');
 export const FRAME_HEADER = 1;
 export const FRAME_PACK = 2;
 export const FRAME_END = 3;
+/** The pack frames after it belong to the next pack. */
+export const FRAME_NEXT = 4;
 export const PULL_FORMAT = 1;
 
 /** Fixed identity and date of the two work commits, so the same state always packs the same. */
@@ -119,39 +124,60 @@ export interface Frame {
   payload: Buffer;
 }
 
-/** Splits a byte stream into frames; pure, fed chunk by chunk. */
+/** Splits a byte stream into frames; pure, fed chunk by chunk. Chunks are joined only once a frame is whole. */
 export class FrameReader {
-  private buf: Buffer = Buffer.alloc(0);
+  private parts: Buffer[] = [];
+  private held = 0;
   private magicSeen = false;
   /** Bytes fed so far. */
   bytes = 0;
 
+  private take(n: number): Buffer {
+    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
+    const out = Buffer.from(all.subarray(0, n));
+    const rest = all.subarray(n);
+    this.parts = rest.length ? [rest] : [];
+    this.held = rest.length;
+    return out;
+  }
+
+  private peek(n: number): Buffer {
+    if (this.parts[0]!.length < n) {
+      const all = Buffer.concat(this.parts, this.held);
+      this.parts = [all];
+    }
+    return this.parts[0]!.subarray(0, n);
+  }
+
   feed(chunk: Buffer): Frame[] {
     this.bytes += chunk.length;
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    if (chunk.length) {
+      this.parts.push(chunk);
+      this.held += chunk.length;
+    }
     const out: Frame[] = [];
     if (!this.magicSeen) {
-      if (this.buf.length < PULL_MAGIC.length) return out;
-      if (!this.buf.subarray(0, PULL_MAGIC.length).equals(PULL_MAGIC)) throw badStream('it does not start as a tuios worktree transfer');
+      if (this.held < PULL_MAGIC.length) return out;
+      if (!this.take(PULL_MAGIC.length).equals(PULL_MAGIC)) throw badStream('it does not start as a tuios worktree transfer');
       this.magicSeen = true;
-      this.buf = this.buf.subarray(PULL_MAGIC.length);
     }
-    while (this.buf.length >= 5) {
-      const type = this.buf.readUInt8(0);
-      const len = this.buf.readUInt32BE(1);
-      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END) throw badStream(`it holds a frame of unknown type ${type}`);
+    while (this.held >= 5) {
+      const h = this.peek(5);
+      const type = h.readUInt8(0);
+      const len = h.readUInt32BE(1);
+      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END && type !== FRAME_NEXT) throw badStream(`it holds a frame of unknown type ${type}`);
       const limit = type === FRAME_PACK ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
       if (len > limit) throw badStream(`a frame of ${len} bytes is past its limit of ${limit}`);
-      if (this.buf.length < 5 + len) break;
-      out.push({ type, payload: Buffer.from(this.buf.subarray(5, 5 + len)) });
-      this.buf = this.buf.subarray(5 + len);
+      if (this.held < 5 + len) break;
+      const f = this.take(5 + len);
+      out.push({ type, payload: f.subarray(5) });
     }
     return out;
   }
 
   /** Bytes held that do not yet make a whole frame. */
   get pending(): number {
-    return this.buf.length;
+    return this.held;
   }
 }
 
@@ -215,7 +241,7 @@ export async function listHaves(repo: string, signal?: AbortSignal): Promise<str
 
 // ---- packing ----
 
-/** Packs a worktree's state into `out` (ended on success, destroyed on failure). Touches nothing of it. */
+/** Packs a worktree's state into `out` (ended on success, destroyed on failure: a cut for its reader). Touches nothing of it. */
 export async function packWorktree(worktree: string, out: Writable, opts: PackOptions = {}): Promise<PackSummary> {
   const { signal } = opts;
   let bytes = 0;
@@ -268,31 +294,47 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
     await send(frame(FRAME_HEADER, Buffer.from(JSON.stringify(header))));
     report('pack', true);
 
-    const hash = createHash('sha256');
+    // Two packs, both thin (as `git bundle` packs): the history, then the work commits, so a
+    // modified file travels as a delta on the version the receiver has. The second
+    // pack's delta search is narrow: its objects are new files and new versions of files, whose
+    // best base sorts beside them, and a wide search over thousands of new blobs costs seconds.
     let packBytes = 0;
-    const framer = new Writable({
-      highWaterMark: PULL_CHUNK_BYTES,
-      write(chunk: Buffer, _enc, cb) {
-        void (async () => {
-          for (let i = 0; i < chunk.length; i += PULL_CHUNK_BYTES) {
-            const part = chunk.subarray(i, i + PULL_CHUNK_BYTES);
-            hash.update(part);
-            packBytes += part.length;
-            await send(frame(FRAME_PACK, part));
-            report('pack');
-          }
-        })().then(() => cb(), (e: Error) => cb(e));
-      },
-    });
-    const revs = `${workCommit}\n--not\n${prerequisites.join('\n')}${prerequisites.length ? '\n' : ''}`;
-    await git(['pack-objects', '--revs', '--stdout', '-q', '--delta-base-offset'], { cwd: top, signal, input: revs, stdout: framer, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-    await new Promise<void>((resolve, reject) => framer.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    await send(frame(FRAME_END, Buffer.from(JSON.stringify({ pack_bytes: packBytes, sha256: hash.digest('hex') }))));
+    const sums: Array<{ bytes: number; sha256: string }> = [];
+    const sendPack = async (revs: string, extra: string[]) => {
+      const hash = createHash('sha256');
+      let n = 0;
+      const framer = new Writable({
+        highWaterMark: PULL_CHUNK_BYTES,
+        write(chunk: Buffer, _enc, cb) {
+          void (async () => {
+            for (let i = 0; i < chunk.length; i += PULL_CHUNK_BYTES) {
+              const part = chunk.subarray(i, i + PULL_CHUNK_BYTES);
+              hash.update(part);
+              n += part.length;
+              packBytes += part.length;
+              await send(frame(FRAME_PACK, part));
+              report('pack');
+            }
+          })().then(() => cb(), (e: Error) => cb(e));
+        },
+      });
+      await git(['pack-objects', '--revs', '--stdout', '-q', '--delta-base-offset', ...extra], { cwd: top, signal, input: revs, stdout: framer, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+      await new Promise<void>((resolve, reject) => framer.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      sums.push({ bytes: n, sha256: hash.digest('hex') });
+    };
+    const not = prerequisites.map((p) => `^${p}\n`).join('');
+    const newCommits = Number(await gitText(['rev-list', '--count', '--stdin'], { cwd: top, signal, input: `${head}\n${not}` }));
+    if (newCommits > 0) await sendPack(`${head}\n${not}`, ['--thin']);
+    else sums.push({ bytes: 0, sha256: createHash('sha256').digest('hex') });
+    await send(frame(FRAME_NEXT, Buffer.alloc(0)));
+    await sendPack(`${workCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_WORK_DELTA_WINDOW}`]);
+    await send(frame(FRAME_END, Buffer.from(JSON.stringify({ packs: sums }))));
     await new Promise<void>((resolve) => out.end(resolve));
     report('done', true);
     return { header, bytes, pack_bytes: packBytes };
   } catch (e) {
-    out.destroy(e instanceof Error ? e : new Error(String(e)));
+    // The reader sees a cut (a premature close); the reason is this call's to report.
+    out.destroy();
     throw e;
   }
 }
@@ -323,18 +365,29 @@ function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
 }
 
-/** Reads the whole transfer into `spool` (the pack) and answers the header; throws on a cut or bad stream. */
-async function spoolTransfer(input: Readable, spool: string, o: { maxBytes: number; signal?: AbortSignal; progress: (bytes: number) => void }): Promise<{ header: PackHeader; bytes: number; packBytes: number }> {
+/** The number of packs a transfer holds: the history, then the work commits. */
+const PACKS = 2;
+
+/** Reads the whole transfer into `spools` (one file per pack) and answers the header; throws on a cut or bad stream. */
+async function spoolTransfer(
+  input: Readable,
+  spools: string[],
+  o: { maxBytes: number; signal?: AbortSignal; progress: (bytes: number) => void; onHistory: (header: PackHeader, bytes: number) => void },
+): Promise<{ header: PackHeader; bytes: number; packBytes: number[] }> {
   const reader = new FrameReader();
-  const file = createWriteStream(spool, { mode: 0o600 });
-  const fileDone = new Promise<void>((resolve, reject) => {
-    file.once('finish', resolve);
-    file.once('error', reject);
-  });
-  const hash = createHash('sha256');
+  const files = spools.map((p) => createWriteStream(p, { mode: 0o600 }));
+  const filesDone = files.map(
+    (file) =>
+      new Promise<void>((resolve, reject) => {
+        file.once('finish', resolve);
+        file.once('error', reject);
+      }),
+  );
+  const hashes = spools.map(() => createHash('sha256'));
+  const packBytes = spools.map(() => 0);
+  let cur = 0;
   let header: PackHeader | null = null;
-  let end = null as { pack_bytes: number; sha256: string } | null;
-  let packBytes = 0;
+  let end = null as { packs: Array<{ bytes: number; sha256: string }> } | null;
   const onAbort = () => input.destroy(new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.'));
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -347,13 +400,21 @@ async function spoolTransfer(input: Readable, spool: string, o: { maxBytes: numb
           header = checkHeader(f.payload);
         } else if (f.type === FRAME_PACK) {
           if (!header) throw badStream('its pack comes before its header');
-          hash.update(f.payload);
-          packBytes += f.payload.length;
+          hashes[cur]!.update(f.payload);
+          packBytes[cur]! += f.payload.length;
+          const file = files[cur]!;
           if (!file.write(f.payload)) await new Promise<void>((r) => file.once('drain', () => r()));
+        } else if (f.type === FRAME_NEXT) {
+          if (!header || cur + 1 >= spools.length) throw badStream('it holds more packs than it may');
+          // The history pack is whole: it can be indexed while the work pack arrives.
+          files[cur]!.end();
+          await filesDone[cur];
+          o.onHistory(header, packBytes[cur]!);
+          cur++;
         } else {
           if (!header) throw badStream('it ends before its header');
           try {
-            end = JSON.parse(f.payload.toString('utf8')) as { pack_bytes: number; sha256: string };
+            end = JSON.parse(f.payload.toString('utf8')) as { packs: Array<{ bytes: number; sha256: string }> };
           } catch {
             throw badStream('its end is not JSON');
           }
@@ -362,18 +423,20 @@ async function spoolTransfer(input: Readable, spool: string, o: { maxBytes: numb
       o.progress(reader.bytes);
     }
   } catch (e) {
-    file.destroy();
+    for (const file of files) file.destroy();
     if (e instanceof TuiosError) throw e;
     // The input broke (a link that went down, a peer that failed): the same as a cut.
     throw cutStream(reader.bytes);
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
   }
-  file.end();
-  await fileDone;
-  if (!header || !end) throw cutStream(reader.bytes);
-  if (reader.pending) throw cutStream(reader.bytes);
-  if (end.pack_bytes !== packBytes || end.sha256 !== hash.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
+  for (const file of files) if (!file.writableEnded) file.end();
+  await Promise.all(filesDone);
+  if (!header || !end || reader.pending) throw cutStream(reader.bytes);
+  if (cur !== spools.length - 1 || !Array.isArray(end.packs) || end.packs.length !== spools.length) throw badStream('its packs do not match its end record');
+  for (let i = 0; i < spools.length; i++) {
+    if (end.packs[i]?.bytes !== packBytes[i] || end.packs[i]?.sha256 !== hashes[i]!.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
+  }
   return { header, bytes: reader.bytes, packBytes };
 }
 
@@ -408,50 +471,70 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   };
   let tmpTree: string | null = null;
   let madeBranch: string | null = null;
-  try {
-    progress('receive', 0, true);
-    const spool = join(work, 'pack');
-    const { header, bytes, packBytes } = await spoolTransfer(input, spool, { maxBytes: opts.maxBytes ?? PULL_MAX_BYTES, signal, progress: (b) => progress('receive', b) });
-
+  let branch = '';
+  const spools = Array.from({ length: PACKS }, (_, i) => join(work, `pack-${i}`));
+  // Once the history pack is whole, its commits are indexed and HEAD is checked out under a
+  // temporary name while the work pack is still on its way. A cut after that removes both.
+  const checkoutHead = async (header: PackHeader, historyBytes: number) => {
     for (const p of header.prerequisites) {
       const r = await git(['cat-file', '-e', `${p}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
       if (r.code !== 0) throw new TuiosError('conflict', `The transfer needs commit ${p.slice(0, 12)}, which this clone does not have.`, 'Pull again: the offer of what this clone has is read anew each time.');
     }
-    progress('index', bytes, true);
-    if (packBytes > 0) await git(['index-pack', '--stdin', '--strict'], { cwd, signal, input: createReadStream(spool), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    progress('index', 0, true);
+    // index-pack checks the pack's own checksum: a damaged pack indexes nothing.
+    if (historyBytes > 0) await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[0]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    const wanted = opts.branch ?? header.branch ?? 'pulled';
+    await checkBranchName(wanted, cwd);
+    branch = wanted;
+    for (let i = 2; await branchExists(cwd, branch, signal); i++) {
+      if (i > 100) throw new TuiosError('name_taken', `The branches ${wanted} to ${wanted}-100 exist already.`, 'Name a branch with --branch.');
+      branch = `${wanted}-${i}`;
+    }
+    progress('checkout', 0, true);
+    await mkdir(dirname(opts.dest), { recursive: true, mode: 0o700 });
+    tmpTree = `${opts.dest}.tmp-${randomBytes(4).toString('hex')}`;
+    // HEAD checked out the ordinary way (a global filter such as LFS's smudges as usual).
+    madeBranch = branch;
+    await git(['worktree', 'add', '--quiet', '--no-track', '-b', branch, tmpTree, header.head], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+  };
+  let early: Promise<void> | null = null;
+  try {
+    progress('receive', 0, true);
+    const { header, bytes, packBytes } = await spoolTransfer(input, spools, {
+      maxBytes: opts.maxBytes ?? PULL_MAX_BYTES,
+      signal,
+      progress: (b) => progress('receive', b),
+      onHistory: (h, n) => {
+        early = checkoutHead(h, n);
+        early.catch(() => undefined); // awaited below; a failure there is this call's failure
+      },
+    });
+    if (!early) throw badStream('it has no history pack');
+    await early;
+    // The work pack is thin against the history's objects.
+    if (packBytes[1]! > 0) await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[1]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     // The work commits must be what the header says: W on HEAD and I, I on HEAD.
     const parents = async (c: string) => (await gitText(['rev-list', '--parents', '-n', '1', c], { cwd, signal })).split(' ').slice(1);
     const [wp, ip] = await Promise.all([parents(header.work_commit), parents(header.index_commit)]);
     if (wp.join(' ') !== `${header.head} ${header.index_commit}` || ip.join(' ') !== header.head) throw badStream('its work commits do not sit on its HEAD');
 
-    const wanted = opts.branch ?? header.branch ?? 'pulled';
-    await checkBranchName(wanted, cwd);
-    let branch = wanted;
-    for (let i = 2; await branchExists(cwd, branch, signal); i++) {
-      if (i > 100) throw new TuiosError('name_taken', `The branches ${wanted} to ${wanted}-100 exist already.`, 'Name a branch with --branch.');
-      branch = `${wanted}-${i}`;
-    }
-
-    progress('checkout', bytes, true);
-    await mkdir(dirname(opts.dest), { recursive: true, mode: 0o700 });
-    tmpTree = `${opts.dest}.tmp-${randomBytes(4).toString('hex')}`;
-    await git(['worktree', 'add', '--quiet', '--no-checkout', '--no-track', '-b', branch, tmpTree, header.head], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-    madeBranch = branch;
-    // The files as they were (W), then the index as it was (I).
-    const filesIndex = { GIT_INDEX_FILE: join(work, 'files-index') };
-    await git(['read-tree', `${header.work_commit}^{tree}`], { cwd: tmpTree, env: filesIndex, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-    await git(['checkout-index', '--all', '--force'], { cwd: tmpTree, env: filesIndex, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-    await git(['read-tree', `${header.index_commit}^{tree}`], { cwd: tmpTree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-    await git(['update-index', '-q', '--refresh'], { cwd: tmpTree, signal, okCodes: [0, 1], timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    // The files moved from HEAD to W (only what differs is written), then the index to I without
+    // touching the files: what was untracked leaves the index, an unstaged deletion comes back.
+    const tree = tmpTree!;
+    await git(['read-tree', '-m', '-u', header.head, `${header.work_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['read-tree', '-m', `${header.work_commit}^{tree}`, `${header.index_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['update-index', '-q', '--refresh'], { cwd: tree, signal, okCodes: [0, 1], timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     if (signal?.aborted) throw new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.');
-    await git(['worktree', 'move', tmpTree, opts.dest], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['worktree', 'move', tree, opts.dest], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     tmpTree = null;
     forgetSafety();
     const baseHere = header.base_commit ? (await git(['cat-file', '-e', `${header.base_commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] })).code === 0 : false;
     progress('done', bytes, true);
-    return { path: opts.dest, branch, head: header.head, base: header.base, base_commit: baseHere ? header.base_commit : null, counts: header.counts, skipped: header.skipped, bytes, pack_bytes: packBytes };
+    return { path: opts.dest, branch, head: header.head, base: header.base, base_commit: baseHere ? header.base_commit : null, counts: header.counts, skipped: header.skipped, bytes, pack_bytes: packBytes.reduce((a, b) => a + b, 0) };
   } catch (e) {
-    // Leave nothing half-made: the temporary worktree and its branch go.
+    // Leave nothing half-made: the temporary worktree and its branch go, once the early
+    // checkout (if it started) has stopped.
+    if (early) await (early as Promise<void>).catch(() => undefined);
     if (tmpTree) {
       await git(['worktree', 'remove', '--force', '--force', tmpTree], { cwd, okCodes: [0, 1, 128] }).catch(() => undefined);
       await rm(tmpTree, { recursive: true, force: true });

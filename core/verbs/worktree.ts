@@ -242,6 +242,9 @@ export const pullWorktree = defineVerb({
     });
     const packed = packWorktree(from.top, pipe, { haves, base: srcWt ? { name: srcWt.base, commit: srcWt.base_commit } : undefined, signal });
     const [u, p] = await Promise.allSettled([unpacked, packed]);
+    // The side that failed first has the reason; the other only saw its stream cut.
+    const isCut = (e: unknown) => e instanceof TuiosError && e.extra.reason === 'cut';
+    if (p.status === 'rejected' && (u.status === 'fulfilled' || isCut(u.reason) || !isCut(p.reason))) throw p.reason;
     if (u.status === 'rejected') throw u.reason;
     if (p.status === 'rejected') throw p.reason;
     const r = u.value;

@@ -143,8 +143,15 @@ test('a stream broken by its sender (an error, as a link going down) leaves noth
 
 test('a changed byte in the pack is caught before git runs', async () => {
   const whole = Buffer.from(await packToBuffer(wt, await listHaves(clone)));
-  whole[whole.length - 200] ^= 0xff;
+  whole.writeUInt8(whole.readUInt8(whole.length - 200) ^ 0xff, whole.length - 200);
   await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped'), 'bad_stream');
+});
+
+test('a changed byte in the history pack is caught too, after HEAD was checked out early, and that checkout goes', async () => {
+  const whole = Buffer.from(await packToBuffer(wt, await listHaves(clone)));
+  const at = whole.indexOf('PACK') + 60;
+  whole.writeUInt8(whole.readUInt8(at) ^ 0xff, at);
+  await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped-history'), 'bad_stream');
 });
 
 test('frames: magic first, a frame split across chunks reads whole, an oversized frame is refused', () => {
