@@ -46,7 +46,7 @@ test.after(async () => {
 });
 
 test('worktree new makes a worktree on a new branch from the checked-out one, and a session in it', async () => {
-  const r = JSON.parse(await d.ok(['worktree', 'new', 'feat/a', '--json'], { cwd: repo })) as Record<string, string>;
+  const r = JSON.parse(await d.ok(['worktree', 'new', 'feat/a', '--json'], { cwd: repo })) as { branch: string; base: string; base_commit: string; path: string; session: string };
   assert.is(r.branch, 'feat/a');
   assert.is(r.base, 'main');
   assert.is(r.base_commit, sh(repo, ['rev-parse', 'main']).trim());
