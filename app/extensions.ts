@@ -3,7 +3,8 @@
 import type { DaemonExtension } from '../core/daemon/main.js';
 import { sshExtension } from '../ssh-server/index.js';
 import { tuiExtension } from '../tui/index.js';
+import { sshShell } from '../tui/ssh-shell.js';
 
 export function extensions(): DaemonExtension[] {
-  return [tuiExtension(), sshExtension()];
+  return [tuiExtension(), sshExtension({ shell: sshShell })];
 }

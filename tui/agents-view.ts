@@ -273,14 +273,14 @@ export class AgentsView implements Overlay {
         for (const ch of this.mem.selector) this.selectorLine.key({ t: 'key', raw: ch, name: ch });
         break;
       case 'u':
-        void this.undo();
+        this.host.track(this.undo());
         return;
       case 'd':
-        void this.dismiss(this.marks.size ? this.markedShown() : r ? [r] : []);
+        this.host.track(this.dismiss(this.marks.size ? this.markedShown() : r ? [r] : []));
         return;
       case 'z':
         if (r && r.group === 'snoozed' && r.type === 'item') {
-          void this.person('mark-attention', { action: 'wake', id: r.item.id }, 'Woken.');
+          this.host.track(this.person('mark-attention', { action: 'wake', id: r.item.id }, 'Woken.'));
           return;
         }
         this.mode = 'snooze';
@@ -293,10 +293,10 @@ export class AgentsView implements Overlay {
         break;
       case 'a':
       case 'A':
-        if (r) void this.answerFromCard(r, k === 'a' ? 'approve' : 'approve_always', undefined, k, now);
+        if (r) this.host.track(this.answerFromCard(r, k === 'a' ? 'approve' : 'approve_always', undefined, k, now));
         return;
       default:
-        if (/^[1-9]$/.test(k)) return void this.digit(r, Number(k), now);
+        if (/^[1-9]$/.test(k)) return this.host.track(this.digit(r, Number(k), now));
         return;
     }
     this.host.redraw();
@@ -304,11 +304,11 @@ export class AgentsView implements Overlay {
 
   private digit(r: ViewRow | null, n: number, now: number): void {
     const marked = this.markedShown();
-    if (marked.length && n === 3) return void this.bulkDeny(marked);
-    if (marked.length && n === 1) return void this.openBulkAllow(marked);
+    if (marked.length && n === 3) return this.host.track(this.bulkDeny(marked));
+    if (marked.length && n === 1) return this.host.track(this.openBulkAllow(marked));
     if (marked.length && n === 2) return this.host.dock.say('Always-allow is never given to many agents at once.');
     if (!r) return;
-    void this.answerFromCard(r, 'choose', n, String(n), now);
+    this.host.track(this.answerFromCard(r, 'choose', n, String(n), now));
   }
 
   private peekKey(tok: Token, now: number): void {
@@ -321,10 +321,10 @@ export class AgentsView implements Overlay {
     else if (k === 'Tab') {
       this.mode = 'text';
       this.textLine = new Editor();
-    } else if (k === 'a') return void this.answerFromCard(r, 'approve', undefined, k, now);
-    else if (k === 'A') return void this.answerFromCard(r, 'approve_always', undefined, k, now);
-    else if (k === 'd') return void this.answerFromCard(r, 'deny', undefined, k, now);
-    else if (/^[1-9]$/.test(k)) return void this.answerFromCard(r, 'choose', Number(k), k, now);
+    } else if (k === 'a') return this.host.track(this.answerFromCard(r, 'approve', undefined, k, now));
+    else if (k === 'A') return this.host.track(this.answerFromCard(r, 'approve_always', undefined, k, now));
+    else if (k === 'd') return this.host.track(this.answerFromCard(r, 'deny', undefined, k, now));
+    else if (/^[1-9]$/.test(k)) return this.host.track(this.answerFromCard(r, 'choose', Number(k), k, now));
     this.host.redraw();
   }
 
@@ -335,7 +335,7 @@ export class AgentsView implements Overlay {
       const r = this.selected();
       const text = this.textLine.value();
       this.mode = 'peek';
-      if (r && text.trim()) void this.answerFromCard(r, 'text', undefined, 'text', Date.now(), text);
+      if (r && text.trim()) this.host.track(this.answerFromCard(r, 'text', undefined, 'text', Date.now(), text));
     }
     this.host.redraw();
   }
@@ -357,7 +357,7 @@ export class AgentsView implements Overlay {
       return;
     }
     const rows = this.marks.size ? this.markedShown() : [this.selected()].filter((x): x is ViewRow => !!x);
-    void this.snooze(rows, until);
+    this.host.track(this.snooze(rows, until));
   }
 
   private replyKey(tok: Token): void {
@@ -378,8 +378,8 @@ export class AgentsView implements Overlay {
     else if (res === 'send' && !ed.empty) {
       const text = ed.value();
       this.mode = 'list';
-      if (bulk) void this.bulkReply(this.markedShown(), text, ed);
-      else if (r) void this.reply(r, text, ed);
+      if (bulk) this.host.track(this.bulkReply(this.markedShown(), text, ed));
+      else if (r) this.host.track(this.reply(r, text, ed));
     }
     this.host.redraw();
   }
@@ -396,7 +396,7 @@ export class AgentsView implements Overlay {
       this.host.dock.say('The list just appeared; read it, then press 1 and enter again.');
       return;
     }
-    void this.allowMany(b.prompts);
+    this.host.track(this.allowMany(b.prompts));
   }
 
   // ---- acts ----

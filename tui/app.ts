@@ -176,6 +176,14 @@ export class Tui implements TuiHost {
     return this.visibleFn(sessionId);
   }
 
+  /** Work that finishes later (a verb call): a failure in it closes this client, as a throw does. */
+  track(work: unknown): void {
+    if (!(work instanceof Promise)) return;
+    work.catch((e: unknown) => this.guard('async', () => {
+      throw e;
+    }));
+  }
+
   later(ms: number, fn: () => void): void {
     if (this.closed) return;
     const t = setTimeout(() => {
@@ -341,11 +349,11 @@ export class Tui implements TuiHost {
     if (/^[1-9]$/.test(k)) return this.switchWorkspace(Number(k));
     switch (k) {
       case 'c':
-        return void this.newWindow(null);
+        return this.track(this.newWindow(null));
       case '%':
-        return void this.newWindow('row');
+        return this.track(this.newWindow('row'));
       case '"':
-        return void this.newWindow('column');
+        return this.track(this.newWindow('column'));
       case 'x':
         return this.askClose();
       case 'z':

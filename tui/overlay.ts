@@ -24,6 +24,8 @@ export interface TuiHost {
   closeOverlay(): void;
   openHelp(section?: 'agents'): void;
   redraw(): void;
+  /** Async work of the view: a failure in it closes this client, never the daemon. */
+  track(work: unknown): void;
   /** A timer the TUI owns (cleared when it goes; a throw in it closes only this client). */
   later(ms: number, fn: () => void): void;
 }
