@@ -45,9 +45,10 @@ export async function removeAttempt(svc: Services, s: Session, wt: WorktreeAttr,
     const st = await statusOf(wt.path, o.signal);
     if (st.dirty > 0) throw dirtyError(wt.path, st);
   }
-  await removeWorktree(wt.path, { force: o.force, signal: o.signal });
-  if (svc.model.sessions.has(s.id)) svc.model.killSession(s);
   const cwd = wt.main ?? wt.repo;
+  if (existsSync(wt.path)) await removeWorktree(wt.path, { force: o.force, signal: o.signal });
+  else if (existsSync(cwd)) await git(['worktree', 'prune'], { cwd, signal: o.signal, okCodes: [0, 1, 128] }); // removed by hand: forget its record
+  if (svc.model.sessions.has(s.id)) svc.model.killSession(s);
   const branchDeleted = existsSync(cwd) ? await deleteBranchIfEmpty(cwd, wt.branch, wt.base_commit, o.signal).catch(() => false) : false;
   return { session: s.name, path: wt.path, branch: wt.branch, branch_deleted: branchDeleted };
 }
