@@ -69,6 +69,18 @@ export class AgentsView implements Overlay {
     this.applySelector(mem.selector);
   }
 
+  /** One redraw at the earliest moment something is due (a settled move, a settled card). */
+  private wakeAt = 0;
+  private wake(ms: number): void {
+    const at = Date.now() + ms;
+    if (this.wakeAt > Date.now() && this.wakeAt <= at) return;
+    this.wakeAt = at;
+    this.host.later(ms, () => {
+      this.wakeAt = 0;
+      this.host.redraw();
+    });
+  }
+
   // ---- the list ----
 
   private applySelector(text: string): boolean {
@@ -126,7 +138,7 @@ export class AgentsView implements Overlay {
     const keys = new Set<string>();
     for (const a of agents) {
       if (!this.agentMatches(a)) continue;
-      const g = this.settler.group(a.id, viewGroup(a, now), now, (ms) => this.host.later(ms, () => this.host.redraw()));
+      const g = this.settler.group(a.id, viewGroup(a, now), now, (ms) => this.wake(ms));
       const wait = a.items.filter((i) => NEEDS_ITEM_KINDS.has(i.kind)).reduce((m, i) => Math.min(m, i.opened_at), a.stateSince);
       out.push({ key: a.id, type: 'agent', agent: a, group: g, since: g === 'needs' ? wait : a.stateSince });
       keys.add(a.id);
@@ -777,7 +789,7 @@ export class AgentsView implements Overlay {
       put(`${stateMark('needs_input', false, ascii)!.glyph} ${c.question}`, attr(ROLE_WARN, -1, A_BOLD));
       c.options.forEach((o, i) => put(`${bar}${i + 1}. ${o}`, PLAIN));
       put(this.card.settled(now) ? `1-${c.options.length} answer   d dismiss   enter go to the pane` : 'Read it: the keys work in a moment.', roleAttr('muted'));
-      if (!this.card.settled(now)) this.host.later(this.card.msUntilSettled(now) + 5, () => this.host.redraw());
+      if (!this.card.settled(now)) this.wake(this.card.msUntilSettled(now) + 5);
       return null;
     }
     const p = c.prompt;
@@ -794,7 +806,7 @@ export class AgentsView implements Overlay {
     if (p.offered.includes('choose')) keys.push(`1-${Math.max(1, ...p.options.map((o) => o.n))} choose`);
     if (p.offered.includes('text') && this.mode === 'peek') keys.push('tab type an answer');
     keys.push(this.mode === 'peek' ? 'esc back' : 'space peek', 'enter pane');
-    if (!this.card.settled(now)) this.host.later(this.card.msUntilSettled(now) + 5, () => this.host.redraw());
+    if (!this.card.settled(now)) this.wake(this.card.msUntilSettled(now) + 5);
     put(this.card.settled(now) ? keys.join('   ') : 'Read it: the keys work in a moment.', roleAttr('accent'));
     if (this.mode === 'text') {
       const v = this.textLine.view(1);

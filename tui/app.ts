@@ -30,7 +30,7 @@ import { sessionMark } from './session-mark.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { clean, fit, textWidth } from './text.js';
 import type { Rect } from './pane-draw.js';
-import { FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
+import { AGE_TICK_MS, FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
 
 const PREFIX_KEY = 'C-b';
 /** The session attribute naming the client whose tiles size the panes. */
@@ -604,7 +604,19 @@ export class Tui implements TuiHost {
     this.stats.cpuMs += (dt.user + dt.system) / 1000;
     this.stats.wallMs += performance.now() - w0;
     const dock = this.dock.current(now);
-    if (dock) this.later(Math.max(50, dock.until - now), () => this.redraw());
+    if (dock && this.dockWake !== dock.until) {
+      this.dockWake = dock.until;
+      this.later(Math.max(50, dock.until - now), () => this.redraw());
+    }
+    // The ages on agent rows move on once a minute; nothing else polls.
+    if (this.agentsSeen && !this.ageTick) {
+      this.ageTick = true;
+      this.later(AGE_TICK_MS, () => {
+        this.ageTick = false;
+        this.rowsCache = null;
+        this.redraw();
+      });
+    }
   }
 
   private flush(extra = ''): void {
@@ -670,7 +682,10 @@ export class Tui implements TuiHost {
       if (this.watched.has(id)) continue;
       const w = this.svc.model.windows.get(id);
       if (!w) continue;
-      const out = w.onOutput(() => this.redraw());
+      // Under the agents view no pane is drawn, so their output asks for no frame.
+      const out = w.onOutput(() => {
+        if (!this.overlay?.fullScreen) this.redraw();
+      });
       // A pane's bell rings the person's terminal, as in tmux (one per frame at most).
       const bell = w.addScreenHooks({ onBell: () => this.ring() });
       this.watched.set(id, { dispose: () => (out.dispose(), bell.dispose()) });
@@ -678,6 +693,9 @@ export class Tui implements TuiHost {
   }
 
   private bellPending = false;
+  private ageTick = false;
+  /** The dock message end a redraw is already set for. */
+  private dockWake = 0;
 
   private ring(): void {
     if (this.bellPending) return;
