@@ -267,7 +267,7 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
     if (!trees.head) throw new TuiosError('not_ready', `The worktree ${top} has no commits yet; there is nothing to pull.`, 'Make a first commit there.');
     const head = trees.head;
     const commitTree = (tree: string, parents: string[], msg: string) =>
-      gitText(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', msg], { cwd: top, signal, env: WORK_IDENTITY });
+      gitText(['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p]), '-m', msg], { cwd: top, signal, env: WORK_IDENTITY });
     const indexCommit = await commitTree(trees.indexTree, [head], 'tuios: index');
     const workCommit = await commitTree(trees.workTree, [head, indexCommit], 'tuios: worktree');
 
