@@ -74,6 +74,13 @@ export const DAEMON_START_TIMEOUT_MS = 15_000;
 
 /** Delay between a paste and the submit key, so a TUI reads the paste as one event first. */
 export const SUBMIT_DELAY_MS = 60;
+/** Longest wait for the pane to show a paste before the submit key goes anyway. */
+export const SUBMIT_ECHO_MAX_MS = 1500;
+
+/** A prompt is typed once the pane has printed nothing for this long (see quiet in agent/deliver.ts), */
+export const TYPE_QUIET_MS = 400;
+/** ... waiting at most this long. */
+export const TYPE_QUIET_MAX_MS = 3000;
 
 /** respond presses nothing until the pane has been on its prompt this long (see settle in verbs/prompt.ts). */
 export const PROMPT_SETTLE_MS = 800;

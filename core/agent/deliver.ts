@@ -6,6 +6,7 @@ import type { Window } from '../model/window.js';
 import type { Services } from '../daemon/services.js';
 import type { AgentState } from './state.js';
 import { TuiosError } from '../errors.js';
+import { TYPE_QUIET_MS, TYPE_QUIET_MAX_MS } from '../limits.js';
 import { canShowWorking } from './rules/compile.js';
 import { typePrompt, DEFAULT_INPUT, type InputSpec } from './typing.js';
 
@@ -98,6 +99,7 @@ export async function deliverPrompt(
   text: string,
   recheck: () => void,
 ): Promise<{ watch: Watch; submittedAt: number; taken: boolean; preState: AgentState }> {
+  await quiet(w);
   const preState = svc.agents.stateOf(w);
   const watch = watchDelivery(svc, w);
   try {
@@ -107,6 +109,22 @@ export async function deliverPrompt(
   } catch (e) {
     watch.dispose();
     throw e;
+  }
+}
+
+/**
+ * Waits for the pane to stop painting before typing into it: a harness that has just started
+ * sets its title, and so reads as at rest, before it draws its input and reads keys (Gemini CLI
+ * 0.61.0 left a prompt typed then in its input box, unsubmitted). Bounded: a pane that never
+ * stops printing is typed into anyway.
+ */
+async function quiet(w: Window): Promise<void> {
+  const until = Date.now() + TYPE_QUIET_MAX_MS;
+  for (;;) {
+    const now = Date.now();
+    const wait = w.lastOutputAt + TYPE_QUIET_MS - now;
+    if (wait <= 0 || now >= until || w.closed) return;
+    await new Promise((r) => setTimeout(r, Math.min(wait, until - now)));
   }
 }
 

@@ -91,7 +91,21 @@ export class AgentRecord {
   view(): View {
     const c = this.standing();
     if (!c) return { state: 'none', kind: '', message: '', source: null, origin: null };
-    return { state: c.state, kind: c.state === 'needs_input' ? c.kind : '', message: c.message, source: c.source, origin: c.origin };
+    const kind = c.state === 'needs_input' ? c.kind : '';
+    return { state: c.state, kind, message: c.message || this.detailFor(c, kind), source: c.source, origin: c.origin };
+  }
+
+  /**
+   * A claim that wins on rank but says nothing (Codex's title: "Action Required") borrows the
+   * words of a lower claim that agrees with it (the screen, which names the command).
+   */
+  private detailFor(c: Claim, kind: string): string {
+    let best: Claim | null = null;
+    for (const o of this.claims.values()) {
+      if (o === c || !o.message || o.state !== c.state || (c.state === 'needs_input' && o.kind !== kind)) continue;
+      if (!best || this.rankOf(o) > this.rankOf(best)) best = o;
+    }
+    return best?.message ?? '';
   }
 
   private stamp(i: ClaimInput): Claim {

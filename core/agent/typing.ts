@@ -5,7 +5,7 @@
 import type { Window } from '../model/window.js';
 import { encodePaste } from '../pty/paste.js';
 import { TuiosError } from '../errors.js';
-import { SUBMIT_DELAY_MS } from '../limits.js';
+import { SUBMIT_DELAY_MS, SUBMIT_ECHO_MAX_MS } from '../limits.js';
 
 export interface InputSpec {
   submit: 'cr' | 'lf';
@@ -42,13 +42,30 @@ export function typePrompt(w: Window, text: string, input: InputSpec, recheck: (
       throw new TuiosError('invalid_params', 'The text holds a line break, and this pane takes no bracketed paste, so it would be submitted line by line.', 'Send one line, or mail the rest.', { field: 'text' });
     }
     const bytes = encodePaste(text, bracketed);
+    const before = w.outputBytes;
     w.write(bytes);
-    await sleep(SUBMIT_DELAY_MS);
+    await echoed(w, before);
     recheck();
     if (input.focus_before_submit && w.screen.modes.sendFocus) w.write('\x1b[I');
     w.write(input.submit === 'lf' ? '\n' : '\r');
     return { bytes: Buffer.byteLength(bytes) + 1, bracketed, submittedAt: Date.now() };
   });
+}
+
+/**
+ * Waits for the pane to show the paste and then SUBMIT_DELAY_MS of quiet, at most
+ * SUBMIT_ECHO_MAX_MS: a TUI busy when the paste arrives reads the paste and a submit key sent
+ * right behind it in one read, and may take the key as part of the paste (Gemini CLI 0.61.0 at
+ * start-up left the prompt unsubmitted in its input box).
+ */
+async function echoed(w: Window, before: number): Promise<void> {
+  const until = Date.now() + SUBMIT_ECHO_MAX_MS;
+  await sleep(SUBMIT_DELAY_MS);
+  while (Date.now() < until && w.running) {
+    const quietFor = Date.now() - w.lastOutputAt;
+    if (w.outputBytes > before && quietFor >= SUBMIT_DELAY_MS) return;
+    await sleep(Math.max(10, Math.min(SUBMIT_DELAY_MS - quietFor, until - Date.now())));
+  }
 }
 
 /** Operation ids: a same-id retry replays the cached result and never types again (ADR-0076). */

@@ -43,6 +43,16 @@ const formatters: Record<string, Formatter> = {
     return table(vs.map((v) => [v.name, v.summary]));
   },
   'kill-server': () => '',
+  'peek-prompt': (r) => {
+    const opts = r.options as Array<{ n: number; label: string; selected: boolean }>;
+    const risk = r.risk as { risky: boolean; ack: string[]; detail: string[] } | undefined;
+    const out = [`${str(r.name)} waits ${Math.round(Number(r.waited_ms) / 1000)}s on ${str(r.kind)}${r.message ? `: ${risk?.risky ? 'risky: ' : ''}${str(r.message)}` : ''}`, `prompt ${str(r.prompt_id)} (rule ${str(r.rule)})`, '', String(r.fenced)];
+    if (opts.length) out.push('', ...opts.map((o) => `${o.selected ? '❯' : ' '} ${o.n}. ${o.label}`));
+    out.push('', `answers: ${(r.offered as string[]).join(', ') || 'none (answer it in the pane)'}`);
+    if (risk?.risky) out.push(...risk.detail.map((d) => `risk: ${d}`), `allow with: --risk-ack ${JSON.stringify(risk.ack.join(','))}`);
+    return out.join('\n');
+  },
+  respond: (r) => `pressed ${str(r.pressed)}; ${str(r.ended) === 'timeout' ? `the pane is still ${str(r.state)}` : `it is ${str(r.state)} now`}`,
   'ssh-host-key': (r) => String(r.line),
   'explain-agent-detect': (r) => String(r.text),
   'read-agent-messages': (r) => {

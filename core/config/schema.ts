@@ -2,6 +2,7 @@
 // know is a warning that names it, a value of the wrong type keeps the last good config.
 import { z } from 'zod';
 import { DEFAULT_SCROLLBACK_LINES, MAX_SCROLLBACK_LINES } from '../limits.js';
+import { compilePattern } from '../re.js';
 
 const daemon = z
   .object({
@@ -31,6 +32,21 @@ const hooks = z
 
 const grantName = z.string().min(1).max(32);
 
+/** `[[agents.approvals.risk.rule]]`: a name, the tools it covers (empty: every tool), an RE2 pattern. */
+const riskRule = z
+  .object({
+    name: z.string().min(1).max(64),
+    tools: z.array(z.string().min(1).max(64)).max(32).default([]),
+    pattern: z.string().min(1).max(4096),
+  })
+  .superRefine((r, ctx) => {
+    try {
+      compilePattern(r.pattern, 'pattern');
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', path: ['pattern'], message: e instanceof Error ? e.message : String(e) });
+    }
+  });
+
 const agents = z
   .object({
     /** false turns every agent feature off and keeps only the multiplexer. */
@@ -52,6 +68,19 @@ const agents = z
       .object({
         /** Type one line at an agent at rest when mail waits for it. */
         wake: z.boolean().default(true),
+      })
+      .prefault({}),
+    approvals: z
+      .object({
+        risk: z
+          .object({
+            /** false turns the shipped rules off (your own rules still apply). */
+            builtin: z.boolean().default(true),
+            /** A pane holding the respond grant may allow a risky call. */
+            panes_may_allow: z.boolean().default(false),
+            rule: z.array(riskRule).max(64).default([]),
+          })
+          .prefault({}),
       })
       .prefault({}),
   })

@@ -14,6 +14,7 @@ import { inboxVerbs } from './inbox.js';
 import { mailVerbs } from './mail.js';
 import { grantVerbs } from './grants.js';
 import { typingVerbs } from './typing.js';
+import { promptVerbs } from './prompt.js';
 import { tuiVerbs } from './tui.js';
 import { worktreeVerbs } from './worktree.js';
 import { fanVerbs } from './fan.js';
@@ -32,6 +33,7 @@ export const allVerbs: VerbDef[] = [
   ...mailVerbs,
   ...grantVerbs,
   ...typingVerbs,
+  ...promptVerbs,
   ...tuiVerbs,
   ...worktreeVerbs,
   ...fanVerbs,

@@ -67,7 +67,9 @@ export function ruleMessage(rule: Rule, regionText: string): string {
 
 function decide(rule: Rule, regionText: string, box: Box | null, boxes: number): Verdict {
   if (rule.state === null) return { ...NONE, rule, freeze: true };
-  const message = box && rule.dialog ? dialogMessage(box, rule) : ruleMessage(rule, regionText);
+  // A rule's own message (and message_from) wins over the one a dialog's fields make.
+  const own = rule.message !== '' || rule.messageFrom !== null;
+  const message = box && rule.dialog && !own ? dialogMessage(box, rule) : ruleMessage(rule, regionText);
   return { state: rule.state, kind: rule.kind, message, rule, freeze: false, box, boxes };
 }
 

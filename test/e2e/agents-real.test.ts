@@ -1,0 +1,144 @@
+// Real agent CLIs, installed from npm and run offline against the fake model APIs, in real panes:
+// tuios recognises each, reads its states from its screen, types a prompt with ask-agent, reads its
+// permission prompt with peek-prompt, answers it with respond, and the command runs. A risky
+// command needs risk_ack, and an unacknowledged allow presses nothing.
+//
+// TUIOS_E2E_AGENTS names the harnesses (default `all`: the six whose manifests declare answers); a harness whose npm install fails here is reported as skipped with
+// the reason, never passed.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestDaemon } from '../helpers/daemon.js';
+import { waitFor } from '../helpers/wait.js';
+import { ensureAgent, startFakeFor, agentHome, startAgentInPane, stopAgent, screenText, type AgentPane, type AgentRun, type InstalledAgent } from '../helpers/agents.js';
+import type { FakeApi } from '../fake-apis/common.js';
+
+/** The harnesses whose manifests declare answers, and the tool name each one's approval line carries. */
+const TOOL: Record<string, string> = { 'claude-code': 'Bash', codex: 'Bash', 'gemini-cli': 'Shell', qwen: 'Shell', copilot: 'Shell', cline: 'Shell' };
+const wanted = process.env.TUIOS_E2E_AGENTS ?? 'all';
+const HARNESSES = wanted === 'all' ? Object.keys(TOOL) : wanted.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** A first-start screen that is not about the work, and the key a person closes it with (fixtures/screens/<id>/NOTES.md). */
+const START_DIALOG: Record<string, { shows: RegExp; key: string }> = {
+  cline: { shows: /Press Enter to open, any other key to close/, key: 'Escape' },
+};
+
+interface Agent {
+  window_id: string;
+  name: string;
+  state: string;
+  harness_id: string | null;
+  kind?: string;
+  message?: string;
+}
+
+for (const id of HARNESSES) {
+  const t = suite(id);
+  let d: TestDaemon;
+  let fake: FakeApi;
+  let run: AgentRun;
+  let pane: AgentPane;
+  let agent: InstalledAgent | null = null;
+  let skip = '';
+  let project = '';
+
+  const agentRow = async (): Promise<Agent | undefined> => (await d.call<{ agents: Agent[] }>('list-agents')).agents.find((a) => a.window_id === pane.window);
+  const waitState = (state: string, timeout = 120_000, also: (a: Agent) => boolean = () => true) =>
+    waitFor(async () => {
+      const a = await agentRow();
+      return a?.state === state && also(a) ? a : null;
+    }, { timeout, what: `${id} to be ${state}` }).catch(async (e) => {
+      throw new Error(`${(e as Error).message}\nlast row: ${JSON.stringify(await agentRow())}\nscreen:\n${await screenText(d, pane.window)}`);
+    });
+
+  t.before(async () => {
+    const a = ensureAgent(id);
+    if ('skip' in a) {
+      skip = a.skip;
+      console.log(`# skipped ${id}: ${a.skip}`);
+      return;
+    }
+    agent = a;
+    fake = await startFakeFor(id, { command: 'touch hello.txt', finalText: 'Created hello.txt.' });
+    d = await TestDaemon.start({ config: '[daemon]\nrespond_from_shell = true\n', env: { TUIOS_AGENT_DETECT_SECONDS: '0.5' } });
+    // The project is inside the daemon's home, so it is the pane's root for the risk rules.
+    project = join(d.home, 'project');
+    mkdirSync(project, { recursive: true });
+    run = agentHome(id, { apiUrl: fake.url, cwd: project });
+    pane = await startAgentInPane(d, { agent, run, session: 'agents', name: id, cols: 120, rows: 40 });
+    const dialog = START_DIALOG[id];
+    if (dialog) {
+      await waitFor(async () => dialog.shows.test(await screenText(d, pane.window)), { timeout: 90_000, what: `${id}'s first-start screen` });
+      await d.ok(['send-keys', '-w', pane.window, dialog.key]);
+    }
+  });
+
+  t.after(async () => {
+    if (!agent) return;
+    await stopAgent(d, pane, run).catch(() => undefined);
+    await fake.close();
+    await d.stop();
+  });
+
+  t('is recognised and comes to rest at its prompt', async () => {
+    if (skip) return;
+    const a = await waitState('idle');
+    assert.is(a.harness_id, id);
+  });
+
+  t('ask-agent types the prompt once; the permission prompt is read, answered, and the command runs', async () => {
+    if (skip) return;
+    const asked = await d.call<{ state: string; typed: boolean }>('ask-agent', { window: pane.window, text: 'Please create hello.txt', timeout: 120_000 });
+    assert.is(asked.state, 'needs_input', 'the turn stops on the permission prompt');
+    // The title may say needs_input a moment before the screen names the command.
+    const a = await waitState('needs_input', 30_000, (r) => r.message === `approve ${TOOL[id]}: touch hello.txt`);
+    assert.is(a.kind, 'approval');
+    const p = await d.call<{ prompt_id: string; offered: string[]; options: Array<{ n: number }>; risk: { risky: boolean }; untrusted: boolean }>('peek-prompt', { window: pane.window });
+    assert.ok(p.offered.includes('approve'), `approve is offered: ${p.offered}`);
+    if (p.offered.includes('choose')) assert.ok(p.options.length >= 2, 'its numbered options are read');
+    assert.is(p.risk.risky, false, 'touch hello.txt in the project is not risky');
+    assert.is(p.untrusted, true);
+    assert.not.ok(existsSync(join(project, 'hello.txt')));
+    const r = await d.call<{ pressed: string; ended: string }>('respond', { window: pane.window, action: 'approve', prompt_id: p.prompt_id, timeout: 30_000 });
+    assert.is(r.pressed, 'approve');
+    await waitFor(() => existsSync(join(project, 'hello.txt')), { timeout: 60_000, what: 'hello.txt to be made by the approved command' }).catch(async (e) => {
+      throw new Error(`${(e as Error).message}; respond said ${JSON.stringify(r)}\nscreen:\n${await screenText(d, pane.window)}`);
+    });
+    await waitState('idle');
+    // The same prompt id cannot be answered twice.
+    const again = await d.cli(['respond', '-w', pane.window, '--prompt-id', p.prompt_id, 'approve']);
+    assert.is.not(again.code, 0);
+  });
+
+  t('a risky command needs risk_ack; an allow without it presses nothing, a deny goes through', async () => {
+    if (skip) return;
+    fake.setCommand('rm -rf build');
+    mkdirSync(join(project, 'build'), { recursive: true });
+    await d.call('ask-agent', { window: pane.window, text: 'Please clean the build folder', timeout: 120_000 });
+    await waitState('needs_input', 120_000, (r) => r.message === `approve ${TOOL[id]}: rm -rf build`);
+    const p = await d.call<{ prompt_id: string; offered: string[]; risk: { risky: boolean; ack: string[] } }>('peek-prompt', { window: pane.window });
+    assert.is(p.risk.risky, true);
+    assert.equal(p.risk.ack, ['recursive delete']);
+    const refused = await d.cli(['respond', '-w', pane.window, '--prompt-id', p.prompt_id, 'approve', '--json']);
+    assert.is(refused.code, 1);
+    assert.match(refused.stderr + refused.stdout, /confirm_required/);
+    assert.match(refused.stderr + refused.stdout, /recursive delete/);
+    const wrong = await d.cli(['respond', '-w', pane.window, '--prompt-id', p.prompt_id, 'approve', '--risk-ack', 'sudo']);
+    assert.is(wrong.code, 1, 'an ack naming other rules is refused too');
+    if (p.offered.includes('choose')) {
+      const chose = await d.cli(['respond', '-w', pane.window, '--prompt-id', p.prompt_id, 'choose', '1']);
+      assert.is(chose.code, 1, 'choosing an allow option is held to the same rule');
+    }
+    assert.is((await agentRow())?.state, 'needs_input', 'nothing was pressed');
+    // The same prompt still stands (the id covers its lines and options): nothing reached the pane.
+    const still = await d.call<{ prompt_id: string }>('peek-prompt', { window: pane.window });
+    assert.is(still.prompt_id, p.prompt_id, 'the prompt is unanswered');
+    assert.ok(existsSync(join(project, 'build')), 'the command did not run');
+    await d.call('respond', { window: pane.window, action: 'deny', prompt_id: p.prompt_id, timeout: 30_000 });
+    await waitFor(async () => (await agentRow())?.state !== 'needs_input', { timeout: 60_000, what: 'the deny to take' });
+    assert.ok(existsSync(join(project, 'build')), 'the denied command did not run');
+  });
+
+  t.run();
+}
