@@ -110,5 +110,5 @@ export const SCROLLBACK_CHUNK_WORDS = 16 * 1024;
  * line (a fifth of parsing it); 5000 lines of text last ~25 ms at 17 MB/s.
  */
 export const SCROLLBACK_PACK_DELAY_MS = 100;
-/** Line objects kept for xterm to reuse once packed, so steady output allocates none. */
+/** xterm line objects kept once a flood's lines are packed, to hand back to xterm in the next one. */
 export const SCROLLBACK_SPARE_LINES = 32;

@@ -245,7 +245,7 @@ export class Emulator {
 
   /** Stamps the time on lines that leave xterm from now on, and counts them per window of time. */
   private clock(): void {
-    const now = Date.now();
+    const now = performance.now(); // monotonic: a clock step must not hold lines unpacked
     this.store!.now = now;
     if (now - this.burstStart >= SCROLLBACK_PACK_DELAY_MS) {
       this.burstStart = now;
@@ -258,7 +258,7 @@ export class Emulator {
     if (this.packTimer || !this.store || this.store.pending === 0) return;
     this.packTimer = setTimeout(() => {
       this.packTimer = null;
-      this.store?.pack(Date.now() - SCROLLBACK_PACK_DELAY_MS);
+      this.store?.pack(performance.now() - SCROLLBACK_PACK_DELAY_MS);
       this.schedulePack();
     }, SCROLLBACK_PACK_DELAY_MS);
     this.packTimer.unref();
