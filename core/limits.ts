@@ -112,3 +112,43 @@ export const SCROLLBACK_CHUNK_WORDS = 16 * 1024;
 export const SCROLLBACK_PACK_DELAY_MS = 100;
 /** xterm line objects kept once a flood's lines are packed, to hand back to xterm in the next one. */
 export const SCROLLBACK_SPARE_LINES = 32;
+
+// --- Links between hosts (link/) ---
+
+/** One link frame (4-byte length + Avro). A snapshot is sent in chunks well under it. */
+export const LINK_MAX_FRAME_BYTES = 1024 * 1024;
+/** Rows per snapshot frame: 200 rows of at most ~2 KB stay far under the frame limit. */
+export const LINK_SNAPSHOT_CHUNK_ROWS = 200;
+/** Agent rows, and Inbox rows, kept per linked host (spec: at most 256 rows per host). */
+export const LINK_MAX_ROWS_PER_HOST = 256;
+/** Deltas a host keeps for followers that resume; an older sequence gets a snapshot instead. */
+export const LINK_JOURNAL_ENTRIES = 4096;
+/** Mail waiting for one host (spec: 64 per machine). */
+export const LINK_OUTBOX_PER_HOST = 64;
+/** Retry of waiting mail while the link is up: at once, then 1 s doubling to 30 s (spec). */
+export const LINK_RETRY_FIRST_MS = 1000;
+export const LINK_RETRY_MAX_MS = 30_000;
+/** A send waits this long for the other machine's answer before it is left to the outbox (spec: 10 s). */
+export const LINK_SEND_TIMEOUT_MS = 10_000;
+/** A remote verb call: as long as the longest local one a link carries (respond waits up to a minute). */
+export const LINK_CALL_TIMEOUT_MS = 90_000;
+/** Remote calls one link carries at once; more wait for `limit_reached`. */
+export const LINK_MAX_INFLIGHT_CALLS = 64;
+/** Pane and file streams one link carries at once. */
+export const LINK_MAX_STREAMS = 16;
+/** Ping interval; a link that hears nothing for three of them is down (a pulled cable sends no FIN). */
+export const LINK_PING_MS = 5000;
+export const LINK_DEAD_PINGS = 3;
+/** Redial after a link drops: soon, then backing off, never slower than this. */
+export const LINK_REDIAL_FIRST_MS = 500;
+export const LINK_REDIAL_MAX_MS = 10_000;
+/** TCP connect through authentication, and the Hello after it. */
+export const LINK_CONNECT_TIMEOUT_MS = 10_000;
+/** Bytes written to a link that the peer has not taken: past this it is too slow and is dropped (it resumes on redial). */
+export const LINK_MAX_PENDING_BYTES = 8 * 1024 * 1024;
+/** Mail held from linked hosts (hold_mail) waiting for the person. */
+export const LINK_HELD_MAX = 256;
+/** Outbox ids a host remembers, so a resend after a lost answer is not delivered twice. */
+export const LINK_SEEN_MAIL_IDS = 1024;
+/** A peer's schema text in its Hello. */
+export const LINK_MAX_SCHEMA_BYTES = 64 * 1024;
