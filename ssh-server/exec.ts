@@ -1,6 +1,6 @@
 // `ssh box VERB ARGS...`: one tuios verb run in the daemon for an SSH exec request, parsed and
 // printed exactly as the CLI does, read-only unless [ssh] exec_write = true.
-import { parseVerbArgs, findVerb, verbUsage, UsageError, type VerbRow } from '../core/cli/args.js';
+import { parseVerbArgs, findVerb, resolveVerb, verbUsage, UsageError, type VerbRow } from '../core/cli/args.js';
 import { formatResult } from '../core/cli/format.js';
 import { describeVerb } from '../core/rpc/describe.js';
 import { TuiosError, toErrorBody } from '../core/errors.js';
@@ -45,14 +45,19 @@ export function shellWords(line: string): string[] {
   return out;
 }
 
-let table: VerbRow[] | null = null;
+/** The verb table as the CLI reads it, per daemon (two daemons may run in one test process). */
+const tables = new WeakMap<Services, VerbRow[]>();
 
 function verbTable(svc: Services): VerbRow[] {
-  table ??= svc.dispatcher.list().map((v) => {
-    const d = describeVerb(v);
-    return { name: d.name, summary: d.summary, help: d.help, stream: d.stream, params: d.params, cli: d.cli };
-  });
-  return table;
+  let t = tables.get(svc);
+  if (!t) {
+    t = svc.dispatcher.list().map((v) => {
+      const d = describeVerb(v);
+      return { name: d.name, summary: d.summary, help: d.help, stream: d.stream, params: d.params, cli: d.cli };
+    });
+    tables.set(svc, t);
+  }
+  return t;
 }
 
 export interface ExecResult {
@@ -67,13 +72,15 @@ export async function runExec(svc: Services, command: string, caller: Caller): P
   const rows = verbTable(svc);
   const first = words[0];
   if (!first || first === 'help' || first === '--help') {
+    const one = first === 'help' && words[1] ? findVerb(rows, words[1]) : undefined;
+    if (one) return { code: 0, stdout: verbUsage(one) + '\n', stderr: '' };
     return { code: 0, stdout: rows.map((r) => `${r.name}  ${r.summary}`).join('\n') + '\n', stderr: '' };
   }
-  const verb = findVerb(rows, first);
-  if (!verb) return { code: 2, stdout: '', stderr: `tuios: unknown verb "${first}"\n` };
+  const { verb, rest } = resolveVerb(rows, words);
+  if (!verb) return { code: 2, stdout: '', stderr: `tuios: unknown verb "${first.slice(0, 64)}"; ssh HOST help lists them\n` };
   let parsed;
   try {
-    parsed = parseVerbArgs(verb, words.slice(1));
+    parsed = parseVerbArgs(verb, rest);
   } catch (e) {
     if (e instanceof UsageError) return { code: 2, stdout: '', stderr: `tuios ${verb.name}: ${e.message}\n\n${verbUsage(verb)}\n` };
     throw e;

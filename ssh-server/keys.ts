@@ -33,7 +33,13 @@ export function loadOrCreateHostKey(file: string): HostKey {
   if (parsed instanceof Error) throw new Error(`the host key ${file} does not parse: ${parsed.message}`);
   const key = Array.isArray(parsed) ? parsed[0]! : parsed;
   const blob = key.getPublicSSH();
-  const pub = existsSync(`${file}.pub`) ? readFileSync(`${file}.pub`, 'utf8').trim() : `${key.type} ${blob.toString('base64')} tuios host key`;
+  const b64 = blob.toString('base64');
+  // The .pub is what `tuios ssh host-key` reads: written again when it is gone or names another key.
+  let pub = existsSync(`${file}.pub`) ? readFileSync(`${file}.pub`, 'utf8').trim() : '';
+  if (pub.split(/\s+/)[1] !== b64) {
+    pub = `${key.type} ${b64} tuios host key`;
+    writeFileAtomic(`${file}.pub`, pub + '\n');
+  }
   return { private: priv, public: pub, fingerprint: fingerprintOf(blob) };
 }
 
@@ -50,22 +56,46 @@ export interface AuthorizedKey {
   comment: string;
   /** from="pattern,..." : the client address must match (negations refuse). */
   from: string[] | null;
-  /** command="..." keys are refused here: tuios does not run a forced command (documented). */
+  /** command="..." keys are refused here: tuios does not run a forced command (docs/ssh.md). */
   forcedCommand: boolean;
+  /** no-pty, or restrict without a later pty: exec only, no TUI. */
   noPty: boolean;
+  /** expiry-time="YYYYMMDD[HHMM[SS]]": refused from then on (ms since the epoch), else null. */
+  expiresAt: number | null;
   source: string;
 }
 
-/** Splits an authorized_keys line into its options and its key, honouring quotes in options. */
-function splitOptions(line: string): { options: string[]; rest: string } {
-  const keyStart = /(^|\s)(ssh-|ecdsa-|sk-)/.exec(line);
-  if (!keyStart || keyStart.index === 0) return { options: [], rest: line };
-  const optText = line.slice(0, keyStart.index).trim();
+/** Key types accepted for login: ed25519, ECDSA, and RSA (with rsa-sha2 signatures only). */
+export const ACCEPTED_KEY_TYPES = new Set(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'ssh-rsa']);
+
+/** A word that starts the key itself, not its options (OpenSSH's key type names). */
+function isKeyType(word: string): boolean {
+  return /^(ssh-(ed25519|rsa|dss|xmss)|ecdsa-sha2-nistp\d+|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)(-cert-v01@openssh\.com)?$/.test(word);
+}
+
+/**
+ * Splits an authorized_keys line into its options and its key, as sshd reads it: options are
+ * comma separated up to the first whitespace outside double quotes (a quote may be escaped).
+ */
+export function splitOptions(line: string): { options: string[]; rest: string } {
+  const first = line.split(/\s/, 1)[0] ?? '';
+  if (isKeyType(first)) return { options: [], rest: line };
   const options: string[] = [];
   let cur = '';
   let quoted = false;
-  for (const ch of optText) {
-    if (ch === '"') quoted = !quoted;
+  let i = 0;
+  for (; i < line.length; i++) {
+    const ch = line[i]!;
+    if (!quoted && /\s/.test(ch)) break;
+    if (ch === '\\' && quoted && line[i + 1] === '"') {
+      cur += '"';
+      i++;
+      continue;
+    }
+    if (ch === '"') {
+      quoted = !quoted;
+      continue;
+    }
     if (ch === ',' && !quoted) {
       options.push(cur);
       cur = '';
@@ -74,33 +104,69 @@ function splitOptions(line: string): { options: string[]; rest: string } {
     cur += ch;
   }
   if (cur) options.push(cur);
-  return { options, rest: line.slice(keyStart.index).trim() };
+  return { options, rest: line.slice(i).trim() };
 }
 
-export function parseAuthorizedKeys(text: string, source: string): { keys: AuthorizedKey[]; skipped: number } {
+/** expiry-time's YYYYMMDD[HHMM[SS]], in local time as sshd reads it, or NaN. */
+function expiryTime(text: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?$/.exec(text);
+  if (!m) return Number.NaN;
+  const [, y, mo, d, h, mi, s] = m;
+  return new Date(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0)).getTime();
+}
+
+export interface SkippedLine {
+  line: number;
+  why: string;
+}
+
+export function parseAuthorizedKeys(text: string, source: string): { keys: AuthorizedKey[]; skipped: SkippedLine[] } {
   const keys: AuthorizedKey[] = [];
-  let skipped = 0;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
+  const skipped: SkippedLine[] = [];
+  const lines = text.split('\n');
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!.trim();
     if (!line || line.startsWith('#')) continue;
     const { options, rest } = splitOptions(line);
+    const type = rest.split(/\s+/, 1)[0] ?? '';
+    const opt = (name: string) => options.find((o) => o.toLowerCase() === name || o.toLowerCase().startsWith(name + '='));
+    const value = (name: string) => opt(name)?.slice(name.length + 1);
+    if (opt('cert-authority')) {
+      skipped.push({ line: n + 1, why: 'cert-authority: certificates are not accepted' });
+      continue;
+    }
+    if (!ACCEPTED_KEY_TYPES.has(type)) {
+      skipped.push({ line: n + 1, why: `key type ${type.slice(0, 64) || '(none)'} is not accepted (ed25519, ecdsa and rsa are)` });
+      continue;
+    }
     const parsed = utils.parseKey(rest);
     if (parsed instanceof Error) {
-      skipped++;
+      skipped.push({ line: n + 1, why: 'the key does not parse' });
       continue;
     }
     const k = Array.isArray(parsed) ? parsed[0]! : parsed;
-    const opt = (name: string) => options.find((o) => o.toLowerCase().startsWith(name));
-    const fromOpt = opt('from=');
+    let expiresAt: number | null = null;
+    const exp = value('expiry-time');
+    if (exp !== undefined) {
+      expiresAt = expiryTime(exp);
+      if (Number.isNaN(expiresAt)) {
+        skipped.push({ line: n + 1, why: 'expiry-time does not read as YYYYMMDD[HHMM[SS]]' });
+        continue;
+      }
+    }
+    const fromOpt = value('from');
     const blob = k.getPublicSSH();
+    // restrict turns pty off unless a later `pty` turns it back on.
+    const ptyOn = options.map((o) => o.toLowerCase()).reduce((on, o) => (o === 'no-pty' || o === 'restrict' ? false : o === 'pty' ? true : on), true);
     keys.push({
       type: k.type,
       blob,
       fingerprint: fingerprintOf(blob),
       comment: rest.split(/\s+/).slice(2).join(' '),
-      from: fromOpt ? fromOpt.slice(5).replace(/^"|"$/g, '').split(',').filter(Boolean) : null,
-      forcedCommand: !!opt('command='),
-      noPty: !!opt('no-pty') || !!opt('restrict'),
+      from: fromOpt !== undefined ? fromOpt.split(',').filter(Boolean) : null,
+      forcedCommand: opt('command') !== undefined,
+      noPty: !ptyOn,
+      expiresAt,
       source,
     });
   }

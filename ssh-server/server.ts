@@ -1,18 +1,24 @@
 // The built-in SSH server: `ssh -p 2222 box` lands in that box's TUI. Public-key authentication
-// only, against the authorized keys; a shell session gets a TUI bound to its channel, exec runs a
-// verb (read-only by default), the tuios-link subsystem goes to the link layer, and everything
-// else (forwarding, agents, X11, env, sftp) is refused. One session failing closes that session.
+// only, against the authorized keys; a session (session.ts) gets a TUI, a verb, or a subsystem,
+// and everything else (port forwarding, agents, X11, env, sftp) is refused, each refusal logged
+// with the peer's address and key. One session failing closes that session; nothing a client
+// sends stops the daemon. docs/ssh.md says what a person can rely on.
 import ssh2 from 'ssh2';
-import type { Connection, ServerChannel, AuthContext, PublicKeyAuthContext } from 'ssh2';
-import { readFileSync, existsSync } from 'node:fs';
-import { timingSafeEqual } from 'node:crypto';
+import type { Connection, ServerChannel, AuthContext, PublicKeyAuthContext, ClientInfo } from 'ssh2';
 import type { Services } from '../core/daemon/services.js';
 import type { Logger } from '../core/log.js';
-import type { Caller } from '../core/rpc/caller.js';
-import { parseAuthorizedKeys, fromAllows, fingerprintOf, type AuthorizedKey, type HostKey } from './keys.js';
-import { runExec } from './exec.js';
+import { fingerprintOf, type HostKey } from './keys.js';
+import { AuthorizedKeys } from './authorized.js';
+import { judgeKey } from './auth.js';
+import { findPeerProcess, type PeerProcess } from './peer.js';
+import { serveSession, guard, type Conn, type ShellRequest } from './session.js';
+import { SubsystemRegistry } from './subsystems.js';
+import { LOGIN_GRACE_MS, MAX_CHANNELS_PER_CONNECTION, MAX_USERNAME_LOGGED } from './limits.js';
 
-const { Server, utils } = ssh2;
+export type { ShellRequest } from './session.js';
+export { clampSize, cleanTerm } from './session.js';
+
+const { Server } = ssh2;
 
 export interface SshConfig {
   listen: string;
@@ -23,30 +29,31 @@ export interface SshConfig {
   execWrite: boolean;
 }
 
-export interface ShellRequest {
-  channel: ServerChannel;
-  cols: number;
-  rows: number;
-  term: string;
-  /** Resizes reach the shell through this. */
-  onResize(fn: (cols: number, rows: number) => void): void;
-  peer: string;
-  keyFingerprint: string;
-}
-
 export interface SshHandlers {
   /** A pty-req + shell session: the TUI. */
   shell?(req: ShellRequest): void;
-  /** Named subsystems (tuios-link). */
-  subsystems: Map<string, (channel: ServerChannel, info: { peer: string; keyFingerprint: string }) => void>;
+  /** Named subsystems (the link registers tuios-link). */
+  subsystems: SubsystemRegistry;
 }
 
-let nextConn = 1_000_000;
+/** What the server has seen since it started, for `tuios ssh status` and the leak tests. */
+export interface SshCounts {
+  connections: number;
+  shells: number;
+  accepted: number;
+  authRefused: number;
+  requestsRefused: number;
+}
 
 export class SshServer {
   private server: InstanceType<typeof Server> | null = null;
   private readonly clients = new Set<Connection>();
-  readonly handlers: SshHandlers = { subsystems: new Map() };
+  private readonly shells = new Set<ServerChannel>();
+  private readonly keys: AuthorizedKeys;
+  private accepted = 0;
+  private authRefused = 0;
+  private requestsRefused = 0;
+  readonly handlers: SshHandlers;
   address: { host: string; port: number } | null = null;
 
   constructor(
@@ -54,30 +61,41 @@ export class SshServer {
     private readonly cfg: () => SshConfig,
     private readonly hostKey: HostKey,
     private readonly log: Logger,
-  ) {}
+    subsystems: SubsystemRegistry = new SubsystemRegistry(),
+  ) {
+    this.keys = new AuthorizedKeys(() => this.cfg().authorizedKeys, log);
+    this.handlers = { subsystems };
+  }
 
-  private authorized(): AuthorizedKey[] {
-    const out: AuthorizedKey[] = [];
-    for (const f of this.cfg().authorizedKeys) {
-      if (!existsSync(f)) continue;
-      try {
-        out.push(...parseAuthorizedKeys(readFileSync(f, 'utf8'), f).keys);
-      } catch (e) {
-        this.log.warn('authorized keys not read', { file: f, error: String(e) });
-      }
-    }
-    return out;
+  counts(): SshCounts {
+    return { connections: this.clients.size, shells: this.shells.size, accepted: this.accepted, authRefused: this.authRefused, requestsRefused: this.requestsRefused };
+  }
+
+  /** Keys the authorized keys files list now (0: nobody can log in yet). */
+  authorizedCount(): number {
+    return this.keys.count();
   }
 
   listen(): Promise<{ host: string; port: number }> {
     const { host, port } = parseListen(this.cfg().listen);
-    const srv = new Server({ hostKeys: [this.hostKey.private], ident: 'tuios' }, (client, info) => this.onClient(client, info.ip));
+    const srv = new Server({ hostKeys: [this.hostKey.private], ident: 'tuios' }, (client, info) => {
+      try {
+        this.onClient(client, info);
+      } catch (e) {
+        this.log.error('ssh connection setup threw', { peer: info.ip, error: e instanceof Error ? e.stack : String(e) });
+        client.end();
+      }
+    });
     srv.on('error', (e: Error) => this.log.error('ssh server error', { error: e.message }));
     this.server = srv;
     return new Promise((resolve, reject) => {
-      srv.once('error', reject);
+      const failed = (e: NodeJS.ErrnoException) => {
+        this.server = null;
+        reject(e.code === 'EADDRINUSE' ? new Error(`${host}:${port} is in use; set [ssh] listen to another port, or [ssh] enabled = false`) : e);
+      };
+      srv.once('error', failed);
       srv.listen(port, host, () => {
-        srv.off('error', reject);
+        srv.off('error', failed);
         const a = srv.address() as { address: string; port: number };
         this.address = { host: a.address, port: a.port };
         resolve(this.address);
@@ -85,12 +103,10 @@ export class SshServer {
     });
   }
 
-  get sessionCount(): number {
-    return this.clients.size;
-  }
-
-  private onClient(client: Connection, peer: string): void {
+  private onClient(client: Connection, info: ClientInfo): void {
     const cfg = this.cfg();
+    const peer = info.ip;
+    client.on('error', (e: Error) => this.log.debug('ssh client error', { peer, error: e.message }));
     if (this.clients.size >= cfg.maxSessions) {
       this.log.warn('ssh connection refused: too many sessions', { peer, limit: cfg.maxSessions });
       client.end();
@@ -98,120 +114,113 @@ export class SshServer {
     }
     this.clients.add(client);
     let tries = 0;
-    let keyFp = '';
+    /** The last key offered, for the closing line of a connection that never logged in. */
+    let lastKey: string | null = null;
     let idle: NodeJS.Timeout | null = null;
-    const touch = () => {
-      if (!cfg.idleTimeoutMs) return;
-      if (idle) clearTimeout(idle);
-      idle = setTimeout(() => client.end(), cfg.idleTimeoutMs);
-      idle.unref();
+    let noMoreSessions = false;
+    const conn: Conn = {
+      peer,
+      port: info.port,
+      key: '',
+      keyComment: '',
+      noPty: false,
+      where: Promise.resolve({ where: 'remote' } as PeerProcess),
+      channels: 0,
+      touch: () => {
+        if (!cfg.idleTimeoutMs) return;
+        if (idle) clearTimeout(idle);
+        idle = setTimeout(() => {
+          this.log.info('ssh session closed: idle', { peer, key: conn.key, idle_timeout_s: cfg.idleTimeoutMs / 1000 });
+          client.end();
+        }, cfg.idleTimeoutMs);
+        idle.unref();
+      },
     };
-    touch();
-    client.on('error', (e: Error) => this.log.debug('ssh client error', { peer, error: e.message }));
+    const grace = setTimeout(() => {
+      this.log.warn('ssh connection closed: no authentication in time', { peer, key: conn.key || null, seconds: LOGIN_GRACE_MS / 1000 });
+      client.end();
+    }, LOGIN_GRACE_MS);
+    grace.unref();
     client.on('close', () => {
       this.clients.delete(client);
+      clearTimeout(grace);
       if (idle) clearTimeout(idle);
+      if (conn.key) this.log.info('ssh client closed', { peer, key: conn.key });
+      // A client that offers only passwords never sends one (we list publickey alone): this line
+      // is what such an attempt leaves.
+      else this.log.info('ssh connection closed without logging in', { peer, key: lastKey, tries });
     });
+
     client.on('authentication', (ctx: AuthContext) => {
-      safe(this.log, 'auth', () => {
+      guardAuth(this.log, ctx, () => {
         if (ctx.method === 'none') return ctx.reject(['publickey']);
-        if (ctx.method !== 'publickey') {
+        const refuse = (why: string, key: string | null) => {
           tries++;
-          this.log.warn('ssh auth refused: only public keys', { peer, method: ctx.method, user: ctx.username });
-          return tries >= cfg.maxAuthTries ? endAfterReject(client, ctx) : ctx.reject(['publickey']);
-        }
+          this.authRefused++;
+          // The username is what the client typed: cut short, never a password or a key's options.
+          this.log.warn('ssh auth refused', { peer, key, user: ctx.username.slice(0, MAX_USERNAME_LOGGED), method: ctx.method, why, tries, limit: cfg.maxAuthTries });
+          if (tries < cfg.maxAuthTries) return ctx.reject(['publickey']);
+          this.log.warn('ssh connection closed: too many authentication attempts', { peer, key, tries });
+          ctx.reject([], false);
+          setImmediate(() => client.end());
+        };
+        if (ctx.method !== 'publickey') return refuse('only public keys are accepted', null);
         const pk = ctx as PublicKeyAuthContext;
         const fp = fingerprintOf(pk.key.data);
-        const match = this.authorized().find((k) => k.type === pk.key.algo && k.blob.length === pk.key.data.length && timingSafeEqual(k.blob, pk.key.data));
-        const refuse = (why: string) => {
-          tries++;
-          this.log.warn('ssh auth refused', { peer, key: fp, why });
-          return tries >= cfg.maxAuthTries ? endAfterReject(client, ctx) : ctx.reject(['publickey']);
-        };
-        if (!match) return refuse('the key is not listed');
-        if (match.forcedCommand) return refuse('the key has command=, which tuios does not run');
-        if (match.from && !fromAllows(match.from, peer)) return refuse('from= does not allow this address');
+        lastKey = fp;
+        const v = judgeKey(this.keys.keys(), { algo: pk.key.algo, data: pk.key.data, hashAlgo: pk.hashAlgo, signature: pk.signature, blob: pk.blob }, peer);
+        if (!v.ok) return refuse(v.why, fp);
         if (!pk.signature) return ctx.accept(); // the query phase: the key is acceptable
-        const parsed = utils.parseKey(pk.key.data);
-        const k = Array.isArray(parsed) ? parsed[0] : parsed;
-        if (!k || k instanceof Error || k.verify(pk.blob!, pk.signature, pk.hashAlgo) !== true) return refuse('the signature does not verify');
-        keyFp = fp;
-        (client as Connection & { tuiosNoPty?: boolean }).tuiosNoPty = match.noPty;
+        conn.key = fp;
+        conn.keyComment = v.key.comment.slice(0, 128);
+        conn.noPty = v.key.noPty;
         ctx.accept();
       });
     });
+
     client.on('ready', () => {
-      this.log.info('ssh client authenticated', { peer, key: keyFp });
-      client.on('session', (accept) => safe(this.log, 'session', () => this.onSession(accept(), client, peer, keyFp, touch)));
-      client.on('tcpip', (_accept, reject) => {
-        this.log.warn('ssh refused: port forwarding', { peer, key: keyFp });
+      clearTimeout(grace);
+      this.accepted++;
+      conn.touch();
+      this.log.info('ssh client authenticated', { peer, key: conn.key, comment: conn.keyComment });
+      const port = this.address?.port;
+      if (port) conn.where = findPeerProcess(peer, info.port, port).catch(() => ({ where: 'remote' }) as const);
+      client.on('session', (accept, reject) => {
+        if (noMoreSessions || conn.channels >= MAX_CHANNELS_PER_CONNECTION) {
+          this.requestsRefused++;
+          this.log.warn('ssh refused: another session on this connection', { peer, key: conn.key, open: conn.channels, limit: MAX_CHANNELS_PER_CONNECTION, no_more_sessions: noMoreSessions });
+          return reject();
+        }
+        const session = accept();
+        const refused = () => void this.requestsRefused++;
+        guard(
+          this.log,
+          'session',
+          () => serveSession(session, conn, { svc: this.svc, log: this.log, execWrite: () => this.cfg().execWrite, shell: this.handlers.shell, subsystems: this.handlers.subsystems, shells: this.shells, refused }),
+          () => session.close(),
+        );
+      });
+      client.on('tcpip', (_accept, reject, i) => {
+        this.requestsRefused++;
+        this.log.warn('ssh refused: port forwarding', { peer, key: conn.key, to: `${String(i.destIP).slice(0, 255)}:${i.destPort}` });
         reject();
       });
-      client.on('openssh.streamlocal', (_accept: unknown, reject: () => void) => reject());
-      client.on('request', (accept, reject, name) => {
-        this.log.warn('ssh refused: global request', { peer, request: name });
-        reject?.();
-        void accept;
+      client.on('openssh.streamlocal', (_accept: unknown, reject: () => void) => {
+        this.requestsRefused++;
+        this.log.warn('ssh refused: unix socket forwarding', { peer, key: conn.key });
+        reject();
       });
-    });
-  }
-
-  private onSession(session: ssh2.Session, client: Connection, peer: string, keyFp: string, touch: () => void): void {
-    let pty: { cols: number; rows: number; term: string } | null = null;
-    const resizers: Array<(c: number, r: number) => void> = [];
-    const noPty = !!(client as Connection & { tuiosNoPty?: boolean }).tuiosNoPty;
-    session.on('pty', (accept, reject, info) => {
-      if (noPty) return reject?.();
-      pty = { cols: info.cols || 80, rows: info.rows || 24, term: info.term || 'xterm-256color' };
-      accept?.();
-    });
-    session.on('window-change', (accept, _reject, info) => {
-      accept?.();
-      touch();
-      for (const r of resizers) safe(this.log, 'resize', () => r(info.cols, info.rows));
-    });
-    for (const ev of ['env', 'x11', 'auth-agent', 'signal'] as const) {
-      session.on(ev as 'env', (_accept: unknown, reject?: () => void) => {
-        if (ev !== 'signal') this.log.debug('ssh refused', { peer, request: ev });
+      client.on('request', (accept, reject, requested) => {
+        const name = String(requested);
+        // OpenSSH's hint that this connection opens no more sessions: honoured, as sshd does.
+        if (name === 'no-more-sessions@openssh.com') {
+          noMoreSessions = true;
+          return accept?.();
+        }
+        this.requestsRefused++;
+        this.log.warn(`ssh refused: ${name.includes('forward') ? 'port forwarding' : 'global request'}`, { peer, key: conn.key, request: name });
         reject?.();
       });
-    }
-    session.on('shell', (accept, reject) => {
-      if (!pty || !this.handlers.shell) {
-        reject?.();
-        return;
-      }
-      const channel = accept();
-      channel.on('data', () => touch());
-      const p = pty;
-      safe(this.log, 'shell', () => this.handlers.shell!({ channel, cols: p.cols, rows: p.rows, term: p.term, onResize: (fn) => resizers.push(fn), peer, keyFingerprint: keyFp }), () => channel.close());
-    });
-    session.on('exec', (accept, _reject, info) => {
-      const channel = accept();
-      const caller: Caller = { connId: nextConn++, channel: 'ssh-exec', pid: null, uid: null, readOnly: !this.cfg().execWrite, paneHint: null };
-      runExec(this.svc, info.command, caller)
-        .then((r) => {
-          if (r.stdout) channel.write(r.stdout);
-          if (r.stderr) channel.stderr.write(r.stderr);
-          channel.exit(r.code);
-          channel.end();
-        })
-        .catch((e) => {
-          this.log.error('ssh exec failed', { error: String(e) });
-          channel.stderr.write('tuios: internal error\n');
-          channel.exit(1);
-          channel.end();
-        });
-    });
-    session.on('subsystem', (accept, reject, info) => {
-      const h = this.handlers.subsystems.get(info.name);
-      if (!h) {
-        this.log.warn('ssh refused: subsystem', { peer, name: info.name });
-        reject?.();
-        return;
-      }
-      const channel = accept();
-      safe(this.log, 'subsystem', () => h(channel, { peer, keyFingerprint: keyFp }), () => channel.close());
     });
   }
 
@@ -225,27 +234,22 @@ export class SshServer {
   }
 }
 
-function endAfterReject(client: Connection, ctx: AuthContext): void {
-  ctx.reject([], false);
-  setImmediate(() => client.end());
-}
-
-/** An exception inside an ssh2 handler drops the connection with a cryptic error: catch it here. */
-function safe(log: Logger, where: string, fn: () => void, onError?: () => void): void {
+/** A handler that throws refuses the attempt (logged); the connection stays usable for a retry. */
+function guardAuth(log: Logger, ctx: AuthContext, fn: () => void): void {
   try {
     fn();
   } catch (e) {
-    log.error('ssh handler threw', { where, error: e instanceof Error ? e.stack : String(e) });
+    log.error('ssh handler threw', { where: 'auth', error: e instanceof Error ? e.stack : String(e) });
     try {
-      onError?.();
-    } catch {
-      // closing a broken channel may throw too
+      ctx.reject(['publickey']);
+    } catch (e2) {
+      log.debug('ssh auth could not be refused cleanly', { error: String(e2) });
     }
   }
 }
 
 export function parseListen(listen: string): { host: string; port: number } {
   const m = /^\[?([^\]]*?)\]?:(\d+)$/.exec(listen.trim());
-  if (!m) throw new Error(`[ssh] listen must be HOST:PORT, not ${JSON.stringify(listen)}`);
+  if (!m || Number(m[2]) > 65535) throw new Error(`[ssh] listen must be HOST:PORT, not ${JSON.stringify(listen)}`);
   return { host: m[1] || '127.0.0.1', port: Number(m[2]) };
 }

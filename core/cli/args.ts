@@ -56,6 +56,16 @@ export function findVerb(table: VerbRow[], word: string): VerbRow | undefined {
   return table.find((v) => v.name === word) ?? table.find((v) => v.cli.aliases?.includes(word));
 }
 
+/** The verb a command line names and the words left for it: `queue ls` and `ssh host-key` are a
+ *  subcommand word after an alias. */
+export function resolveVerb(table: VerbRow[], words: string[]): { verb: VerbRow | undefined; rest: string[] } {
+  const [first = '', ...rest] = words;
+  const verb = findVerb(table, first);
+  const sub = verb?.cli.subcommands?.[rest[0] ?? ''];
+  if (verb && first !== verb.name && sub) return { verb: findVerb(table, sub), rest: rest.slice(1) };
+  return { verb, rest };
+}
+
 function flagToParam(flag: string): string {
   return flag.replace(/-/g, '_');
 }

@@ -54,6 +54,11 @@ const formatters: Record<string, Formatter> = {
   },
   respond: (r) => `pressed ${str(r.pressed)}; ${str(r.ended) === 'timeout' ? `the pane is still ${str(r.state)}` : `it is ${str(r.state)} now`}`,
   'ssh-host-key': (r) => String(r.line),
+  'ssh-status': (r) => {
+    const at = r.listening as { host: string; port: number } | null;
+    if (!at) return r.enabled ? 'ssh: not listening (the daemon log says why)' : 'ssh: off ([ssh] enabled = false)';
+    return [`listening on ${at.host}:${at.port}, host key ${str(r.fingerprint)}`, `${str(r.connections)} connections, ${str(r.shells)} shells open; ${str(r.authorized_keys)} keys authorized`, `${str(r.accepted)} logins, ${str(r.auth_refused)} refused; ${str(r.requests_refused)} requests refused`].join('\n');
+  },
   'explain-agent-detect': (r) => String(r.text),
   'read-agent-messages': (r) => {
     const ms = r.messages as Array<{ id: number; thread: number; at: number; fenced: string; subject: string }>;

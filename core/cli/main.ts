@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RpcClient, RpcError } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
-import { parseVerbArgs, findVerb, verbUsage, UsageError, type VerbRow, type Parsed } from './args.js';
+import { parseVerbArgs, findVerb, resolveVerb, verbUsage, UsageError, type VerbRow, type Parsed } from './args.js';
 import { formatResult } from './format.js';
 import { VERSION } from '../version.js';
 import { out, err } from './out.js';
@@ -200,14 +200,8 @@ export async function main(argv: string[]): Promise<number> {
     out((v ? verbUsage(v) : mainUsage(table)) + '\n');
     return first === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  let verb = findVerb(table, first);
-  let words = rest;
   // `tuios queue ls` and `tuios queue rm q3`: a subcommand word after an alias.
-  const sub = verb?.cli.subcommands?.[rest[0] ?? ''];
-  if (verb && first !== verb.name && sub) {
-    verb = findVerb(table, sub);
-    words = rest.slice(1);
-  }
+  const { verb, rest: words } = resolveVerb(table, [first, ...rest]);
   if (!verb) {
     err(`tuios: unknown verb "${first}"; tuios help lists them\n`);
     return EXIT_USAGE;

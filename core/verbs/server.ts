@@ -32,11 +32,16 @@ export const listVerbs = defineVerb({
 export const serverInfo = defineVerb({
   name: 'server-info',
   access: 'none',
-  summary: 'The daemon\'s version, pid, socket, boot id and uptime',
+  summary: 'The daemon\'s version, pid, socket, boot id, uptime and memory',
   target: 'none',
   mutates: false,
-  params: z.object({}),
-  run({ svc }) {
+  params: z.object({
+    gc: z.boolean().default(false).describe('Collect garbage before reading memory (only when the daemon runs under node --expose-gc, as leak tests do)'),
+  }),
+  run({ svc, params }) {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (params.gc && gc) gc();
+    const m = process.memoryUsage();
     return {
       version: VERSION,
       protocol: PROTOCOL_VERSION,
@@ -50,6 +55,10 @@ export const serverInfo = defineVerb({
       config_error: svc.config.lastError,
       config_warnings: svc.config.warnings,
       endpoints: Object.fromEntries(svc.endpoints),
+      attached_clients: svc.person.attachedCount,
+      memory: { rss: m.rss, heap_used: m.heapUsed, heap_total: m.heapTotal, external: m.external, array_buffers: m.arrayBuffers, collected: !!(params.gc && gc) },
+      // terminal-kit adds listeners per client; a count that keeps growing is a leak.
+      process_listeners: ['exit', 'beforeExit', 'asyncExit', 'SIGWINCH', 'uncaughtException'].reduce((n, ev) => n + process.listenerCount(ev), 0),
     };
   },
 });
@@ -73,7 +82,7 @@ export const sshHostKey = defineVerb({
   summary: 'The SSH server\'s host key fingerprint, as ssh-keygen -lf prints it',
   target: 'none',
   mutates: false,
-  cli: { aliases: ['ssh'], subcommands: { 'host-key': 'ssh-host-key' } },
+  cli: { aliases: ['ssh'], subcommands: { 'host-key': 'ssh-host-key', status: 'ssh-status' } },
   params: z.object({}),
   run({ svc }) {
     const file = join(svc.paths.stateDir, 'ssh_host_ed25519_key.pub');

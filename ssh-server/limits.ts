@@ -1,0 +1,24 @@
+// Every budget and delay the SSH server keeps, each with the reason for its number. The person's
+// own limits (max_sessions, max_auth_tries, idle_timeout) are in config.toml's [ssh] table.
+
+/** A connection that has not authenticated by then is closed (OpenSSH's LoginGraceTime is 120 s):
+ *  a client that connects and says nothing never holds one of max_sessions for long. */
+export const LOGIN_GRACE_MS = 60_000;
+/** Processes whose fds are read at once while looking for a local client's socket. */
+export const PEER_SCAN_BATCH = 16;
+/** Looking for a local client's process gives up after this long, and the client counts as
+ *  inside a pane (no evidence is not proof of the person). A scan of a few hundred processes
+ *  takes tens of milliseconds. */
+export const PEER_SCAN_MS = 3_000;
+/** TERM from a pty-req, at most (terminfo names are short; anything longer is not one). */
+export const MAX_TERM_LENGTH = 64;
+/** An exec command line, at most: a verb and its flags, not a script. */
+export const MAX_EXEC_COMMAND = 64 * 1024;
+/** Session channels one connection may hold open (sshd's MaxSessions default): each shell is a
+ *  TUI, so one client cannot open hundreds of them past max_sessions. */
+export const MAX_CHANNELS_PER_CONNECTION = 10;
+/** An authorized_keys file, at most (sshd has no limit; a thousand keys is 600 KB): a larger one is
+ *  not read, so a login never parses megabytes. */
+export const MAX_AUTHORIZED_KEYS_BYTES = 1024 * 1024;
+/** A username from the client, as far as it is logged. */
+export const MAX_USERNAME_LOGGED = 64;
