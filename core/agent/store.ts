@@ -11,6 +11,8 @@ import { MetaTable } from './meta.js';
 import { atRest, confidenceOf, guessKind, isReady, needsYou, type AgentState, type BlockKind, type Identity, type Source } from './state.js';
 import { stripControls } from '../pty/paste.js';
 import { readStat } from '../pty/procfs.js';
+import { SessionGuard } from './session-guard.js';
+import { SubagentList } from './subagents.js';
 
 /** Longest message a state carries, in characters. */
 export const STATE_MESSAGE_MAX = 300;
@@ -57,6 +59,11 @@ class PaneAgent {
   harnessProcess: HarnessProcess | null = null;
   sessionId: string | null = null;
   sessionHarness: string | null = null;
+  /** Which conversations may report here (spec: Nested and foreign events). */
+  readonly guard = new SessionGuard();
+  /** The harness's transcript file: for a transcript reader only, never shown to a client. */
+  transcript: string | null = null;
+  readonly subagents = new SubagentList();
   /** Progress percent from the pane's last program report while it works or waits. */
   progress: number | null = null;
   stallTimer: NodeJS.Timeout | null = null;
@@ -238,6 +245,30 @@ export class AgentStore {
     p.sessionHarness = harness;
   }
 
+  /** The session guard's view of the pane and the guard itself, for set-agent-state. */
+  guardOf(w: Window): { guard: SessionGuard; sessionId: string | null; reportedState: AgentState | null; harnessPid: number | null } {
+    const p = this.pane(w);
+    const v = p.record.view();
+    return { guard: p.guard, sessionId: p.sessionId, reportedState: v.source === 'report' ? v.state : null, harnessPid: p.harnessProcess?.pid ?? null };
+  }
+
+  setTranscript(w: Window, path: string): void {
+    this.pane(w).transcript = path;
+  }
+
+  /** A subagent's start, stop or update, or a session start that forgets them; true when the list changed. */
+  subagentActivity(w: Window, type: string, a: Parameters<SubagentList['apply']>[1]): boolean {
+    const p = this.pane(w);
+    const changed = p.subagents.apply(type, a, this.clock.now());
+    if (changed) this.metaChanged(w, p);
+    return changed;
+  }
+
+  subagentsOf(w: Window): { running: number; list: ReturnType<SubagentList['toJSON']> } {
+    const p = this.panes.get(w.id);
+    return { running: p?.subagents.running ?? 0, list: p?.subagents.toJSON() ?? [] };
+  }
+
   sessionOf(w: Window): { id: string | null; harness: string | null } {
     const p = this.panes.get(w.id);
     return { id: p?.sessionId ?? null, harness: p?.sessionHarness ?? null };
@@ -305,7 +336,7 @@ export class AgentStore {
       agent_session_harness: p?.sessionHarness ?? null,
       harness_pid: p?.harnessProcess?.pid ?? null,
       queued: 0,
-      subagents: 0,
+      subagents: p?.subagents.running ?? 0,
     };
     for (const f of this.infoProviders) Object.assign(out, f(w));
     return out;
@@ -322,6 +353,9 @@ export class AgentStore {
     p.meta.reset();
     p.harnessProcess = null;
     p.progress = null;
+    // The conversations go with the agent; the pane's agent_session_id stays, for a resume.
+    p.guard.reset();
+    p.subagents.clear();
   }
 
   /** After every write: publish if the tuple changed, count turns, arm the silence timer. */

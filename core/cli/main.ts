@@ -189,6 +189,8 @@ export async function main(argv: string[]): Promise<number> {
     return mod.runDaemon({ foreground, server });
   }
   if (first === 'status') return statusCommand(rest);
+  // A harness's hook: its own fast path, which never starts a daemon and always exits 0.
+  if (first === 'agent-hook') return (await import('./agent-hook.js')).agentHookCommand(rest);
   // The terminal client (core/cli/attach.ts); `attach --mode control` stays a plain verb call.
   if (first === undefined || (first === 'attach' && !rest.some((x) => x === '--mode' || x.startsWith('--mode=')))) {
     const { attachCommand } = await import('./attach.js');

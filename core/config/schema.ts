@@ -18,6 +18,8 @@ const daemon = z
     agent_binaries: z.array(z.string().min(1).max(64)).max(64).default([]),
     /** Let a process outside every pane answer prompts with respond (off: only the attached client). */
     respond_from_shell: z.boolean().default(false),
+    /** After a restart, a pane whose agent was running: ask (a Resume row), auto (type the resume command), off. */
+    resume_agents: z.enum(['ask', 'auto', 'off']).default('ask'),
   })
   .prefault({});
 
@@ -72,6 +74,12 @@ const agents = z
       .prefault({}),
     approvals: z
       .object({
+        /** Harnesses whose permission prompts the Inbox holds (ids or aliases: claude, claude-code, opencode, kilo, qwen). */
+        enabled: z.array(z.string().min(1).max(64)).max(16).default([]),
+        /** How long a prompt is held for the Inbox before the harness asks in the pane (kept between 10 and 300). */
+        hold_seconds: z.number().default(120).transform((n) => Math.min(300, Math.max(10, Math.round(n)))),
+        /** Claude Code's ExitPlanMode is held as a plan too. */
+        hold_plans: z.boolean().default(true),
         risk: z
           .object({
             /** false turns the shipped rules off (your own rules still apply). */

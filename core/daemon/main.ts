@@ -30,6 +30,9 @@ import { procReader } from '../agent/proc-reader.js';
 import { ScreenTier } from '../agent/screen-tier.js';
 import { PersonRegistry } from '../security/person.js';
 import { Inbox } from '../inbox/inbox.js';
+import { HoldRegistry } from '../inbox/holds.js';
+import { offerResumes } from '../agent/resume-offers.js';
+import type { Window } from '../model/window.js';
 import { MailStore } from '../mail/mail.js';
 import { AskStore } from '../mail/ask.js';
 import { PermissionsState, permissionsFrom } from '../security/access.js';
@@ -167,18 +170,23 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   const permissions = new PermissionsState(permissionsFrom(config.current));
   config.onChange((c) => permissions.offer(permissionsFrom(c)));
   const inbox = new Inbox(bus, model, agents);
+  const holds = new HoldRegistry(bus, inbox, log);
   const mail = new MailStore(bus, inbox);
   const asks = new AskStore(bus, inbox, mail, model);
   bus.on('session-closed', (ev) => mail.dropSession(ev.session_id));
   // The conversation a pane last ran survives a restart, for resuming it; its state does not.
+  const resumable: Window[] = [];
   snapshot.registerWindowAttr('agent_session', {
     save: (w) => {
       const s = agents.sessionOf(w);
-      return s.id ? { id: s.id, harness: s.harness } : undefined;
+      // live: the agent still ran when this was saved, which is what a restart offers to resume.
+      const live = agents.stateOf(w) !== 'none' || agents.harnessOf(w) !== null;
+      return s.id ? { id: s.id, harness: s.harness, ...(live ? { live: true } : {}) } : undefined;
     },
     restore: (w, v) => {
-      const r = v as { id?: unknown; harness?: unknown };
+      const r = v as { id?: unknown; harness?: unknown; live?: unknown };
       if (typeof r?.id === 'string') agents.setSession(w, r.id, typeof r.harness === 'string' ? r.harness : null);
+      if (r?.live === true && typeof r.id === 'string') resumable.push(w);
     },
   });
   addWindowFields((w) => ({ agent_state: agents.info(w), ...(w.attrs.has('grants') ? { grants: w.attrs.get('grants') } : {}) }));
@@ -202,6 +210,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     detector,
     person,
     inbox,
+    holds,
     mail,
     asks,
     permissions,
@@ -232,6 +241,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
 
   const restored = snapshot.restore(defaultCwd);
   if (restored.sessions > 0) log.info('restored sessions', restored);
+  const resumes = offerResumes(svc, resumable);
   snapshot.start();
 
   detector.start();
@@ -271,6 +281,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     asks.dispose();
     queue.dispose();
     fleet.dispose();
+    resumes.dispose();
+    holds.dispose();
     inbox.dispose();
     detector.dispose();
     agents.dispose();

@@ -14,6 +14,7 @@ import type { ManifestSet } from '../agent/manifest.js';
 import type { Detector } from '../agent/detector.js';
 import type { PersonRegistry } from '../security/person.js';
 import type { Inbox } from '../inbox/inbox.js';
+import type { HoldRegistry } from '../inbox/holds.js';
 import type { MailStore } from '../mail/mail.js';
 import type { AskStore } from '../mail/ask.js';
 import type { PermissionsState } from '../security/access.js';
@@ -34,6 +35,8 @@ export interface Services {
   readonly detector: Detector;
   readonly person: PersonRegistry;
   readonly inbox: Inbox;
+  /** Approvals held for the Inbox while a harness's hook waits. */
+  readonly holds: HoldRegistry;
   readonly mail: MailStore;
   readonly asks: AskStore;
   /** [agents.permissions] as in force (a widening waits for config-apply). */

@@ -158,12 +158,19 @@ export class Inbox implements Disposable {
     if (ev.state === 'needs_input') {
       const kind: ItemKind = ev.kind === 'approval' ? 'approval' : 'question';
       const cur = this.itemFor(id, ['approval', 'question', 'plan']);
+      // A held item keeps the held call's line while the hold runs.
+      if (cur && cur.held) return this.onRestState(ev);
       if (cur) this.update(cur, { kind: cur.kind === 'plan' ? 'plan' : kind, summary: ev.message });
       else if (this.dismissedEpisode.get(id) !== 'approval') this.open(kind, { windowId: id, summary: ev.message || (kind === 'approval' ? 'waits for an approval' : 'waits for an answer'), harness: ev.harness });
     } else {
       if (this.dismissedEpisode.get(id) === 'approval') this.dismissedEpisode.delete(id);
       this.closeWhere((i) => i.window_id === id && (i.kind === 'approval' || i.kind === 'question') && !i.held, `the agent is ${ev.state} now`);
     }
+    this.onRestState(ev);
+  }
+
+  private onRestState(ev: AgentStateEvent): void {
+    const id = ev.window_id;
     if (ev.state === 'errored') {
       const cur = this.itemFor(id, ['errored']);
       if (cur) this.update(cur, { summary: ev.message });
@@ -184,6 +191,33 @@ export class Inbox implements Disposable {
     } else if (!atRest(ev.state)) {
       this.closeWhere((i) => i.window_id === id && i.kind === 'done', 'the agent moved on');
     }
+  }
+
+  // ---- holds (core/inbox/holds.ts) ----
+
+  /** The pane's open approval (or question, or plan) item. */
+  approvalItem(windowId: string): Item | undefined {
+    return this.itemFor(windowId, ['approval', 'question', 'plan']);
+  }
+
+  /** A hold starts: the item carries the request and shows the held line; a snoozed one wakes. */
+  holdItem(item: Item, h: { summary: string; kind: 'approval' | 'plan'; ref: Item['ref'] }): void {
+    item.ref = { ...h.ref };
+    this.update(item, { summary: h.summary, kind: h.kind, held: true });
+    if (this.snoozed.has(item.id)) this.wake(item, 'a hook holds the approval');
+  }
+
+  /** A hold ended with no answer: the item is the pane's approval again, or goes with the prompt. */
+  unholdItem(item: Item): void {
+    const w = item.window_id ? this.model.windows.get(item.window_id) : undefined;
+    const still = w ? this.agents.stateOf(w) === 'needs_input' : false;
+    if (!still) {
+      this.close(item.id, 'the hold ended and the pane no longer waits');
+      return;
+    }
+    const rec = w ? this.agents.recordOf(w) : null;
+    item.ref = {};
+    this.update(item, { kind: 'approval', summary: rec?.view().message || item.summary, held: false });
   }
 
   // ---- the person's acts (verified by the caller) ----

@@ -5,6 +5,9 @@ import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { STATES, KINDS, type AgentState } from '../agent/state.js';
 import { checkMetaCall } from '../agent/meta.js';
+import { foreignPaneReason } from '../agent/foreign-pane.js';
+import { findHarness } from '../agent/manifest.js';
+import { cleanMessage as cleanHookText } from '../agent/hooks/text.js';
 import { parseSelector, matches, confirmToken, type SelectorRow } from '../agent/selector.js';
 import { readStat } from '../pty/procfs.js';
 import type { Services } from '../daemon/services.js';
@@ -13,6 +16,43 @@ import type { Caller } from '../rpc/caller.js';
 import { readableSessions } from '../security/access.js';
 
 const HARNESS_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** A conversation id as a hook reports it: printable, no spaces, bounded. */
+const SESSION_ID_RE = /^[\x21-\x7e]{1,256}$/;
+
+/**
+ * The hook's claim about its harness process, believed only when it is the caller or one of its
+ * ancestors; otherwise the caller stands in for it. Null where nothing can be read.
+ */
+function checkedHarnessPid(caller: Caller, claimed: number | undefined): number | null {
+  if (claimed === undefined) return null;
+  return isCallerOrAncestor(caller, claimed) ? claimed : caller.pid;
+}
+
+/**
+ * The guards a hook report passes before it lands (spec: Nested and foreign events): a background
+ * session on another terminal (foreign_pane), another conversation (foreign_session). A refusal
+ * makes no Inbox item and no notification; it is logged at debug level only.
+ */
+function admitReport(svc: Services, w: Window, caller: Caller, p: { agent_session_id?: string; harness?: string; session_start?: string }, harnessPid: number | null): void {
+  if (harnessPid !== null && caller.channel === 'socket') {
+    const why = foreignPaneReason(harnessPid, w);
+    if (why) {
+      svc.log.debug('report refused', { code: 'foreign_pane', window: w.id });
+      throw new TuiosError('foreign_pane', `The report comes from another terminal: ${why}.`, 'A background session reports into no pane; run it in a pane of its own.');
+    }
+  }
+  const g = svc.agents.guardOf(w);
+  const harness = svc.agents.harnessOf(w);
+  const shared = !!(p.harness ?? harness) && !!findHarness(svc.manifests, (p.harness ?? harness)!)?.shared_server;
+  const a = g.guard.admit(
+    { sessionId: p.agent_session_id, harness: p.harness, harnessPid: harnessPid ?? undefined, sessionStart: p.session_start },
+    { sessionId: g.sessionId, harness, reportedState: g.reportedState, harnessPid: g.harnessPid, sharedServer: shared },
+  );
+  if (!a.ok) {
+    svc.log.debug('report refused', { code: a.code, window: w.id });
+    throw new TuiosError(a.code, `The report is refused: ${a.why}.`, 'To point the pane at a conversation, run tuios set-agent-session -w PANE ID.');
+  }
+}
 
 /** True when `pid` is the caller or one of its ancestors: a hook runs under its harness. */
 function isCallerOrAncestor(caller: Caller, pid: number): boolean {
@@ -40,10 +80,22 @@ export const setAgentState = defineVerb({
     harness: z.string().max(64).optional().describe('The harness the report is from, which attributes the pane'),
     if_state: z.array(z.enum(STATES)).max(8).optional().describe('Apply only when the pane is in one of these states'),
     harness_pid: z.number().int().min(1).optional().describe('The harness process the reporting hook runs under'),
+    agent_session_id: z.string().regex(SESSION_ID_RE).optional().describe('The harness\'s conversation id (stored on the pane, for a resume)'),
+    transcript_path: z.string().min(1).max(4096).optional().describe('The conversation\'s transcript file (kept for the transcript reader only)'),
+    session_start: z.string().max(32).optional().describe('This report is a SessionStart, from this source (startup, resume, clear, compact)'),
+    activity: z.string().max(1000).optional().describe('What the agent is doing: the prompt\'s first line or the tool call (kept whether or not the state applies)'),
+    event: z.string().max(64).optional().describe('The hook event the report comes from (for the log)'),
   }),
   run({ params, window, svc, caller }) {
     const w = window!;
     const source = params.source ?? 'report';
+    const harnessPid = checkedHarnessPid(caller, params.harness_pid);
+    if (source === 'report' && (params.agent_session_id !== undefined || params.harness_pid !== undefined)) admitReport(svc, w, caller, params, harnessPid);
+    if (params.activity) {
+      // Kept whether or not the state applies: `now` is what the row says it is doing.
+      const text = cleanHookText(params.activity);
+      if (text) svc.agents.setMeta(w, { now: text }, 'report', null);
+    }
     if (source === 'screen' || source === 'program') {
       throw new TuiosError(
         'invalid_params',
@@ -64,14 +116,20 @@ export const setAgentState = defineVerb({
       if (params.if_state && !params.if_state.includes(agents.stateOf(w))) res = { applied: false, state: agents.stateOf(w), source: null };
       else res = agents.claim(w, { origin, state: params.state, message: params.message, kind: params.kind });
     }
-    if (params.harness_pid !== undefined && res.applied && params.state !== 'none') {
-      // Recorded only when it is the reporting process or an ancestor: a claim about any other
-      // process is not believed, and the caller's own pid stands in for it.
-      const pid = isCallerOrAncestor(caller, params.harness_pid) ? params.harness_pid : caller.pid;
-      const st = pid !== null ? readStat(pid) : null;
+    if (harnessPid !== null && res.applied && params.state !== 'none') {
+      const st = readStat(harnessPid);
       if (st) agents.setHarnessProcess(w, { pid: st.pid, startTime: st.startTime });
     }
-    return { window_id: w.id, applied: res.applied, state: res.state, source: res.source };
+    if (params.agent_session_id !== undefined && params.state !== 'none') {
+      // The id outlives the agent (a resume needs it), and is kept with its harness.
+      const s = agents.sessionOf(w);
+      if (s.id !== params.agent_session_id) {
+        agents.setSession(w, params.agent_session_id, params.harness ?? agents.harnessOf(w));
+        svc.snapshot.markDirty();
+      }
+    }
+    if (params.transcript_path !== undefined) agents.setTranscript(w, params.transcript_path);
+    return { window_id: w.id, short_id: w.shortId, session: svc.model.sessions.get(w.sessionId)?.name ?? null, applied: res.applied, state: res.state, source: res.source };
   },
 });
 
@@ -178,10 +236,11 @@ export const setAgentSession = defineVerb({
   mutates: true,
   cli: { positionals: ['session_id'], usage: 'set-agent-session [-w W] [--harness H] SESSION_ID' },
   params: z.object({
-    session_id: z.string().min(1).max(256).describe('The conversation id'),
+    session_id: z.string().regex(SESSION_ID_RE).describe('The conversation id'),
     harness: z.string().max(64).optional().describe('The harness it belongs to'),
+    harness_pid: z.number().int().min(1).optional().describe('The harness process the reporting hook runs under'),
   }),
-  run({ params, window, svc }) {
+  run({ params, window, svc, caller }) {
     const w = window!;
     if (params.harness !== undefined && !HARNESS_RE.test(params.harness)) {
       throw new TuiosError('invalid_params', 'A harness id is lowercase letters, digits, - and _.', undefined, { field: 'harness' });
@@ -191,6 +250,13 @@ export const setAgentSession = defineVerb({
     if (params.harness && attributed && attributed !== params.harness) {
       throw new TuiosError('forbidden', `The pane runs ${attributed}, not ${params.harness}; its conversation id is not ${params.harness}'s to set.`);
     }
+    const g = svc.agents.guardOf(w);
+    const pid = checkedHarnessPid(caller, params.harness_pid);
+    if ((g.reportedState === 'working' || g.reportedState === 'needs_input') && g.sessionId && g.sessionId !== params.session_id && pid !== null && g.harnessPid !== null && pid !== g.harnessPid) {
+      throw new TuiosError('foreign_session', `The pane is ${g.reportedState} for the conversation ${g.sessionId}, reported by another process; ${params.session_id} is another run.`);
+    }
+    // Outside the session guard on purpose: naming the conversation clears it.
+    g.guard.reset();
     svc.agents.setSession(w, params.session_id, harness);
     svc.snapshot.markDirty();
     return { window_id: w.id, agent_session_id: params.session_id, harness };

@@ -18,6 +18,9 @@ import { promptVerbs } from './prompt.js';
 import { tuiVerbs } from './tui.js';
 import { worktreeVerbs } from './worktree.js';
 import { fanVerbs } from './fan.js';
+import { hookVerbs } from './hooks.js';
+import { approvalVerbs } from './approvals.js';
+import { resumeVerbs } from './resume.js';
 
 export const allVerbs: VerbDef[] = [
   ...sessionVerbs,
@@ -37,5 +40,8 @@ export const allVerbs: VerbDef[] = [
   ...tuiVerbs,
   ...worktreeVerbs,
   ...fanVerbs,
+  ...hookVerbs,
+  ...approvalVerbs,
+  ...resumeVerbs,
   ...serverVerbs,
 ] as unknown as VerbDef[];

@@ -1,0 +1,57 @@
+// One hook event to one plan: the harness's own map, after the guards that keep events of another
+// harness or another conversation off the pane (spec: Nested and foreign events). Pure.
+import { hookHarness, KNOWN_HARNESS_NAMES } from './harnesses.js';
+import { mapClaudeFamily } from './map-claude.js';
+import { mapGemini } from './map-gemini.js';
+import { mapCopilot } from './map-copilot.js';
+import { mapCursor } from './map-cursor.js';
+import { mapOpencode } from './map-opencode.js';
+import { nothing, obj, str, type HookEnv, type HookPlan } from './plan.js';
+
+/** A foreign event, before the map: the reason it is dropped, or null. */
+export function foreignEvent(harnessId: string, payload: Record<string, unknown>, env: HookEnv): string | null {
+  const named = env.TUIOS_AGENT?.trim().toLowerCase();
+  if (named) {
+    const id = KNOWN_HARNESS_NAMES[named];
+    if (id && id !== harnessId) return `TUIOS_AGENT names ${named}, not ${harnessId}`;
+  }
+  if (harnessId === 'claude-code') {
+    if (env.GROK_SESSION_ID) return 'Grok runs this Claude Code hook (GROK_SESSION_ID is set)';
+    if (typeof payload.cursor_version === 'string' || (typeof payload.conversation_id === 'string' && typeof payload.generation_id === 'string')) {
+      return 'Cursor runs this Claude Code hook (its payload carries conversation_id and generation_id)';
+    }
+  }
+  if (harnessId === 'codex') {
+    const thread = env.CODEX_THREAD_ID;
+    const sid = str(payload, 'session_id');
+    if (thread && sid && thread !== sid) return `the session ${sid} is not the CODEX_THREAD_ID the hook inherited`;
+  }
+  return null;
+}
+
+export function mapHook(harnessName: string, payload: unknown, env: HookEnv, argEvent?: string): HookPlan {
+  const h = hookHarness(harnessName);
+  if (!h) return nothing(argEvent ?? '', `tuios agent-hook does not know the harness ${harnessName}`);
+  const p = obj(payload);
+  if (!p) return nothing(argEvent ?? '', 'the payload is not a JSON object');
+  const foreign = foreignEvent(h.id, p, env);
+  if (foreign) return nothing(str(p, 'hook_event_name') || argEvent || '', foreign);
+  switch (h.id) {
+    case 'claude-code':
+    case 'codex':
+    case 'qwen':
+    case 'kimi':
+      return mapClaudeFamily(h.id, p, argEvent);
+    case 'gemini-cli':
+      return mapGemini(p, argEvent);
+    case 'copilot':
+      return mapCopilot(p, argEvent);
+    case 'cursor-agent':
+      return mapCursor(p, argEvent);
+    case 'opencode':
+    case 'kilo':
+      return mapOpencode(p, argEvent);
+    default:
+      return nothing(argEvent ?? '', `${h.id} has no event map`);
+  }
+}

@@ -1,0 +1,74 @@
+// What one hook event asks the daemon for, worked out from the payload alone (pure). The reporter
+// (core/cli/agent-hook.ts) turns it into verb calls; the unit tests read it directly.
+
+export type ReportState = 'working' | 'needs_input' | 'idle' | 'done' | 'errored' | 'none';
+
+export interface StateReport {
+  state: ReportState;
+  kind?: 'approval' | 'question';
+  message?: string;
+  /** Applied only from these states; never sent to a daemon that cannot take the condition. */
+  if_state?: Array<'working' | 'needs_input' | 'idle' | 'done' | 'unknown'>;
+  /** The prompt's first line or the tool call (kept whether or not the state applies). */
+  activity?: string;
+}
+
+export type ActivityType = 'session_start' | 'subagent_start' | 'subagent_stop' | 'subagent_update' | 'turn_end';
+
+export interface Activity {
+  type: ActivityType;
+  agent_id?: string;
+  agent_type?: string;
+  text?: string;
+  /** session_start: startup, resume, clear. */
+  source?: string;
+  status?: 'running' | 'done' | 'failed' | 'stopping';
+}
+
+/** A permission prompt the Inbox may hold: the call as the harness sent it. */
+export interface ApprovalAsk {
+  tool: string;
+  input: Record<string, unknown>;
+  /** Claude Code's permission_suggestions, as sent. */
+  suggestions?: unknown[];
+  /** ExitPlanMode: held as a plan. */
+  plan?: boolean;
+}
+
+export interface HookPlan {
+  /** The event as the harness named it. */
+  event: string;
+  report?: StateReport;
+  /** The harness's conversation id, and where it came from. */
+  session?: { id: string; transcript?: string; start?: string };
+  /** A session integration: the id alone, with set-agent-session. */
+  sessionOnly?: boolean;
+  /** report-agent-activity calls, after the report. */
+  activities?: Activity[];
+  /** SessionStart for Claude Code and Codex: print the context lines once reported. */
+  contextLines?: boolean;
+  approval?: ApprovalAsk;
+  /** Why nothing is reported (for --explain). */
+  why?: string;
+}
+
+export interface HookEnv {
+  [name: string]: string | undefined;
+}
+
+export function nothing(event: string, why: string): HookPlan {
+  return { event, why };
+}
+
+/** A JSON object's field as a string, or ''. */
+export function str(o: Record<string, unknown>, ...keys: string[]): string {
+  for (const k of keys) {
+    const v = o[k];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return '';
+}
+
+export function obj(v: unknown): Record<string, unknown> | null {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}

@@ -1,0 +1,114 @@
+// Approvals held for the Inbox: request-approval (a harness's hook, for its own pane only, never
+// over a link), reply-approval (the person: the attach nonce, from the attached client) and
+// release-approval (the person goes to answer in the pane). Spec: Approvals from the Inbox, Plans.
+import { z } from 'zod';
+import { defineVerb } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import { findHarness } from '../agent/manifest.js';
+import { holdableCall, holdablePlan } from '../agent/hooks/hold.js';
+import { claudeOffers, planOffers, type Offers } from '../agent/hooks/offers.js';
+import { planSha } from '../inbox/holds.js';
+import { REASON_MAX_BYTES } from '../agent/hooks/limits.js';
+import { capBytes } from '../agent/store.js';
+import type { Services } from '../daemon/services.js';
+
+const nonceParam = z.string().max(128).optional().describe('The attach nonce of the client acting as the person');
+
+/** The harness ids [agents.approvals] enabled names, aliases read through the manifests. */
+function approvalsOn(svc: Services, harness: string): boolean {
+  const a = svc.config.current.agents.approvals;
+  return a.enabled.some((n) => n === harness || findHarness(svc.manifests, n)?.id === harness);
+}
+
+export const requestApproval = defineVerb({
+  name: 'request-approval',
+  access: 'self',
+  summary: 'Hold a permission prompt for the Inbox and wait for the person\'s answer (a harness\'s hook, for its own pane)',
+  help: 'Answers { held: false, why } at once when approvals are off for the harness or the call cannot be shown whole on one line; otherwise waits until the person answers 1, 2 or 3, or the hold ends (decision null).',
+  target: 'window',
+  mutates: true,
+  params: z.object({
+    harness: z.string().max(64).describe('The harness asking'),
+    tool: z.string().min(1).max(128).describe('The tool the call is for'),
+    input: z.record(z.string(), z.unknown()).describe('The tool input, as the harness sent it'),
+    suggestions: z.array(z.unknown()).max(32).optional().describe('Claude Code\'s permission_suggestions'),
+    plan: z.boolean().optional().describe('An ExitPlanMode call: held as a plan'),
+  }),
+  async run({ params, window, svc, caller, signal }) {
+    const w = window!;
+    if (caller.channel === 'link') throw new TuiosError('forbidden', 'A hold is never requested over a link.');
+    const own = svc.placement(caller);
+    if (caller.channel !== 'tui' && (own.kind !== 'pane' || own.window !== w)) {
+      throw new TuiosError('forbidden', 'A hold may be requested only for the caller\'s own pane.', 'Run the hook inside the pane its harness runs in.');
+    }
+    const harness = findHarness(svc.manifests, params.harness)?.id ?? params.harness;
+    if (!approvalsOn(svc, harness)) return { held: false, why: `approvals are off for ${harness} ([agents.approvals] enabled)` };
+    const cfg = svc.config.current.agents.approvals;
+    const info = svc.agents.info(w);
+    if (info.state !== 'needs_input' || info.kind !== 'approval') return { held: false, why: `the pane is ${info.state}, not waiting on an approval` };
+    let line: string;
+    let offers: Offers;
+    let plan: { text: string; sha: string } | undefined;
+    if (params.plan) {
+      if (harness !== 'claude-code' || params.tool !== 'ExitPlanMode') return { held: false, why: 'only Claude Code\'s ExitPlanMode is held as a plan' };
+      if (!cfg.hold_plans) return { held: false, why: 'plans are not held (hold_plans = false)' };
+      const p = holdablePlan(params.input);
+      if (!p.ok) return { held: false, why: p.why };
+      line = p.plan.row;
+      plan = { text: p.plan.plan, sha: planSha(p.plan.plan) };
+      offers = planOffers(params.suggestions);
+    } else {
+      // The daemon checks the line again, from the same code the hook used.
+      const c = holdableCall(harness, params.tool, params.input);
+      if (!c.ok) return { held: false, why: c.why };
+      line = c.call.line;
+      offers = harness === 'claude-code' ? claudeOffers(params.suggestions) : { keys: ['1', '3'], rules: [], updates: [] };
+    }
+    const item = svc.inbox.approvalItem(w.id) ?? svc.inbox.open('approval', { windowId: w.id, summary: line, harness });
+    const end = await svc.holds.hold({ windowId: w.id, harness, line, offers, seconds: cfg.hold_seconds, ...(plan ? { plan } : {}) }, item, signal);
+    if (end.decision) {
+      // The harness goes on once the hook prints the decision.
+      svc.agents.report(w, { state: 'working', harness });
+    }
+    return { held: true, decision: end.decision, why: end.why };
+  },
+});
+
+export const replyApproval = defineVerb({
+  name: 'reply-approval',
+  access: 'none',
+  summary: 'Answer a held approval or plan: 1 allow once, 2 always (or accept edits), 3 deny (the person only)',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['request_id', 'answer'] },
+  params: z.object({
+    request_id: z.string().min(1).max(64).describe('The held item\'s request_id'),
+    answer: z.enum(['1', '2', '3']).describe('1 allow once, 2 always allow (offered only with the rules it adds), 3 deny'),
+    line: z.string().max(1000).describe('The line the answer was made from, exactly as shown'),
+    plan_sha: z.string().max(128).optional().describe('For a plan: the digest of the plan shown'),
+    reason: z.string().max(4096).optional().describe('A deny\'s reason, which the model reads'),
+    nonce: nonceParam,
+  }),
+  run({ params, svc, caller }) {
+    svc.person.verify(caller, svc.placement(caller), params.nonce, 'reply-approval');
+    const reason = params.reason !== undefined ? capBytes(params.reason.replace(/\s+/g, ' ').trim(), REASON_MAX_BYTES) : undefined;
+    const r = svc.holds.answer({ requestId: params.request_id, key: params.answer, line: params.line, planSha: params.plan_sha, reason: reason || undefined });
+    if (!r.ok) throw new TuiosError(r.code, r.why);
+    return { window_id: r.windowId, answered: params.answer };
+  },
+});
+
+export const releaseApproval = defineVerb({
+  name: 'release-approval',
+  access: 'none',
+  summary: 'End a pane\'s hold with no answer, so its harness asks in the pane (the person only)',
+  target: 'window',
+  mutates: true,
+  params: z.object({ nonce: nonceParam }),
+  run({ params, window, svc, caller }) {
+    svc.person.verify(caller, svc.placement(caller), params.nonce, 'release-approval');
+    return { window_id: window!.id, released: svc.holds.release(window!.id, 'the person went to the pane') };
+  },
+});
+
+export const approvalVerbs = [requestApproval, replyApproval, releaseApproval];
