@@ -1,42 +1,45 @@
 // Typed errors: a stable code, a full-sentence message, and a hint a person can act on.
 // Codes are the spec's; a caller branches on `code`, never on the message.
 
-export type ErrorCode =
-  | 'invalid_request'
-  | 'unknown_verb'
-  | 'invalid_params'
-  | 'session_not_found'
-  | 'window_not_found'
-  | 'ambiguous_target'
-  | 'window_exited'
-  | 'name_taken'
-  | 'limit_reached'
-  | 'line_too_long'
-  | 'rate_limited'
-  | 'timeout'
-  | 'forbidden'
-  | 'not_human'
-  | 'peek_forced'
-  | 'agent_blocked'
-  | 'prompt_changed'
-  | 'prompt_stalled'
-  | 'confirm_required'
-  | 'queue_full'
-  | 'events_lost'
-  | 'unsupported'
-  | 'spawn_failed'
-  | 'not_found'
-  | 'conflict'
-  | 'not_ready'
-  | 'foreign_session'
-  | 'foreign_pane'
-  | 'protocol_mismatch'
-  | 'host_not_found'
-  | 'host_down'
-  | 'not_repo'
-  | 'dirty_worktree'
-  | 'git_failed'
-  | 'internal';
+export const ERROR_CODES = [
+  'invalid_request',
+  'unknown_verb',
+  'invalid_params',
+  'session_not_found',
+  'window_not_found',
+  'ambiguous_target',
+  'window_exited',
+  'name_taken',
+  'limit_reached',
+  'line_too_long',
+  'rate_limited',
+  'timeout',
+  'forbidden',
+  'not_human',
+  'peek_forced',
+  'agent_blocked',
+  'prompt_changed',
+  'prompt_stalled',
+  'confirm_required',
+  'queue_full',
+  'events_lost',
+  'unsupported',
+  'spawn_failed',
+  'not_found',
+  'conflict',
+  'not_ready',
+  'foreign_session',
+  'foreign_pane',
+  'protocol_mismatch',
+  'host_not_found',
+  'host_down',
+  'not_repo',
+  'dirty_worktree',
+  'git_failed',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorBody {
   code: ErrorCode;

@@ -152,3 +152,13 @@ export const LINK_HELD_MAX = 256;
 export const LINK_SEEN_MAIL_IDS = 1024;
 /** A peer's schema text in its Hello. */
 export const LINK_MAX_SCHEMA_BYTES = 64 * 1024;
+/** One text in a remote call's answer (a screen is lines far shorter); the frame limit bounds the whole. */
+export const LINK_MAX_TEXT_BYTES = 64 * 1024;
+/** Nesting of a remote call's answer: verbs answer a few levels; deeper is not ours. */
+export const LINK_MAX_RESULT_DEPTH = 16;
+/** Refused mail rows kept per host until the person dismisses them. */
+export const LINK_REFUSALS_KEPT = 16;
+/** StreamData payload: small enough to interleave streams with state frames. */
+export const LINK_STREAM_CHUNK_BYTES = 64 * 1024;
+/** Bytes one stream may hold in the link's send buffer before its source waits. */
+export const LINK_STREAM_HIGH_WATER = 1024 * 1024;

@@ -154,6 +154,8 @@ export class SshServer {
     client.on('authentication', (ctx: AuthContext) => {
       guardAuth(this.log, ctx, () => {
         if (ctx.method === 'none') return ctx.reject(['publickey']);
+        // Past the limit the connection is closing: what the client still sends is not judged.
+        if (tries >= cfg.maxAuthTries) return ctx.reject([], false);
         const refuse = (why: string, key: string | null) => {
           tries++;
           this.authRefused++;

@@ -52,6 +52,16 @@ const formatters: Record<string, Formatter> = {
     if (risk?.risky) out.push(...risk.detail.map((d) => `risk: ${d}`), `allow with: --risk-ack ${JSON.stringify(risk.ack.join(','))}`);
     return out.join('\n');
   },
+  'list-hosts': (r) => {
+    const hs = r.hosts as Array<{ name: string; address: string; port: number; label: string; agents: number; items: number; mail_waiting: number; detail: string | null; state: string }>;
+    if (hs.length === 0) return `no linked hosts (this machine is ${str(r.self)}); add one with: tuios hosts add NAME ADDRESS`;
+    const rows = [['NAME', 'ADDRESS', 'STATE', 'AGENTS', 'INBOX'], ...hs.map((h) => [h.name, `${h.address}:${h.port}`, h.label, String(h.agents), String(h.items)])];
+    const waiting = hs.filter((h) => h.mail_waiting > 0).map((h) => `${h.mail_waiting} message${h.mail_waiting === 1 ? '' : 's'} wait${h.mail_waiting === 1 ? 's' : ''} for the link to ${h.name}`);
+    const why = hs.filter((h) => h.state === 'down' && h.detail).map((h) => `${h.name}: ${h.detail}`);
+    return [table(rows), ...(waiting.length || why.length ? [''] : []), ...waiting, ...why].join('\n');
+  },
+  'add-host': (r) => `linked to ${str(r.host)} at ${str(r.address)}:${str(r.port)} (host key ${str(r.fingerprint)}${r.key_recorded ? ', recorded' : ''})`,
+  'remove-host': (r) => `removed ${str(r.host ?? r.removed)}${Number(r.mail_dropped) > 0 ? `; ${str(r.mail_dropped)} waiting messages dropped` : ''}`,
   respond: (r) => `pressed ${str(r.pressed)}; ${str(r.ended) === 'timeout' ? `the pane is still ${str(r.state)}` : `it is ${str(r.state)} now`}`,
   'ssh-host-key': (r) => String(r.line),
   'ssh-status': (r) => {
@@ -66,7 +76,13 @@ const formatters: Record<string, Formatter> = {
     if (ms.length === 0) return head + 'no messages';
     return head + ms.map((m) => `#${m.thread} message ${m.id}, ${new Date(m.at).toISOString()}${m.subject ? `: ${m.subject}` : ''}\n${m.fenced}`).join('\n\n');
   },
-  'send-agent-message': () => '',
+  'send-agent-message': (r) => {
+    // Mail for another machine says what became of it; mail here says nothing, as before.
+    const h = r.host as { host: string; delivered: boolean; held?: boolean; held_for?: string | null; waiting?: number; reason?: string } | undefined;
+    if (!h) return '';
+    if (h.delivered) return h.held ? `delivered to ${h.host}, held there for the person (it was for ${str(h.held_for)})` : `delivered to ${h.host}`;
+    return `queued for ${h.host}: ${str(h.waiting)} waiting (${str(h.reason)}); it goes when the link is back`;
+  },
   'ask-agent': (r) => (Array.isArray(r.panes) ? (r.panes as Array<Record<string, unknown>>).map((p) => `${p.name}: ${p.ok ? String(p.state) : (p.error as { code: string }).code}`).join('\n') : String(r.reply ?? '')),
   'queue-prompt': (r) => String(r.id),
   'list-queued': (r) => {

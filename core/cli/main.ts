@@ -24,6 +24,7 @@ function mainUsage(table: VerbRow[]): string {
   return [
     'usage: tuios VERB [FLAGS]    (tuios help VERB for one verb)',
     '       tuios daemon [--foreground]',
+    '       tuios link-serve --stdio    (what a linked hub runs here over OpenSSH)',
     '',
     'verbs:',
     ...table.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`),
@@ -100,7 +101,7 @@ async function runVerb(p: Parsed): Promise<number> {
       });
       return code;
     }
-    const result = await client.call(p.verb.name, p.params);
+    const result = await callConfirmed(client, p);
     const text = p.json ? JSON.stringify(result, null, 2) : formatResult(p.verb.name, result);
     if (text) out(text + '\n');
     return EXIT_OK;
@@ -113,6 +114,37 @@ async function runVerb(p: Parsed): Promise<number> {
     return EXIT_FAIL;
   } finally {
     client.close();
+  }
+}
+
+/** Asks one yes/no question on the terminal; false on anything but y or yes. */
+async function askYes(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const a = await new Promise<string>((r) => rl.question(question, r));
+    return /^y(es)?$/i.test(a.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * One call; a `confirm_required` answer (a write by selector, a new host key) is confirmed with
+ * its token: by --yes, or by the person at a terminal after reading what it names.
+ */
+async function callConfirmed(client: RpcClient, p: Parsed): Promise<unknown> {
+  try {
+    return await client.call(p.verb.name, p.params);
+  } catch (e) {
+    const body = e instanceof RpcError ? (e.body as { code: string; message: string; confirm?: unknown }) : null;
+    if (!body || body.code !== 'confirm_required' || typeof body.confirm !== 'string' || p.params.confirm !== undefined) throw e;
+    if (!p.local.yes) {
+      if (!process.stdin.isTTY || !process.stderr.isTTY) throw e;
+      err(`tuios: ${body.message}\n`);
+      if (!(await askYes('Go ahead? [y/N] '))) throw e;
+    }
+    return client.call(p.verb.name, { ...p.params, confirm: body.confirm });
   }
 }
 
@@ -189,6 +221,10 @@ export async function main(argv: string[]): Promise<number> {
     return mod.runDaemon({ foreground, server });
   }
   if (first === 'status') return statusCommand(rest);
+  if (first === 'link-serve') {
+    const { linkServeCommand } = await import('./link-serve.js');
+    return linkServeCommand(rest);
+  }
   // A harness's hook: its own fast path, which never starts a daemon and always exits 0.
   if (first === 'agent-hook') return (await import('./agent-hook.js')).agentHookCommand(rest);
   // The terminal client (core/cli/attach.ts); `attach --mode control` stays a plain verb call.

@@ -110,6 +110,41 @@ const ssh = z
   })
   .prefault({});
 
+/** A linked host's name: what `HOST:SESSION` and `host:` use. No `:`, which separates a target. */
+export const HOST_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
+/**
+ * `[hosts.NAME]`: with `address`, this daemon keeps a link to that machine; on every side, what
+ * that machine may do here (spec: What another machine may do here). Answering prompts is off.
+ */
+const hostEntry = z.object({
+  address: z.string().min(1).max(253).optional(),
+  /** The SSH port: tuios's own server by default, 22 for a machine that runs only OpenSSH. */
+  port: z.number().int().min(1).max(65535).default(2222),
+  user: z.string().min(1).max(64).optional(),
+  identity: z.string().min(1).max(4096).optional(),
+  /** Run over exec when the SSH server there has no tuios-link subsystem (OpenSSH's sshd). */
+  command: z.string().min(1).max(4096).default('tuios link-serve --stdio'),
+  /** When set, that machine's links must authenticate with this key (SHA256:...). */
+  key: z.string().min(8).max(128).optional(),
+  list: z.boolean().default(true),
+  write: z.boolean().default(true),
+  respond: z.boolean().default(false),
+  files: z.boolean().default(false),
+  hold_mail: z.boolean().default(false),
+});
+
+const hosts = z
+  .record(z.string().regex(HOST_NAME_RE, 'a host name is letters, digits, ., - and _').refine((n) => n !== 'local', '"local" names this machine'), hostEntry)
+  .default({});
+
+const link = z
+  .object({
+    /** This machine's name as its linked hosts see it (default: the hostname). */
+    name: z.string().regex(HOST_NAME_RE).optional(),
+  })
+  .prefault({});
+
 // The client's look (the TUI reads it when it draws; changes apply to the next frame).
 const appearance = z
   .object({
@@ -131,6 +166,8 @@ export const configSchema = z
     agents,
     appearance,
     ssh,
+    hosts,
+    link,
   })
   .prefault({});
 

@@ -216,6 +216,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     permissions,
     ops: new OpCache(),
     queue: null as unknown as DeliveryQueue,
+    remote: null,
     endpoints: new Map(),
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,

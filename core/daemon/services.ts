@@ -20,6 +20,7 @@ import type { AskStore } from '../mail/ask.js';
 import type { PermissionsState } from '../security/access.js';
 import type { OpCache } from '../agent/typing.js';
 import type { DeliveryQueue } from '../agent/queue.js';
+import type { RemoteHosts } from '../hosts/remote.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -44,6 +45,8 @@ export interface Services {
   /** Operation ids of typing verbs: a same-id retry replays, never types twice. */
   readonly ops: OpCache;
   readonly queue: DeliveryQueue;
+  /** Linked hosts: set by the link extension at start; null without it (another machine is refused). */
+  remote: RemoteHosts | null;
   /** Where the extensions listen (ssh: {host, port, fingerprint}), as server-info reports it. */
   readonly endpoints: Map<string, unknown>;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */

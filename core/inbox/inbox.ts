@@ -11,6 +11,11 @@ import { atRest } from '../agent/state.js';
 export const ITEM_KINDS = ['approval', 'question', 'plan', 'ask', 'mail', 'errored', 'done', 'resume', 'waiting', 'held'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
+/** The agent state an item's kind stands for, as a selector reads it (none for mail and the rest). */
+export function stateOfKind(kind: string): string | undefined {
+  return kind === 'approval' || kind === 'question' || kind === 'plan' || kind === 'ask' ? 'needs_input' : kind === 'errored' ? 'errored' : kind === 'done' ? 'done' : undefined;
+}
+
 /** Kinds an agent or a person waits on: they are answered or dismissed, never snoozed. */
 const UNSNOOZABLE = new Set<ItemKind>(['ask', 'plan']);
 export const UNDO_MS = 10_000;

@@ -35,7 +35,12 @@ export interface Message {
   reply_to: number | null;
   /** Whether the recipient has been told (a hook notice or a wake line): the wake's mark. */
   announced: boolean;
+  /** The linked host it came from (mail from another machine). */
   host?: string;
+  /** Mail a linked host sent an agent here, held for the person ([hosts] hold_mail): the agent it was for. */
+  held_for?: { window_id: string; name: string };
+  /** A held message the person passed on: the id of the held one. */
+  released_from?: number;
 }
 
 declare module '../bus.js' {
@@ -111,10 +116,13 @@ export class MailStore implements Disposable {
       // The oldest read message goes first, else the oldest.
       const i = b.findIndex((x) => x.read);
       const [gone] = b.splice(i >= 0 ? i : 0, 1);
-      if (gone && gone.to === 'human') this.inbox.closeWhere((it) => it.kind === 'mail' && it.ref.message_id === gone.id, 'dropped from a full mailbox');
+      if (gone && gone.to === 'human') this.inbox.closeWhere((it) => (it.kind === 'mail' || it.kind === 'held') && it.ref.message_id === gone.id, 'dropped from a full mailbox');
     }
-    if (msg.to === 'human') {
-      this.inbox.open('mail', { windowId: msg.from_pane, summary: `${msg.from}: ${msg.subject || msg.body.split('\n')[0]}`, ref: { message_id: msg.id, thread: msg.thread } });
+    if (msg.to === 'human' && msg.held_for) {
+      // Said in words, so the person knows the agent has not seen it (spec: Mail held from another machine).
+      this.inbox.open('held', { windowId: null, summary: `[held for ${msg.held_for.name}, p passes on] ${msg.from}: ${msg.subject || msg.body.split('\n')[0]}`, ref: { message_id: msg.id, thread: msg.thread, held_for: msg.held_for.window_id, ...(msg.host ? { from_host: msg.host } : {}) } });
+    } else if (msg.to === 'human') {
+      this.inbox.open('mail', { windowId: msg.from_pane, summary: `${msg.from}: ${msg.subject || msg.body.split('\n')[0]}`, ref: { message_id: msg.id, thread: msg.thread, ...(msg.host ? { from_host: msg.host } : {}) } });
     }
     this.bus.publish('mail', { op: 'new', message_id: msg.id, to: msg.to, to_session_id: msg.to_session_id, from: msg.from, thread: msg.thread });
     return msg;
@@ -131,7 +139,7 @@ export class MailStore implements Disposable {
       if (m.read) continue;
       m.read = true;
       m.announced = true;
-      if (m.to === 'human') this.inbox.closeWhere((i) => i.kind === 'mail' && i.ref.message_id === m.id, 'read');
+      if (m.to === 'human') this.inbox.closeWhere((i) => (i.kind === 'mail' || i.kind === 'held') && i.ref.message_id === m.id, 'read');
       this.bus.publish('mail', { op: 'read', message_id: m.id, to: m.to, to_session_id: m.to_session_id, from: m.from, thread: m.thread });
     }
   }

@@ -26,7 +26,8 @@ export interface WindowInit {
 /** How long after spawning /proc still shows the daemon's own folder for a pane. */
 const SPAWN_SETTLE_MS = 1000;
 
-export type OutputListener = (w: Window) => void;
+/** After output was parsed; `chunk` is the bytes just parsed (a pane stream over a link relays them). */
+export type OutputListener = (w: Window, chunk: Buffer) => void;
 
 export class Window {
   readonly id: string;
@@ -126,7 +127,7 @@ export class Window {
       this.outputBytes += n;
       this.lastOutputAt = Date.now();
       if (this.pending < PTY_LOW_WATERMARK_BYTES) this.process?.resume();
-      for (const fn of this.outputListeners) fn(this);
+      for (const fn of this.outputListeners) fn(this, chunk);
     });
   };
 

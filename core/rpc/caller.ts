@@ -27,6 +27,11 @@ export interface Caller {
   placement?: Placement;
   /** The host a link call came from. */
   host?: string;
+  /**
+   * A link call the host vouches was made by the person there, on a link whose policy here gives
+   * `respond`: it may act as the person. Only the link sets it, never anything a caller sends.
+   */
+  vouched?: boolean;
 }
 
 type PeerCredFn = ((fd: number) => { pid: number; uid: number; gid: number }) | null;

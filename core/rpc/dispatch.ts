@@ -1,7 +1,7 @@
 // The dispatcher: one request in, one answer (or a stream) out. It parses the envelope, finds the
 // verb, validates params against the verb's one schema, resolves -s/-w into objects (the caller's
-// own pane first), refuses writes on read-only channels, and runs the handler. Handlers never
-// parse targets and never see a malformed request.
+// own pane first), forwards a target on another machine to the link, refuses writes on read-only
+// channels, and runs the handler. Handlers never parse targets and never see a malformed request.
 import { z } from 'zod';
 import type { Services } from '../daemon/services.js';
 import type { Caller } from './caller.js';
@@ -10,6 +10,7 @@ import { TuiosError, toErrorBody, type ErrorBody } from '../errors.js';
 import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import { enforce } from '../security/access.js';
+import { forwardCall, remoteTargetFor } from '../hosts/forward.js';
 
 export interface Responder {
   send(msg: object): void;
@@ -68,8 +69,13 @@ export class Dispatcher {
   }
 
   /** An in-process call (the TUI, the SSH exec channel, remote calls over a link). */
-  async call(verb: string, params: Record<string, unknown>, caller: Caller, out?: Responder): Promise<unknown> {
+  async call(verb: string, params: Record<string, unknown>, caller: Caller, out?: Responder, signal?: AbortSignal): Promise<unknown> {
     const ctl = new AbortController();
+    // The owner's signal (a link that dropped) ends the call as a closed connection would.
+    if (signal) {
+      if (signal.aborted) ctl.abort();
+      else signal.addEventListener('abort', () => ctl.abort(), { once: true });
+    }
     let result: unknown;
     let error: ErrorBody | undefined;
     const sink: Responder = out ?? {
@@ -99,6 +105,13 @@ export class Dispatcher {
       }
       const params = validate(this.schemas.get(verb.name)!, env.params);
       if (env.pane && !caller.paneHint) caller.paneHint = env.pane;
+      // A target on another machine: the call runs there, under that machine's link policy.
+      const remote = remoteTargetFor(this.svc, verb, params);
+      if (remote) {
+        const result = await forwardCall(this.svc, verb, remote, params, caller, out.signal);
+        if (!out.signal.aborted) out.send({ id, result: result ?? {} });
+        return;
+      }
       const { session, window } = this.resolveTargets(verb, params, caller);
       // Grants, for a caller inside a pane, before anything runs.
       enforce(this.svc, caller, { verb: verb.name, access: verb.access ?? (verb.mutates ? 'write' : 'read'), target: window, sessionId: session?.id ?? null, types: verb.types });

@@ -63,6 +63,8 @@ export interface EnforceOpts {
 
 /** Throws forbidden when a caller inside a pane may not do this; the person passes. */
 export function enforce(svc: Services, caller: Caller, o: EnforceOpts): void {
+  // A linked host is held to its [hosts] policy, which the link applied before the call ran.
+  if (caller.channel === 'link') return;
   const { window: pane, inside } = paneOf(svc, caller);
   if (!inside) return;
   const perms = svc.permissions.current;
@@ -84,6 +86,14 @@ export function enforce(svc: Services, caller: Caller, o: EnforceOpts): void {
     svc.log.info('call refused for a pane', { verb: o.verb, pane: pane.id, code: (res as TuiosError).code });
     throw res;
   }
+}
+
+/** True for the person and a pane holding admin: the callers that read another machine's rows. */
+export function readsEverySession(svc: Services, caller: Caller): boolean {
+  const { window: pane, inside } = paneOf(svc, caller);
+  if (!inside) return true;
+  if (!pane) return expand(defaultGrants(svc.permissions.current)).has('admin');
+  return grantsOf(pane, svc.permissions.current).grants.has('admin');
 }
 
 /** Sessions a caller may read: every one for the person and admin, else its reach. */

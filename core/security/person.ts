@@ -59,6 +59,12 @@ export class PersonRegistry {
    * client. `what` names the act for the message.
    */
   verify(caller: Caller, placement: Placement, nonce: string | undefined, what: string): AttachedClient {
+    if (caller.channel === 'link') {
+      // The nonce was checked on the host the call came from; the link vouches only then, and
+      // only on a link whose [hosts] policy here gives respond.
+      if (caller.vouched) return { id: 0, nonce: '', pid: null, connId: caller.connId, channel: 'link', attachedAt: Date.now(), sessionId: null };
+      throw new TuiosError('not_human', `${what} is refused: the linked host ${caller.host ?? '?'} does not vouch for the person, or may not act as the person here.`, 'The person answers from a client attached on this machine, or [hosts.NAME] respond = true lets a linked host answer.');
+    }
     if (placement.kind !== 'outside') {
       throw new TuiosError('not_human', `${what} is refused: the caller runs inside a tuios pane, and only the person may do this.`, 'Answer from your attached client (the Inbox), not from a pane.');
     }

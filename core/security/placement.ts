@@ -54,6 +54,8 @@ function windowTty(w: Window): string | null {
 export function placeCaller(c: Caller, d: PlacementDeps): Placement {
   // A client built into the daemon, and an SSH exec peer that authenticated with a listed key.
   if (c.channel === 'tui' || c.channel === 'ssh-exec') return { kind: 'outside' };
+  // A linked host's call: the person there only when the link vouches for it (see Caller.vouched).
+  if (c.channel === 'link') return c.vouched ? { kind: 'outside' } : { kind: 'inside', how: `a call from the linked host ${c.host ?? '?'}` };
   if (c.pid === null) {
     // No pid from the kernel: only possible where the addon did not build or on another OS.
     return hasProcfs ? { kind: 'inside', how: 'the kernel did not name the caller' } : { kind: 'outside' };

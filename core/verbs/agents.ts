@@ -13,7 +13,8 @@ import { readStat } from '../pty/procfs.js';
 import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
-import { readableSessions } from '../security/access.js';
+import { readableSessions, readsEverySession } from '../security/access.js';
+import { remoteAgentJson, remoteAgentSelectorRow } from '../hosts/rows.js';
 
 const HARNESS_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** A conversation id as a hook reports it: printable, no spaces, bounded. */
@@ -174,18 +175,27 @@ export function agentPanes(svc: Services, opts: { session?: string; select?: str
 export const listAgents = defineVerb({
   name: 'list-agents',
   summary: 'Every pane running an agent, in every session (or -s), with its state and what it needs',
-  help: 'With --select only the panes a selector matches, and `confirm`, the token for exactly that set (what a write by selector needs).',
+  help: 'With --select only the panes a selector matches, and `confirm`, the token for exactly that set (what a write by selector needs). --all-hosts adds the agents of every linked host, each with its `host` (this machine is local); a host whose link is down keeps its rows, `down` and not counted.',
   target: 'none',
   mutates: false,
   params: z.object({
     session: z.string().max(300).optional().describe('Only this session'),
     select: z.string().max(1000).optional().describe('A selector, e.g. "harness:codex needs:you"'),
+    all_hosts: z.boolean().optional().describe('Every linked host\'s agents too'),
   }),
   run({ params, svc, caller }) {
     const may = readableSessions(svc, caller);
     const panes = agentPanes(svc, params).filter((w) => may(w.sessionId));
-    const agents = panes.map((w) => svc.agents.info(w));
-    return params.select ? { agents, confirm: confirmToken(panes.map((w) => w.id)) } : { agents };
+    if (!params.all_hosts) {
+      const agents = panes.map((w) => svc.agents.info(w));
+      return params.select ? { agents, confirm: confirmToken(panes.map((w) => w.id)) } : { agents };
+    }
+    // Another machine's rows are for the person and for panes that reach every session here.
+    const sel = params.select ? parseSelector(params.select) : null;
+    const remote = readsEverySession(svc, caller) && !params.session ? (svc.remote?.agentRows() ?? []).filter((r) => !sel || matches(sel, remoteAgentSelectorRow(r, svc))) : [];
+    const agents = [...panes.map((w) => ({ host: 'local', ...svc.agents.info(w) })), ...remote.map((r) => remoteAgentJson(r))];
+    const ids = [...panes.map((w) => w.id), ...remote.map((r) => `${r.host}:${r.window_id}`)];
+    return params.select ? { agents, confirm: confirmToken(ids) } : { agents };
   },
 });
 

@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { parseSelector, matches, type SelectorRow } from '../agent/selector.js';
-import type { Item } from '../inbox/inbox.js';
+import { stateOfKind, type Item } from '../inbox/inbox.js';
 import type { Services } from '../daemon/services.js';
-import { readableSessions } from '../security/access.js';
+import { readableSessions, readsEverySession } from '../security/access.js';
+import { remoteItemJson, remoteItemSelectorRow } from '../hosts/rows.js';
 import { attachTui } from './tui.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 
@@ -16,7 +17,7 @@ const nonceParam = z.string().max(128).optional().describe('The attach nonce of 
 /** An Inbox row as a selector reads it: its state is the one its kind stands for. */
 function itemRow(i: Item, svc: Services): SelectorRow {
   const w = i.window_id ? svc.model.windows.get(i.window_id) : undefined;
-  const state = i.kind === 'approval' || i.kind === 'question' || i.kind === 'plan' || i.kind === 'ask' ? 'needs_input' : i.kind === 'errored' ? 'errored' : i.kind === 'done' ? 'done' : undefined;
+  const state = stateOfKind(i.kind);
   return {
     harness: i.harness,
     harnessNames: i.harness ? svc.harnessNames(i.harness) : [],
@@ -37,6 +38,7 @@ export function itemJson(i: Item) {
 export const listAttention = defineVerb({
   name: 'list-attention',
   summary: 'The Inbox: approvals, questions, mail for you, errors and finished turns, oldest first',
+  help: 'Items of linked hosts follow this machine\'s, with ids like build:17 and labels like build:api/claude; they are display-only here. A host whose link is down keeps its rows, muted and not counted (`counted` is the number that are).',
   target: 'none',
   mutates: false,
   params: z.object({
@@ -47,7 +49,10 @@ export const listAttention = defineVerb({
     const sel = params.select ? parseSelector(params.select) : null;
     const may = readableSessions(svc, caller);
     const items = svc.inbox.list({ snoozed: params.snoozed }).filter((i) => (!i.session_id || may(i.session_id)) && (!sel || matches(sel, itemRow(i, svc))));
-    return { items: items.map(itemJson), snoozed: svc.inbox.snoozed.size };
+    const remote = !params.snoozed && readsEverySession(svc, caller) ? (svc.remote?.itemRows() ?? []).filter((r) => !sel || matches(sel, remoteItemSelectorRow(r, svc))) : [];
+    const local = items.map(itemJson);
+    const hosts = remote.map((r) => remoteItemJson(r));
+    return { items: [...local, ...hosts], snoozed: svc.inbox.snoozed.size, counted: local.length + hosts.filter((h) => h.counted).length };
   },
 });
 
@@ -72,8 +77,16 @@ export const dismissAttention = defineVerb({
   run({ params, svc, caller }) {
     svc.person.verify(caller, svc.placement(caller), params.nonce, 'dismiss-attention');
     const done: number[] = [];
+    const hidden: string[] = [];
     const missing: Array<string | number> = [];
     for (const id of params.ids) {
+      // `build:17`: a linked host's row is hidden here, and nothing is marked on that host.
+      const remote = typeof id === 'string' ? /^([A-Za-z0-9][A-Za-z0-9_.-]{0,62}):(\d+)$/.exec(id) : null;
+      if (remote && remote[1] !== 'local') {
+        if (svc.remote?.hideItem(remote[1]!, Number(remote[2]))) hidden.push(id as string);
+        else missing.push(id);
+        continue;
+      }
       const item = (() => {
         try {
           return findItem(svc, id);
@@ -88,7 +101,7 @@ export const dismissAttention = defineVerb({
       svc.inbox.dismiss(item);
       done.push(item.id);
     }
-    return { dismissed: done, missing, undo_ms: 10_000 };
+    return { dismissed: done, ...(hidden.length ? { hidden } : {}), missing, undo_ms: 10_000 };
   },
 });
 

@@ -13,6 +13,7 @@ import { confirmToken } from '../agent/selector.js';
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
+import { remoteTargetOf, type RemoteTarget } from '../hosts/target.js';
 
 const nonceParam = z.string().max(128).optional().describe('The attach nonce (acting as the person)');
 export const SELECT_MAX_MESSAGES = 32;
@@ -47,7 +48,7 @@ export const sendAgentMessage = defineVerb({
   name: 'send-agent-message',
   access: 'none',
   summary: 'Leave a message in a pane\'s inbox (or human\'s) without touching its keyboard',
-  help: '-w human writes to the person. --from is a claim; a pane cannot send as human or to itself. --select sends one message to each matching pane after confirmation (--confirm TOKEN), at most 32.',
+  help: '-w human writes to the person. --from is a claim; a pane cannot send as human or to itself. --select sends one message to each matching pane after confirmation (--confirm TOKEN), at most 32. -s HOST:SESSION (or -w HOST:SESSION:WINDOW) mails an agent on a linked host through the outbox here: delivered when that host answers within 10 s, else it waits, in order, and goes when the link is back (queued: true).',
   target: 'none',
   mutates: true,
   cli: { positionals: ['text'], usage: 'send-agent-message [-s S] -w WINDOW|human [--reply-to ID] [--subject S] TEXT' },
@@ -62,9 +63,16 @@ export const sendAgentMessage = defineVerb({
     confirm: z.string().max(64).optional().describe('The confirm token of exactly the selected set'),
     nonce: nonceParam,
   }),
-  run({ params, svc, caller }) {
+  run({ params, svc, caller, signal }) {
     if (Buffer.byteLength(params.text) > BODY_MAX_BYTES) throw new TuiosError('invalid_params', `A message is at most ${BODY_MAX_BYTES} bytes.`, 'Send a shorter message, or attach a file.', { field: 'text' });
     const s = senderOf(svc, caller, params.from, params.nonce);
+    // A selector writes only to panes of this machine (spec: Selectors).
+    const where = params.select || params.window === 'human' ? null : remoteTargetOf({ session: params.session, window: params.window }, svc.remote, (n) => !!svc.model.sessionByName(n));
+    if (where && 'remote' in where) return sendToHost(svc, caller, s, where.remote, params, signal);
+    if (where) {
+      params.session = where.local.session;
+      params.window = where.local.window;
+    }
     let targets: Array<Window | 'human'>;
     if (params.select) {
       const panes = agentPanes(svc, { session: params.session, select: params.select }).filter((w) => w !== s.pane);
@@ -106,6 +114,26 @@ export const sendAgentMessage = defineVerb({
     return { sent: sent.map((m) => ({ id: m.id, thread: m.thread, to: m.to, verified_human: m.verified_human })) };
   },
 });
+
+/** Mail for an agent on a linked host: charged here like any send, carried by the link's outbox. */
+async function sendToHost(svc: Services, caller: Caller, s: Sender, t: RemoteTarget, p: { text: string; subject?: string }, signal: AbortSignal) {
+  if (caller.channel === 'link') throw new TuiosError('forbidden', 'Mail from a linked host does not travel on to another machine.');
+  if (!svc.remote) throw new TuiosError('unsupported', 'This daemon has no link between hosts.');
+  if (t.session === undefined && t.window === undefined) throw new TuiosError('invalid_params', `Name the session on ${t.host} with -s ${t.host}:SESSION.`, undefined, { field: 'session' });
+  if (!svc.mail.allow(s.key)) throw new TuiosError('rate_limited', 'This sender is sending messages too fast.', 'Wait a moment and send again.');
+  // -w HOST:SESSION:WINDOW names the window in its session; -s HOST:SESSION the session's agent.
+  let session = t.session ?? '';
+  let window: string | null = null;
+  if (t.window !== undefined) {
+    const c = t.window.indexOf(':');
+    if (c > 0) {
+      session = t.window.slice(0, c);
+      window = t.window.slice(c + 1);
+    } else window = t.window;
+  }
+  const r = await svc.remote.sendMail(t.host, { to_session: session, to_window: window, from: s.name, from_kind: s.kind, subject: p.subject ?? '', body: p.text }, signal);
+  return { sent: [], host: r };
+}
 
 /** Whose mailbox a read names: the caller's own pane by default, another pane, or human. */
 function mailboxOf(svc: Services, caller: Caller, window: string | undefined, session: string | undefined): { to: string; sessionId: string | null; own: boolean } {
@@ -190,6 +218,44 @@ export const answerAsk = defineVerb({
   },
 });
 
+export const releaseAgentMessage = defineVerb({
+  name: 'release-agent-message',
+  access: 'none',
+  summary: 'Pass on mail a linked host sent an agent here that [hosts] hold_mail held for you (the person only)',
+  help: 'The agent gets it as a new message with the sender and the machine it came from, marked released_from, and the held row closes. Reading a held message and doing nothing drops it. Needs the attach nonce of a client attached now, like dismissing; over a link it needs respond too.',
+  target: 'none',
+  mutates: true,
+  cli: { positionals: ['id'], usage: 'release-agent-message ID' },
+  params: z.object({
+    id: z.number().int().min(1).describe('The held message (its Inbox row\'s ref.message_id)'),
+    nonce: nonceParam,
+  }),
+  run({ params, svc, caller }) {
+    svc.person.verify(caller, svc.placement(caller), params.nonce, 'release-agent-message');
+    const held = svc.mail.find(params.id);
+    if (!held || held.to !== 'human' || !held.held_for) throw new TuiosError('not_found', `There is no held message ${params.id}.`, 'Held mail is in the Inbox as [held for ...] rows: tuios list-attention');
+    if (held.read) throw new TuiosError('conflict', 'That held message was read or passed on already; the agent will not get it.');
+    const w = svc.model.windows.get(held.held_for.window_id);
+    if (!w) throw new TuiosError('window_not_found', `${held.held_for.name}, the pane it was for, is gone.`);
+    const m = svc.mail.send({
+      to: w.id,
+      to_session_id: w.sessionId,
+      from: held.from,
+      from_pane: null,
+      from_kind: held.from_kind,
+      verified_human: false,
+      claimed_human: false,
+      subject: held.subject,
+      body: held.body,
+      reply_to: null,
+      host: held.host,
+      released_from: held.id,
+    });
+    svc.mail.markRead([held]);
+    return { released: { id: m.id, thread: m.thread, to: w.id, released_from: held.id, host: held.host ?? null } };
+  },
+});
+
 /** wait-for agent-message: a message that arrives after the wait began (never one already there). */
 function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<unknown> {
   const { svc } = ctx;
@@ -226,4 +292,4 @@ function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<un
 
 registerWaitCondition('agent-message', waitMessage);
 
-export const mailVerbs = [sendAgentMessage, readAgentMessages, askHuman, answerAsk];
+export const mailVerbs = [sendAgentMessage, readAgentMessages, askHuman, answerAsk, releaseAgentMessage];

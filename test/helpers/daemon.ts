@@ -39,6 +39,8 @@ export class TestDaemon {
   readonly env: Record<string, string>;
   private proc: ChildProcess | null = null;
   private clients: RpcClient[] = [];
+  /** What the daemon printed at start (its socket, the ssh command), for tests of those lines. */
+  stdout = '';
 
   private constructor(opts: DaemonOptions) {
     this.dir = mkdtempSync(join(tmpdir(), 'tuios-test-'));
@@ -83,7 +85,8 @@ export class TestDaemon {
     this.proc = p;
     let err = '';
     p.stderr!.on('data', (d) => (err += d));
-    p.stdout!.resume();
+    this.stdout = '';
+    p.stdout!.on('data', (d) => (this.stdout = (this.stdout + d).slice(-64 * 1024)));
     await waitFor(async () => {
       if (p.exitCode !== null) throw new Error(`daemon exited ${p.exitCode}: ${err}`);
       return this.answers();

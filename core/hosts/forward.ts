@@ -1,0 +1,44 @@
+// A call whose target is on another machine runs there: the dispatcher hands it to the link with
+// the host part of its targets removed. What this machine checks first: the verb can travel (no
+// streams), a caller inside a pane holds admin (another machine is never in a pane's reach
+// otherwise), and the person is vouched for only when their nonce verifies here. The nonce itself
+// never leaves this machine.
+import type { Services } from '../daemon/services.js';
+import type { Caller } from '../rpc/caller.js';
+import type { VerbDef } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import { enforce } from '../security/access.js';
+import { remoteTargetOf, type RemoteTarget } from './target.js';
+
+/** The remote target of a targeted call, or null when it runs here (with `local:` stripped in place). */
+export function remoteTargetFor(svc: Services, verb: VerbDef, params: Record<string, unknown>): RemoteTarget | null {
+  if (verb.target === 'none') return null;
+  const session = typeof params.session === 'string' ? params.session : undefined;
+  const window = typeof params.window === 'string' && !(params.window === 'human' && verb.humanMailbox) ? params.window : undefined;
+  if (session === undefined && window === undefined) return null;
+  const r = remoteTargetOf({ session, window }, svc.remote, (name) => !!svc.model.sessionByName(name));
+  if ('local' in r) {
+    if (session !== undefined) params.session = r.local.session;
+    if (window !== undefined) params.window = r.local.window;
+    return null;
+  }
+  return r.remote;
+}
+
+export async function forwardCall(svc: Services, verb: VerbDef, target: RemoteTarget, params: Record<string, unknown>, caller: Caller, signal: AbortSignal): Promise<unknown> {
+  const remote = svc.remote;
+  if (!remote) throw new TuiosError('unsupported', 'This daemon has no link between hosts.', 'Run it on that machine itself.');
+  if (verb.stream) throw new TuiosError('unsupported', `${verb.name} streams, and a stream does not run on another machine yet.`, `Run it there: ssh ${target.host} tuios ${verb.name} ...`);
+  if (caller.channel === 'link') throw new TuiosError('forbidden', 'A call from a linked host does not travel on to another machine.');
+  enforce(svc, caller, { verb: verb.name, access: 'admin', target: null });
+  const p = svc.placement(caller);
+  const nonce = typeof params.nonce === 'string' ? params.nonce : undefined;
+  const vouched = p.kind === 'outside' && svc.person.verifies(caller, p, nonce);
+  const out: Record<string, unknown> = { ...params };
+  delete out.nonce;
+  delete out.session;
+  delete out.window;
+  if (target.session !== undefined) out.session = target.session;
+  if (target.window !== undefined) out.window = target.window;
+  return remote.call(target.host, verb.name, out, { vouched, signal });
+}

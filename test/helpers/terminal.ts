@@ -1,0 +1,61 @@
+// A real terminal for e2e tests: tmux on a private socket running one command, driven with keys
+// and read back with capture-pane. Nothing here touches the user's own tmux server.
+import { execFileSync } from 'node:child_process';
+import { waitFor } from './wait.js';
+
+export class Terminal {
+  private static n = 0;
+  readonly sock = `tuios-term-test-${process.pid}-${++Terminal.n}`;
+  private alive = true;
+
+  constructor(
+    private readonly env: Record<string, string>,
+    command: string,
+    cols = 160,
+    rows = 48,
+  ) {
+    // The command's exit status stays on the screen, so a test can wait for it.
+    this.tmux(['new-session', '-d', '-s', 't', '-x', String(cols), '-y', String(rows), `${command}; echo "[exited $?]"; sleep 600`]);
+  }
+
+  tmux(args: string[]): string {
+    const env: Record<string, string> = { ...this.env };
+    delete env.TMUX;
+    return execFileSync('tmux', ['-L', this.sock, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
+  }
+
+  keys(...k: string[]): void {
+    this.tmux(['send-keys', '-t', 't', ...k]);
+  }
+
+  type(text: string): void {
+    this.tmux(['send-keys', '-t', 't', '-l', text]);
+  }
+
+  screen(): string {
+    return this.tmux(['capture-pane', '-p', '-t', 't']);
+  }
+
+  async wait(re: RegExp, what = String(re), timeout = 20_000): Promise<string> {
+    return waitFor(() => {
+      const s = this.screen();
+      return re.test(s) ? s : null;
+    }, { timeout, what: `${what} on the terminal` }).catch((e) => {
+      throw new Error(`${(e as Error).message}\n--- screen ---\n${this.screen()}`);
+    });
+  }
+
+  resize(cols: number, rows: number): void {
+    this.tmux(['resize-window', '-t', 't', '-x', String(cols), '-y', String(rows)]);
+  }
+
+  kill(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    try {
+      this.tmux(['kill-server']);
+    } catch {
+      // already gone
+    }
+  }
+}
