@@ -4,9 +4,10 @@ import type { DaemonExtension } from '../core/daemon/main.js';
 import { sshExtension, SubsystemRegistry } from '../ssh-server/index.js';
 import { tuiExtension } from '../tui/index.js';
 import { sshShell } from '../tui/ssh-shell.js';
+import { linkExtension } from '../link/index.js';
 
 export function extensions(): DaemonExtension[] {
-  // SSH subsystems of this daemon: the link registers tuios-link here when it starts.
+  // One registry per daemon: the link answers tuios-link on the SSH server through it.
   const subsystems = new SubsystemRegistry();
-  return [tuiExtension(), sshExtension({ shell: sshShell, subsystems })];
+  return [tuiExtension(), sshExtension({ shell: sshShell, subsystems }), linkExtension({ subsystems })];
 }

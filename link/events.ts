@@ -1,0 +1,18 @@
+// The events the link publishes on the daemon's bus, for `subscribe`, the TUI and tests: a linked
+// host's agent changed state, one of its Inbox rows opened, changed or closed, its link went up
+// or down. They carry the host's own ids, never a session id of this machine.
+import type { AgentRow, ItemRow } from './codec/schema.js';
+import type { PeerStatus } from './peer.js';
+
+declare module '../core/bus.js' {
+  interface EventMap {
+    'host-agent-state': { host: string; window_id: string; name: string; session: string; harness: string | null; state: string; old_state: string; kind: string; message: string; needs_you: boolean; gone: boolean };
+    'host-attention': { host: string; op: 'open' | 'update' | 'close'; id: string; item: ItemRow | null };
+    'host-link': { host: string; state: PeerStatus['state']; reason: string | null };
+  }
+}
+
+export function agentEvent(host: string, row: AgentRow | null, old: AgentRow | null) {
+  const r = row ?? old!;
+  return { host, window_id: r.window_id, name: r.name, session: r.session, harness: r.harness, state: row ? row.state : 'none', old_state: old ? old.state : 'none', kind: row?.kind ?? '', message: row?.message ?? '', needs_you: !!row?.needs_you, gone: !row };
+}

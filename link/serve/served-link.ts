@@ -1,0 +1,136 @@
+// The serving side of one link: a host that dialed this machine (over the SSH server's tuios-link
+// subsystem, or `tuios link-serve --stdio` behind OpenSSH). It follows this machine's agents and
+// Inbox, mails its agents, calls its verbs and opens streams, each judged by that host's
+// [hosts] policy here, read again for every act so a config change applies at once.
+import type { Duplex } from 'node:stream';
+import type { Services } from '../../core/daemon/services.js';
+import type { Logger } from '../../core/log.js';
+import type { Bodies, Frame, BranchName } from '../codec/schema.js';
+import { LinkSession, type CloseReason } from '../session.js';
+import { policyFor, type LinkPolicy } from '../policy.js';
+import type { Journal, JournalFrame } from './journal.js';
+import { deliverMail, SeenMail } from './mail-in.js';
+import { runCall } from './calls-in.js';
+import { ServedStreams, type StreamKinds } from '../streams.js';
+import { LINK_MAX_INFLIGHT_CALLS } from '../../core/limits.js';
+
+const ACCEPTS: ReadonlySet<BranchName> = new Set(['Follow', 'Mail', 'Call', 'StreamOpen', 'StreamClose']);
+
+export interface ServeDeps {
+  svc: Services;
+  journal: Journal;
+  streams: StreamKinds;
+  /** This machine's name as its linked hosts know it. */
+  self: string;
+  log: Logger;
+  /** Mail ids each host already delivered here (kept across that host's reconnects). */
+  seen: (host: string) => SeenMail;
+}
+
+export interface ServedInfo {
+  /** SHA256:... of the SSH key the link authenticated with; null behind OpenSSH (not known here). */
+  keyFingerprint: string | null;
+  /** Where it came from, for the log. */
+  via: string;
+}
+
+export class ServedLink {
+  readonly session: LinkSession;
+  private host = '';
+  private unfollow: (() => void) | null = null;
+  private streams: ServedStreams | null = null;
+  private readonly calls = new AbortController();
+  private inflight = 0;
+  private done = false;
+
+  constructor(
+    stream: Duplex,
+    private readonly d: ServeDeps,
+    private readonly info: ServedInfo,
+    private readonly onEnd: (l: ServedLink, why: CloseReason) => void,
+  ) {
+    this.session = new LinkSession(stream, { host: d.self, bootId: d.svc.bootId, log: d.log, accepts: ACCEPTS }, {
+      hello: (h) => this.onHello(h.host),
+      frame: (f) => this.onFrame(f),
+      close: (why) => this.onClose(why),
+    });
+  }
+
+  get hostName(): string {
+    return this.host;
+  }
+
+  private policy(): LinkPolicy {
+    return policyFor(this.d.svc.config.current, this.host);
+  }
+
+  private onHello(host: string): void {
+    this.host = host;
+    const p = this.policy();
+    if (p.key && p.key !== this.info.keyFingerprint) {
+      this.d.log.warn('link refused: the host did not authenticate with its key', { host, via: this.info.via, key: this.info.keyFingerprint });
+      return this.session.close({ code: 'refused', detail: `refused: [hosts.${host}] key names another key than the one this link authenticated with` });
+    }
+    this.streams = new ServedStreams(this.d.svc, this.session, this.d.streams, host, () => this.policy());
+    this.d.log.info('link served', { host, via: this.info.via, key: this.info.keyFingerprint });
+  }
+
+  private onFrame(f: Frame): void {
+    switch (f.kind) {
+      case 'Follow':
+        return this.follow(f.body.boot_id, f.body.seq);
+      case 'Mail':
+        this.session.send('MailAck', deliverMail(this.d.svc, this.host, this.policy(), f.body, this.d.seen(this.host)));
+        return;
+      case 'Call':
+        return this.call(f.body);
+      case 'StreamOpen':
+        return this.streams?.onOpen(f.body.stream, f.body.kind, f.body.params);
+      case 'StreamClose':
+        return this.streams?.onClose(f.body.stream);
+      default:
+        return;
+    }
+  }
+
+  /** Current from where the host left off, then every change as it happens (no polling). */
+  private follow(bootId: string, seq: number): void {
+    this.unfollow?.();
+    this.unfollow = null;
+    if (!this.policy().list) {
+      this.d.log.info('link follow refused: the host may not list here', { host: this.host });
+      // Empty snapshots: whatever the host held of ours is gone from its view.
+      this.session.send('AgentSnapshot', { boot_id: this.d.journal.bootId, seq: 0, rows: [], last: true });
+      this.session.send('InboxSnapshot', { boot_id: this.d.journal.bootId, seq: 0, items: [], last: true });
+      return;
+    }
+    const send = (fr: JournalFrame) => this.session.send(fr.kind, fr.body as never);
+    for (const fr of this.d.journal.resume(bootId.slice(0, 64), seq)) send(fr);
+    this.unfollow = this.d.journal.follow(send);
+  }
+
+  private call(c: Bodies['Call']): void {
+    if (this.inflight >= LINK_MAX_INFLIGHT_CALLS) {
+      this.session.send('Result', { id: c.id, ok: false, result: 'null', error: JSON.stringify({ code: 'limit_reached', message: `At most ${LINK_MAX_INFLIGHT_CALLS} calls run at once for one link.` }) });
+      return;
+    }
+    this.inflight++;
+    void runCall(this.d.svc, this.host, this.policy(), c, this.calls.signal).then((r) => {
+      this.inflight--;
+      if (!this.done) this.session.send('Result', r);
+    });
+  }
+
+  private onClose(why: CloseReason): void {
+    this.done = true;
+    this.unfollow?.();
+    this.unfollow = null;
+    this.streams?.dispose();
+    this.calls.abort();
+    this.onEnd(this, why);
+  }
+
+  close(detail: string): void {
+    this.session.close({ code: 'local', detail });
+  }
+}
