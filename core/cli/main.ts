@@ -227,6 +227,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   // A harness's hook: its own fast path, which never starts a daemon and always exits 0.
   if (first === 'agent-hook') return (await import('./agent-hook.js')).agentHookCommand(rest);
+  if (first === 'integration') return (await import('./integration.js')).integrationCommand(rest);
+  if (first === 'doctor' && rest[0] === 'agents') return (await import('./integration.js')).doctorAgentsCommand(rest.slice(1));
   // The terminal client (core/cli/attach.ts); `attach --mode control` stays a plain verb call.
   if (first === undefined || (first === 'attach' && !rest.some((x) => x === '--mode' || x.startsWith('--mode=')))) {
     const { attachCommand } = await import('./attach.js');

@@ -1,0 +1,259 @@
+// `tuios integration install|uninstall|status`: edits each harness's own config file (spec:
+// Harness integrations). Keeps the user's text and order, replaces the file atomically, writes
+// nothing when nothing changed, keeps the file from before tuios touched it as `<file>.tuios.bak`
+// (once), follows a symlinked file, refuses a file it cannot parse, a symlink to nothing and a
+// configuration folder that does not exist yet. Runs in the CLI: no daemon involved.
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { INTEGRATIONS, KIMI_BEGIN, KIMI_END, type Env, type Integration } from './table.js';
+import { deepEqual, parseJsonObject, styleOf, writeJsonText } from './json-text.js';
+import { MARKER_RE, versionsIn, withOurs, withoutOurs } from './hook-entries.js';
+import { obj } from '../hooks/plan.js';
+
+export type IntegrationState = 'installed' | 'out of date' | 'not installed' | 'no integration' | 'cannot read';
+
+export interface StatusRow {
+  harness: string;
+  name: string;
+  reports: 'state' | 'session';
+  state: IntegrationState;
+  file: string;
+  version: number | null;
+  current: number;
+  /** The program the installed hooks run. */
+  program?: string;
+  note?: string;
+}
+
+export class IntegrationError extends Error {}
+
+/** The file to edit: a symlink's target (a dotfile manager's link stays a link); a dangling one is refused. */
+function realTarget(file: string): string {
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return file;
+  }
+  if (!st.isSymbolicLink()) return file;
+  try {
+    return realpathSync(file);
+  } catch {
+    throw new IntegrationError(`${file} is a symlink to a file that does not exist; tuios does not write through it.`);
+  }
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new IntegrationError(`${path} cannot be read: ${(e as Error).message}`);
+  }
+}
+
+/** Temp file beside it, same mode, fsync, rename. */
+function writeAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  let mode = 0o644;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    // a new file
+  }
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    writeSync(fd, Buffer.from(text));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing to clean
+    }
+    throw e;
+  }
+}
+
+export interface Change {
+  file: string;
+  changed: boolean;
+  action: 'written' | 'removed' | 'unchanged';
+}
+
+/**
+ * One edit of one file: read, compute, and write only if the file is still what was read (a
+ * harness saving it meanwhile gets one more try, then the edit is refused).
+ */
+function edit(file: string, compute: (text: string | null) => string | null, opts: { backup: boolean }): Change {
+  const path = realTarget(file);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const before = readText(path);
+    const after = compute(before);
+    if (after === before) return { file: path, changed: false, action: 'unchanged' };
+    if (readText(path) !== before) continue;
+    const bak = `${path}.tuios.bak`;
+    if (opts.backup && before !== null && !existsSync(bak)) writeAtomic(bak, before);
+    if (after === null) unlinkSync(path);
+    else writeAtomic(path, after);
+    return { file: path, changed: true, action: after === null ? 'removed' : 'written' };
+  }
+  throw new IntegrationError(`${path} changed while tuios edited it; it was not written. Run the command again.`);
+}
+
+function backupOf(path: string): string | null {
+  return readText(`${realTarget(path)}.tuios.bak`);
+}
+
+function requireDir(i: Integration, env: Env): void {
+  const dir = i.dir(env);
+  if (!existsSync(dir)) throw new IntegrationError(`${dir} does not exist yet: run ${i.name} once first, then install again.`);
+}
+
+/** Where a JSON kind keeps its hooks table. */
+function tableOf(i: Integration, doc: Record<string, unknown>): Record<string, unknown> {
+  return obj(doc.hooks) ?? {};
+}
+
+function putTable(i: Integration, doc: Record<string, unknown>, table: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...doc };
+  if (Object.keys(table).length === 0) delete out.hooks;
+  else out.hooks = table;
+  const k = i.kind;
+  if (k.type === 'hooks-file' && out.hooks === undefined && k.header && Object.keys(out).every((key) => key in k.header!)) return {};
+  return out;
+}
+
+function parseOrRefuse(path: string, text: string): Record<string, unknown> {
+  const p = parseJsonObject(text);
+  if (!p.ok) throw new IntegrationError(`${path} is not changed: ${p.why}. Fix it by hand, then install again.`);
+  return p.value;
+}
+
+export function install(i: Integration, env: Env, program = 'tuios'): Change {
+  requireDir(i, env);
+  const file = i.file(env);
+  const k = i.kind;
+  if (k.type === 'own-file') {
+    return edit(file, (text) => {
+      if (text !== null && !MARKER_RE.test(text) && !text.includes('--integration')) throw new IntegrationError(`${file} exists and tuios did not write it; it is left alone.`);
+      return k.text(program);
+    }, { backup: false });
+  }
+  if (k.type === 'toml-block') {
+    return edit(file, (text) => {
+      const base = stripBlock(text ?? '');
+      const sep = base === '' || base.endsWith('\n\n') ? '' : base.endsWith('\n') ? '\n' : '\n\n';
+      return base + sep + k.text(program);
+    }, { backup: true });
+  }
+  return edit(file, (text) => {
+    const doc = parseOrRefuse(file, text ?? '');
+    const style = styleOf(text ?? '');
+    const base = k.type === 'hooks-file' && text === null && k.header ? { ...k.header } : doc;
+    const next = putTable(i, base, withOurs(tableOf(i, base), i.entries!(program), k.shape, k.commandKey));
+    if (text !== null && deepEqual(next, doc)) return text;
+    return writeJsonText(next, style);
+  }, { backup: true });
+}
+
+export function uninstall(i: Integration, env: Env): Change {
+  const file = i.file(env);
+  const k = i.kind;
+  if (!existsSync(file) && !isLink(file)) return { file, changed: false, action: 'unchanged' };
+  const bak = backupOf(file);
+  if (k.type === 'own-file') {
+    return edit(file, (text) => (text !== null && (MARKER_RE.test(text) || text.includes('--integration 1')) ? null : text), { backup: false });
+  }
+  if (k.type === 'toml-block') {
+    return edit(file, (text) => {
+      if (text === null) return null;
+      const base = stripBlock(text);
+      if (base === stripBlock(base) && base === text) return text;
+      // The file as it was before tuios, byte for byte, when nothing else changed since.
+      if (bak !== null && bak.replace(/\n+$/, '') === base.replace(/\n+$/, '')) return bak;
+      return base;
+    }, { backup: false });
+  }
+  return edit(file, (text) => {
+    if (text === null) return null;
+    const doc = parseOrRefuse(file, text);
+    const next = putTable(i, doc, withoutOurs(tableOf(i, doc), k.shape, k.commandKey));
+    if (deepEqual(next, doc)) return text;
+    if (bak !== null) {
+      const was = parseJsonObject(bak);
+      if (was.ok && deepEqual(was.value, next)) return bak;
+    } else if (Object.keys(next).length === 0) return null; // tuios made the file: it goes
+    return writeJsonText(next, styleOf(text));
+  }, { backup: false });
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function stripBlock(text: string): string {
+  const a = text.indexOf(KIMI_BEGIN);
+  if (a < 0) return text;
+  const b = text.indexOf(KIMI_END, a);
+  const end = b < 0 ? text.length : b + KIMI_END.length + (text[b + KIMI_END.length] === '\n' ? 1 : 0);
+  let head = text.slice(0, a);
+  // The blank line install put before the block goes with it.
+  if (head.endsWith('\n\n')) head = head.slice(0, -1);
+  return head + text.slice(end);
+}
+
+function programOf(text: string): string | undefined {
+  const m = /(?:"command"\s*:\s*"|"bash"\s*:\s*"|command = "|spawn\(")([^"\\]*(?:\\.[^"\\]*)*?)\s+agent-hook\b/.exec(text) ?? /spawn\(("[^"]+")/.exec(text);
+  if (!m) return undefined;
+  const raw = m[1]!;
+  return raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+}
+
+export function status(i: Integration, env: Env): StatusRow {
+  const file = i.file(env);
+  const row: StatusRow = { harness: i.harness, name: i.name, reports: i.reports, state: 'not installed', file, version: null, current: i.version };
+  let text: string | null;
+  try {
+    text = readText(realTarget(file));
+  } catch (e) {
+    return { ...row, state: 'cannot read', note: (e as Error).message };
+  }
+  if (!existsSync(i.dir(env))) return { ...row, note: `${i.dir(env)} does not exist yet: run ${i.name} once first` };
+  if (text === null) return row;
+  let versions: number[] = [];
+  const k = i.kind;
+  if (k.type === 'own-file' || k.type === 'toml-block') {
+    for (const m of text.matchAll(/--integration["\s,]+(\d+)/g)) versions.push(Number(m[1]));
+    if (k.type === 'own-file' && versions.length === 0) return { ...row, state: 'cannot read', note: `${file} exists and tuios did not write it` };
+  } else {
+    const p = parseJsonObject(text);
+    if (!p.ok) return { ...row, state: 'cannot read', note: `${file}: ${p.why}` };
+    versions = versionsIn(tableOf(i, p.value), k.shape, k.commandKey);
+  }
+  if (versions.length === 0) return row;
+  const v = Math.min(...versions);
+  row.version = v;
+  row.state = v >= i.version ? 'installed' : 'out of date';
+  row.program = programOf(text);
+  if (i.harness === 'codex') {
+    const cfg = readText(join(i.dir(env), 'config.toml')) ?? '';
+    if (/^\[features\][^[]*^\s*hooks\s*=\s*false/ms.test(cfg)) row.note = 'config.toml turns hooks off ([features] hooks = false)';
+  }
+  return row;
+}
+
+export function allIntegrations(): Integration[] {
+  return INTEGRATIONS;
+}

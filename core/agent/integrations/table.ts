@@ -1,0 +1,239 @@
+// What `tuios integration install` writes for each harness (spec: Harness integrations, the table):
+// the file, its shape, the events and the version. Paths follow each harness's own environment
+// variable, else its default under HOME.
+import { join } from 'node:path';
+import { hookCommand, type EventEntry, type Shape } from './hook-entries.js';
+import { HOLD_HOOK_TIMEOUT_S } from '../hooks/limits.js';
+
+export type Env = Record<string, string | undefined>;
+
+export type IntegrationKind =
+  /** A `hooks` table inside a settings file the user owns (Claude Code, Gemini CLI, Qwen Code). */
+  | { type: 'settings-hooks'; shape: Shape; commandKey: string }
+  /** A hooks file the user owns whose top level is `{ hooks: ... }` (Codex, Cursor). */
+  | { type: 'hooks-file'; shape: Shape; commandKey: string; header?: Record<string, unknown> }
+  /** A file tuios owns whole (Copilot's hook file, the opencode and Kilo plugins). */
+  | { type: 'own-file'; text: (program: string) => string }
+  /** TOML tables between two marker comments at the end of a file the user owns (Kimi). */
+  | { type: 'toml-block'; text: (program: string) => string };
+
+export interface Integration {
+  harness: string;
+  name: string;
+  reports: 'state' | 'session';
+  version: number;
+  /** The configuration folder that must exist (run the harness once first). */
+  dir(env: Env): string;
+  file(env: Env): string;
+  kind: IntegrationKind;
+  /** The entries to write, for the hooks kinds. */
+  entries?(program: string): EventEntry[];
+  /** The program on PATH the harness runs as. */
+  bin: string;
+}
+
+const home = (env: Env) => env.HOME || '/';
+const xdg = (env: Env) => env.XDG_CONFIG_HOME || join(home(env), '.config');
+
+/** Claude Code's shape: `{ matcher?, hooks: [{ type: 'command', command, timeout? }] }`. */
+function nested(harness: string, version: number, events: string[], opts: { matcher?: string[]; timeout?: (e: string) => number | undefined } = {}) {
+  return (program: string): EventEntry[] =>
+    events.map((event) => {
+      const timeout = opts.timeout?.(event);
+      const hook: Record<string, unknown> = { type: 'command', command: hookCommand(program, harness, version), ...(timeout !== undefined ? { timeout } : {}) };
+      return { event, entry: { ...(opts.matcher?.includes(event) ? { matcher: '*' } : {}), hooks: [hook] } };
+    });
+}
+
+const CLAUDE_TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied'];
+const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'ElicitationResult', 'Notification', 'Stop', 'StopFailure', 'SessionEnd', 'SubagentStart', 'SubagentStop'];
+const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'Interrupt', 'SessionEnd'];
+const GEMINI_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'Notification', 'AfterAgent', 'SessionEnd'];
+const QWEN_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'];
+const COPILOT_EVENTS = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'notification', 'agentStop', 'errorOccurred', 'sessionEnd'];
+const CURSOR_EVENTS = ['sessionStart', 'beforeSubmitPrompt', 'postToolUse', 'postToolUseFailure', 'stop', 'sessionEnd'];
+const KIMI_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PermissionResult', 'Stop', 'StopFailure', 'Interrupt', 'SessionEnd'];
+
+export const KIMI_BEGIN = '# >>> tuios agent state (tuios integration install kimi; do not edit) >>>';
+export const KIMI_END = '# <<< tuios agent state <<<';
+
+function kimiBlock(program: string): string {
+  const lines = [KIMI_BEGIN];
+  for (const e of KIMI_EVENTS) lines.push('[[hooks]]', `event = "${e}"`, `command = ${JSON.stringify(hookCommand(program, 'kimi', 1))}`, 'timeout = 5', '');
+  lines.pop();
+  lines.push(KIMI_END);
+  return lines.join('\n') + '\n';
+}
+
+function copilotFile(program: string): string {
+  const hooks = Object.fromEntries(COPILOT_EVENTS.map((e) => [e, [{ type: 'command', bash: hookCommand(program, 'copilot', 1, e), timeoutSec: 5 }]]));
+  return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
+}
+
+export const INTEGRATIONS: Integration[] = [
+  {
+    harness: 'claude-code',
+    name: 'Claude Code',
+    reports: 'state',
+    version: 3,
+    bin: 'claude',
+    dir: (env) => env.CLAUDE_CONFIG_DIR || join(home(env), '.claude'),
+    file: (env) => join(env.CLAUDE_CONFIG_DIR || join(home(env), '.claude'), 'settings.json'),
+    kind: { type: 'settings-hooks', shape: 'nested', commandKey: 'command' },
+    // PermissionRequest may hold for the Inbox: 310 s, above the hook's own 305 s limit.
+    entries: nested('claude-code', 3, CLAUDE_EVENTS, { matcher: CLAUDE_TOOL_EVENTS, timeout: (e) => (e === 'PermissionRequest' ? HOLD_HOOK_TIMEOUT_S : undefined) }),
+  },
+  {
+    harness: 'codex',
+    name: 'Codex',
+    reports: 'state',
+    version: 1,
+    bin: 'codex',
+    dir: (env) => env.CODEX_HOME || join(home(env), '.codex'),
+    file: (env) => join(env.CODEX_HOME || join(home(env), '.codex'), 'hooks.json'),
+    kind: { type: 'hooks-file', shape: 'nested', commandKey: 'command' },
+    entries: nested('codex', 1, CODEX_EVENTS, { matcher: ['PreToolUse', 'PostToolUse', 'PermissionRequest'] }),
+  },
+  {
+    harness: 'gemini-cli',
+    name: 'Gemini CLI',
+    reports: 'state',
+    version: 1,
+    bin: 'gemini',
+    dir: (env) => join(home(env), '.gemini'),
+    file: (env) => join(home(env), '.gemini', 'settings.json'),
+    kind: { type: 'settings-hooks', shape: 'nested', commandKey: 'command' },
+    entries: nested('gemini-cli', 1, GEMINI_EVENTS, { matcher: ['BeforeTool', 'AfterTool'] }),
+  },
+  {
+    harness: 'qwen',
+    name: 'Qwen Code',
+    reports: 'state',
+    version: 2,
+    bin: 'qwen',
+    dir: (env) => env.QWEN_HOME || join(home(env), '.qwen'),
+    file: (env) => join(env.QWEN_HOME || join(home(env), '.qwen'), 'settings.json'),
+    kind: { type: 'settings-hooks', shape: 'nested', commandKey: 'command' },
+    // Qwen Code reads 1000 or more as milliseconds (older releases read every value so).
+    entries: nested('qwen', 2, QWEN_EVENTS, { matcher: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied'], timeout: (e) => (e === 'PermissionRequest' ? HOLD_HOOK_TIMEOUT_S * 1000 : 5000) }),
+  },
+  {
+    harness: 'copilot',
+    name: 'GitHub Copilot CLI',
+    reports: 'state',
+    version: 1,
+    bin: 'copilot',
+    dir: (env) => env.COPILOT_HOME || join(home(env), '.copilot'),
+    file: (env) => join(env.COPILOT_HOME || join(home(env), '.copilot'), 'hooks', 'tuios.json'),
+    kind: { type: 'own-file', text: copilotFile },
+  },
+  {
+    harness: 'cursor-agent',
+    name: 'Cursor Agent',
+    reports: 'state',
+    version: 1,
+    bin: 'cursor-agent',
+    dir: (env) => env.CURSOR_CONFIG_DIR || join(home(env), '.cursor'),
+    file: (env) => join(env.CURSOR_CONFIG_DIR || join(home(env), '.cursor'), 'hooks.json'),
+    kind: { type: 'hooks-file', shape: 'flat', commandKey: 'command', header: { version: 1 } },
+    entries: (program) => CURSOR_EVENTS.map((event) => ({ event, entry: { command: hookCommand(program, 'cursor-agent', 1) } })),
+  },
+  {
+    harness: 'kimi',
+    name: 'Kimi Code CLI',
+    reports: 'state',
+    version: 1,
+    bin: 'kimi',
+    dir: (env) => env.KIMI_CODE_HOME || join(home(env), '.kimi-code'),
+    file: (env) => join(env.KIMI_CODE_HOME || join(home(env), '.kimi-code'), 'config.toml'),
+    kind: { type: 'toml-block', text: kimiBlock },
+  },
+  {
+    harness: 'opencode',
+    name: 'opencode',
+    reports: 'state',
+    version: 1,
+    bin: 'opencode',
+    dir: (env) => join(xdg(env), 'opencode'),
+    file: (env) => join(xdg(env), 'opencode', 'plugins', 'tuios-agent-state.js'),
+    kind: { type: 'own-file', text: (p) => pluginText(p, 'opencode') },
+  },
+  {
+    harness: 'kilo',
+    name: 'Kilo',
+    reports: 'state',
+    version: 1,
+    bin: 'kilo',
+    dir: (env) => join(xdg(env), 'kilo'),
+    file: (env) => join(xdg(env), 'kilo', 'plugin', 'tuios-agent-state.js'),
+    kind: { type: 'own-file', text: (p) => pluginText(p, 'kilo') },
+  },
+];
+
+/** Harnesses with no integration in this build, and why (spec: Harness integrations). */
+export const NO_INTEGRATION: Record<string, string> = {
+  aider: 'its one hook, notifications-command, replaces your own and carries nothing',
+  cline: 'one executable per event in a folder that has moved between releases, behind a setting',
+  goose: 'its hooks have no event for a prompt that waits on you (goose issue 12007)',
+  kiro: 'no documented user-wide hook location or payload',
+  maki: 'Lua plugins loaded from your own init.lua',
+  amp: 'not in this build yet: its state comes from its screen rules',
+  pi: 'not in this build yet: its state comes from its screen rules',
+  omp: 'not in this build yet: its state comes from its screen rules',
+  antigravity: 'a session integration, not in this build yet',
+  crush: 'reports its own state over herdr\'s protocol; its session integration is not in this build yet',
+  devin: 'a session integration, not in this build yet',
+  droid: 'a session integration, not in this build yet',
+  grok: 'a session integration, not in this build yet',
+  hermes: 'a session integration, not in this build yet',
+  qoder: 'a session integration, not in this build yet',
+};
+
+export function integrationFor(name: string): Integration | undefined {
+  const alias: Record<string, string> = { claude: 'claude-code', gemini: 'gemini-cli', 'qwen-code': 'qwen', 'github-copilot': 'copilot', cursor: 'cursor-agent', 'kimi-cli': 'kimi', kilocode: 'kilo', 'opencode-ai': 'opencode' };
+  const id = alias[name] ?? name;
+  return INTEGRATIONS.find((i) => i.harness === id);
+}
+
+/** The plugin opencode (and Kilo, its fork) loads: forwards its events to `tuios agent-hook`, never waiting. */
+export function pluginText(program: string, harness: 'opencode' | 'kilo'): string {
+  const cmd = JSON.stringify(program);
+  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration 1).
+// Written by tuios; tuios replaces or removes this file. It does nothing outside tuios.
+import { spawn } from "node:child_process";
+
+const CHILD = new Set();
+
+function report(payload) {
+  if (!process.env.TUIOS_ENV && !process.env.TUIOS_AGENT) return;
+  try {
+    const p = spawn(${cmd}, ["agent-hook", ${JSON.stringify(harness)}, "--integration", "1"], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    p.on("error", () => {});
+    p.stdin.on("error", () => {});
+    p.stdin.end(JSON.stringify(payload));
+    p.unref();
+  } catch {}
+}
+
+export const TuiosAgentState = async () => ({
+  event: async ({ event }) => {
+    const t = event?.type;
+    const pr = event?.properties ?? {};
+    const info = pr.info ?? {};
+    if ((t === "session.created" || t === "session.updated") && info.parentID) CHILD.add(info.id);
+    const sid = pr.sessionID ?? info.id ?? pr.info?.sessionID;
+    const base = { hook_event_name: t, session_id: sid, ...(sid && CHILD.has(sid) ? { is_child: true } : {}) };
+    if (t === "session.status") report({ ...base, status: pr.status?.type, message: pr.status?.message });
+    else if (t === "session.idle" || t === "permission.replied" || t === "question.replied") report(base);
+    else if (t === "session.created" && !info.parentID) report(base);
+    else if (t === "permission.asked" || t === "permission.updated") report({ ...base, hook_event_name: "permission.asked", tool: pr.permission ?? pr.type ?? pr.tool, pattern: Array.isArray(pr.patterns) ? pr.patterns.join(" ") : pr.pattern ?? pr.title });
+    else if (t === "question.asked") report({ ...base, message: pr.questions?.[0]?.question ?? pr.question });
+    else if (t === "session.error") report({ ...base, message: pr.error?.data?.message ?? pr.error?.name });
+  },
+  "chat.message": async (input, output) => {
+    const text = (output?.parts ?? []).map((p) => (p?.type === "text" ? p.text : "")).join(" ");
+    report({ hook_event_name: "chat.message", session_id: input?.sessionID, ...(CHILD.has(input?.sessionID) ? { is_child: true } : {}), message: text });
+  },
+});
+`;
+}

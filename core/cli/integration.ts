@@ -1,0 +1,145 @@
+// `tuios integration install|uninstall|status HARNESS|--all [--command PATH] [--json]` and
+// `tuios doctor agents`: the CLI side of core/agent/integrations. They edit files of the user's
+// harnesses, in this process, and ask the daemon only for the panes doctor reports on.
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { out, err } from './out.js';
+import { INTEGRATIONS, NO_INTEGRATION, integrationFor, type Integration } from '../agent/integrations/table.js';
+import { install, uninstall, status, IntegrationError, type StatusRow } from '../agent/integrations/install.js';
+import { RpcClient } from '../rpc/client.js';
+import { resolveSocket } from '../config/paths.js';
+
+const USAGE = 'usage: tuios integration install|uninstall|status [HARNESS|--all] [--command PATH] [--json]';
+
+function onPath(bin: string, env: NodeJS.ProcessEnv): string | null {
+  for (const d of (env.PATH ?? '').split(delimiter)) {
+    if (!d) continue;
+    const p = join(d, bin);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+function statusLine(r: StatusRow & { on_path?: string | null }): string {
+  const v = r.version !== null ? ` (version ${r.version}${r.state === 'out of date' ? `, current ${r.current}` : ''})` : '';
+  const lines = [`${r.name.padEnd(20)} ${r.state}${v}  reports ${r.reports}  ${r.file}`];
+  if (r.program && r.program !== 'tuios') lines.push(`${''.padEnd(20)} hooks run ${r.program}`);
+  if (r.note) lines.push(`${''.padEnd(20)} ${r.note}`);
+  return lines.join('\n');
+}
+
+export async function integrationCommand(argv: string[]): Promise<number> {
+  const [action, ...rest] = argv;
+  let all = false;
+  let json = false;
+  let program: string | undefined;
+  const names: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--all') all = true;
+    else if (a === '--json') json = true;
+    else if (a === '--command') program = rest[++i];
+    else if (a.startsWith('--command=')) program = a.slice(10);
+    else if (a === '-h' || a === '--help') {
+      out(USAGE + '\n');
+      return 0;
+    } else if (!a.startsWith('-')) names.push(a);
+    else {
+      err(`tuios integration: unknown flag ${a}\n${USAGE}\n`);
+      return 2;
+    }
+  }
+  if (action !== 'install' && action !== 'uninstall' && action !== 'status') {
+    err(`${USAGE}\n`);
+    return 2;
+  }
+  const env = process.env;
+  let targets: Integration[];
+  if (names.length) {
+    targets = [];
+    for (const n of names) {
+      const i = integrationFor(n);
+      if (!i) {
+        const why = NO_INTEGRATION[n];
+        err(`tuios integration: ${why ? `${n} has no integration here: ${why}` : `tuios knows no harness ${n}; known: ${INTEGRATIONS.map((x) => x.harness).join(', ')}`}\n`);
+        return 1;
+      }
+      targets.push(i);
+    }
+  } else if (all || action === 'status') targets = INTEGRATIONS;
+  else {
+    err(`tuios integration ${action}: name a harness, or --all\n${USAGE}\n`);
+    return 2;
+  }
+  if (action === 'status') {
+    const rows = targets.map((i) => ({ ...status(i, env), on_path: onPath(i.bin, env) }));
+    const none = names.length ? [] : Object.entries(NO_INTEGRATION).map(([harness, why]) => ({ harness, state: 'no integration', note: why }));
+    if (json) out(JSON.stringify({ integrations: rows, no_integration: none }, null, 2) + '\n');
+    else {
+      out(rows.map(statusLine).join('\n') + '\n');
+      if (none.length) out(none.map((n) => `${n.harness.padEnd(20)} no integration: ${n.note}`).join('\n') + '\n');
+    }
+    return 0;
+  }
+  let failed = 0;
+  const results: Array<Record<string, unknown>> = [];
+  for (const i of targets) {
+    try {
+      const c = action === 'install' ? install(i, env, program ?? status(i, env).program ?? 'tuios') : uninstall(i, env);
+      results.push({ harness: i.harness, file: c.file, action: c.action });
+      if (!json) out(`${i.name}: ${c.action === 'unchanged' ? 'nothing to change in' : c.action === 'removed' ? 'removed' : 'wrote'} ${c.file}\n`);
+    } catch (e) {
+      if (!(e instanceof IntegrationError)) throw e;
+      // With --all, a harness that has not run here is skipped; a named one is an error.
+      if (all && /does not exist yet/.test(e.message)) {
+        results.push({ harness: i.harness, skipped: e.message });
+        if (!json) out(`${i.name}: skipped: ${e.message}\n`);
+        continue;
+      }
+      failed++;
+      results.push({ harness: i.harness, error: e.message });
+      err(`tuios integration ${action} ${i.harness}: ${e.message}\n`);
+    }
+  }
+  if (json) out(JSON.stringify({ results }, null, 2) + '\n');
+  return failed ? 1 : 0;
+}
+
+/** `tuios doctor agents`: each harness on PATH or not, its install state, and the panes running one without it. */
+export async function doctorAgentsCommand(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const env = process.env;
+  const rows = INTEGRATIONS.map((i) => ({ ...status(i, env), on_path: onPath(i.bin, env) }));
+  let panes: Array<{ window_id: string; name: string; session: string | null; harness_id: string | null }> = [];
+  let daemon = 'not running';
+  try {
+    const c = await RpcClient.connect(resolveSocket(env).socket, { timeoutMs: 1000 });
+    try {
+      panes = (await c.call<{ agents: typeof panes }>('list-agents', {})).agents;
+      daemon = 'running';
+    } finally {
+      c.close();
+    }
+  } catch {
+    // no daemon: no panes to check
+  }
+  const missing = panes
+    .map((p) => ({ p, r: rows.find((r) => r.harness === p.harness_id) }))
+    .filter(({ r }) => r && r.state !== 'installed')
+    .map(({ p, r }) => ({ window_id: p.window_id, name: p.name, session: p.session, harness: r!.harness, state: r!.state }));
+  if (json) {
+    out(JSON.stringify({ integrations: rows, no_integration: NO_INTEGRATION, daemon, panes_missing: missing }, null, 2) + '\n');
+    return 0;
+  }
+  for (const r of rows) out(`${statusLine(r)}\n${''.padEnd(20)} ${r.on_path ? `on PATH: ${r.on_path}` : 'not on PATH'}\n`);
+  for (const [h, why] of Object.entries(NO_INTEGRATION)) out(`${h.padEnd(20)} no integration: ${why}\n`);
+  if (daemon !== 'running') out('panes: the daemon is not running; no pane was checked\n');
+  else if (missing.length === 0) out('panes: every pane running a harness has its integration\n');
+  else for (const m of missing) out(`pane ${m.name} (${m.session ?? '-'}) runs ${m.harness}, whose integration is ${m.state}: tuios integration install ${m.harness}\n`);
+  return 0;
+}
