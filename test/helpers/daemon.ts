@@ -25,6 +25,8 @@ export interface DaemonOptions {
   start?: boolean;
   /** Run the SSH server (on a free port of 127.0.0.1); off by default so daemons never collide. */
   ssh?: boolean;
+  /** A command the daemon runs under (`ip netns exec NS`), which must exec it in place. */
+  prefix?: string[];
 }
 
 const live = new Set<TestDaemon>();
@@ -39,6 +41,7 @@ export class TestDaemon {
   readonly env: Record<string, string>;
   private proc: ChildProcess | null = null;
   private clients: RpcClient[] = [];
+  private readonly prefix: string[];
   /** What the daemon printed at start (its socket, the ssh command), for tests of those lines. */
   stdout = '';
 
@@ -62,6 +65,7 @@ export class TestDaemon {
       TUIOS_SERVER: this.socket,
       ...opts.env,
     };
+    this.prefix = opts.prefix ?? [];
     // Tests never take the default SSH port: the server is off, or on a port the kernel picks.
     const sshTable = opts.ssh ? '[ssh]\nlisten = "127.0.0.1:0"\n' : '[ssh]\nenabled = false\n';
     const cfg = opts.config ?? '';
@@ -81,7 +85,8 @@ export class TestDaemon {
 
   /** Starts `tuios daemon --foreground` as a child and waits until it answers. */
   async spawn(): Promise<void> {
-    const p = spawn(process.execPath, [BIN, 'daemon', '--foreground'], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'], cwd: this.home });
+    const argv = [...this.prefix, process.execPath, BIN, 'daemon', '--foreground'];
+    const p = spawn(argv[0]!, argv.slice(1), { env: this.env, stdio: ['ignore', 'pipe', 'pipe'], cwd: this.home });
     this.proc = p;
     let err = '';
     p.stderr!.on('data', (d) => (err += d));

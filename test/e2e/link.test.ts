@@ -1,0 +1,176 @@
+// Three daemons on loopback, each with its own XDG folders and SSH port: a hub linked to two
+// peers (build and ci) the way a person links them (`hosts add --yes`), then an agent on a peer
+// that waits for an answer, mail across the link, a peer killed with SIGKILL while mail waits for
+// it, the hub restarted with that mail on disk, and a peer whose [hosts] table keeps answering
+// prompts off.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitFor } from '../helpers/wait.js';
+import { link, restart, startHost, waitHost, STANDIN_ASKS, type Host } from '../helpers/link.js';
+
+let hub: Host;
+let build: Host;
+let ci: Host;
+
+interface Item {
+  id: string | number;
+  host?: string;
+  kind: string;
+  label: string;
+  summary: string;
+  muted?: boolean;
+  counted?: boolean;
+}
+interface Agent {
+  host: string;
+  window_id: string;
+  name: string;
+  session: string;
+  state: string;
+  down?: boolean;
+  counted?: boolean;
+}
+
+const attention = async (h: Host) => (await h.d.call<{ items: Item[]; counted: number }>('list-attention'));
+const allAgents = async (h: Host) => (await h.d.call<{ agents: Agent[] }>('list-agents', { all_hosts: true })).agents;
+
+async function standin(h: Host, session: string, name: string): Promise<string> {
+  await h.d.ok(['new-session', session, 'sleep', '3600']);
+  const w = await h.d.call<{ id: string }>('new-window', { session, name, argv: ['sh', '-c', STANDIN_ASKS] });
+  return w.id;
+}
+
+async function mailbox(h: Host, window: string): Promise<string[]> {
+  const r = await h.d.call<{ messages: Array<{ body: string; from_kind: string; host?: string }> }>('read-agent-messages', { window });
+  return r.messages.map((m) => m.body);
+}
+
+test.before(async () => {
+  build = await startHost('build');
+  ci = await startHost('ci', { config: '[hosts.hub]\nrespond = false\n' });
+  hub = await startHost('hub');
+  await link(hub, build);
+  await link(hub, ci);
+});
+
+test.after(async () => {
+  for (const h of [hub, build, ci]) await h?.d.stop();
+});
+
+test('hosts ls names both peers up, and the known host key is recorded 0600', async () => {
+  const r = await hub.d.call<{ self: string; hosts: Array<{ name: string; state: string; via: string }> }>('list-hosts');
+  assert.is(r.self, 'hub');
+  assert.equal(r.hosts.map((h) => [h.name, h.state, h.via]), [['build', 'up', 'subsystem'], ['ci', 'up', 'subsystem']]);
+  const kh = join(hub.d.dir, 'state', 'tuios', 'known_hosts');
+  assert.ok(existsSync(kh));
+  assert.is(statSync(kh).mode & 0o777, 0o600);
+  assert.is(readFileSync(kh, 'utf8').trim().split('\n').length, 2);
+  const json = JSON.parse(await hub.d.ok(['hosts', 'ls', '--json'])) as { hosts: Array<{ name: string; state: string }> };
+  assert.equal(json.hosts.map((h) => h.name), ['build', 'ci']);
+});
+
+test('an agent on a peer waiting for an approval is in the hub\'s list-attention within a second', async () => {
+  const w = await standin(build, 'api', 'claude');
+  await build.d.waitScreen(w, /^$/m);
+  const t0 = Date.now();
+  await build.d.call('send-text', { window: w, text: 'v1\n' });
+  const item = await waitFor(async () => (await attention(hub)).items.find((i) => i.host === 'build' && i.kind === 'approval'), { timeout: 10_000, interval: 10, what: 'the approval on the hub' });
+  const took = Date.now() - t0;
+  assert.ok(took < 1000, `it took ${took} ms`);
+  assert.match(String(item.id), /^build:\d+$/);
+  assert.is(item.label, 'build:api/claude');
+  assert.match(item.summary, /May I deploy v1/);
+  const agents = await allAgents(hub);
+  const a = agents.find((x) => x.host === 'build' && x.name === 'claude');
+  assert.ok(a, 'the agent row is mirrored');
+  assert.is(a!.state, 'needs_input');
+  assert.is(a!.down, false);
+  // host: narrows it, and local names this machine's own.
+  const only = await hub.d.call<{ agents: Agent[] }>('list-agents', { all_hosts: true, select: 'host:build' });
+  assert.equal(only.agents.map((x) => x.host), ['build']);
+  const sel = await hub.d.call<{ items: Item[] }>('list-attention', { select: 'host:ci' });
+  assert.is(sel.items.length, 0);
+});
+
+test('a remote target runs on the peer: capture-pane -w build:api:claude', async () => {
+  const r = await hub.d.call<{ lines: string[] }>('capture-pane', { window: 'build:api:claude' });
+  assert.ok(Array.isArray(r.lines));
+  const s = await hub.d.cli(['capture-pane', '-s', 'build:api']);
+  assert.is(s.code, 0, s.stderr);
+  const bad = await hub.d.cli(['capture-pane', '-s', 'nowhere:api']);
+  assert.is(bad.code, 1);
+  assert.match(bad.stderr, /host_not_found/);
+});
+
+test('mail to an agent on a peer is delivered there', async () => {
+  const out = await hub.d.ok(['send-agent-message', '-s', 'build:api', 'first: hello from the hub']);
+  assert.match(out, /delivered to build/);
+  const w = (await build.d.call<{ windows: Array<{ id: string; name: string }> }>('list-windows')).windows.find((x) => x.name === 'claude')!.id;
+  await waitFor(async () => (await mailbox(build, w)).includes('first: hello from the hub'), { what: 'the mail on build' });
+});
+
+test('ci keeps respond off for the hub: an answer from the hub is refused there', async () => {
+  const w = await standin(ci, 'web', 'codex');
+  await ci.d.waitScreen(w, /^$/m);
+  await ci.d.call('send-text', { window: w, text: 'v2\n' });
+  await waitFor(async () => (await attention(hub)).items.find((i) => i.host === 'ci'), { what: 'ci\'s approval on the hub' });
+  const r = await hub.d.cli(['respond', '-w', 'ci:web:codex', 'approve']);
+  assert.is(r.code, 1);
+  assert.match(r.stderr, /forbidden/);
+  assert.match(r.stderr, /respond = true/);
+  assert.is((await ci.d.call<{ state: string }>('get-agent-state', { window: w })).state, 'needs_input', 'nothing was pressed');
+});
+
+test('a peer killed with SIGKILL: its rows stay, muted and not counted; mail waits, survives a hub restart, and arrives in order', async () => {
+  // The peer's session must be on disk to come back after the kill.
+  await waitFor(() => existsSync(join(build.d.dir, 'state', 'tuios', 'sessions.json')) && readFileSync(join(build.d.dir, 'state', 'tuios', 'sessions.json'), 'utf8').includes('"api"'), { what: 'build\'s sessions saved' });
+  build.d.kill9();
+  await build.d.waitExit();
+  await waitHost(hub, 'build', (h) => h.state === 'down', 'down');
+  const rows = (await allAgents(hub)).filter((a) => a.host === 'build');
+  assert.ok(rows.length > 0, 'a down host keeps its rows');
+  assert.ok(rows.every((a) => a.down === true && a.counted === false));
+  const att = await attention(hub);
+  const muted = att.items.filter((i) => i.host === 'build');
+  assert.ok(muted.length > 0 && muted.every((i) => i.muted === true && i.counted === false));
+  assert.is(att.counted, att.items.length - muted.length);
+  // ci is not touched by build's fall.
+  assert.is((await waitHost(hub, 'ci', (h) => h.state === 'up', 'still up')).state, 'up');
+
+  for (const n of ['second', 'third', 'fourth']) {
+    const out = await hub.d.ok(['send-agent-message', '-w', 'build:api:claude', `${n}: sent while build is down`]);
+    assert.match(out, /queued for build/);
+  }
+  const waiting = await waitHost(hub, 'build', (h) => h.mail_waiting === 3, 'three waiting');
+  assert.match(waiting.label, /seen \d+[smhd] ago/);
+  const row = (await attention(hub)).items.find((i) => i.kind === 'waiting');
+  assert.ok(row, 'a Waiting to send row');
+  assert.match(row!.summary, /3 messages wait for the link to build/);
+
+  await restart(hub);
+  const after = await waitHost(hub, 'build', (h) => h.state !== 'connecting' || h.mail_waiting === 3, 'the outbox read back');
+  assert.is(after.mail_waiting, 3, 'the outbox survived the restart');
+  const outbox = join(hub.d.dir, 'state', 'tuios', 'link', 'outbox', 'build.json');
+  assert.is(statSync(outbox).mode & 0o777, 0o600);
+  assert.is(statSync(join(hub.d.dir, 'state', 'tuios', 'link', 'outbox')).mode & 0o777, 0o700);
+  await waitHost(hub, 'ci', (h) => h.state === 'up', 'ci back after the hub restart');
+
+  await build.d.spawn();
+  await waitHost(hub, 'build', (h) => h.state === 'up' && h.mail_waiting === 0, 'up with nothing waiting', 60_000);
+  const w = (await build.d.call<{ windows: Array<{ id: string; name: string }> }>('list-windows')).windows.find((x) => x.name === 'claude')!.id;
+  const got = await waitFor(async () => {
+    const m = await mailbox(build, w);
+    return m.length >= 3 ? m : null;
+  }, { what: 'the waiting mail on build' });
+  assert.equal(got, ['second: sent while build is down', 'third: sent while build is down', 'fourth: sent while build is down']);
+  assert.not.ok((await attention(hub)).items.some((i) => i.kind === 'waiting'), 'the Waiting to send row closed');
+
+  // Its rows come back, live: a restored pane runs a shell, and the agent there reports again.
+  await build.d.ok(['set-agent-state', '-w', w, 'needs_input', '--kind', 'approval', '-m', 'May I deploy v3']);
+  const back = await waitFor(async () => (await allAgents(hub)).find((a) => a.host === 'build' && a.name === 'claude' && a.state === 'needs_input' && a.down === false), { what: 'build\'s row back' });
+  assert.is(back.counted, true);
+});
+
+test.run();
