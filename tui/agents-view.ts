@@ -17,6 +17,7 @@ import { age, clean, fit, pad, textWidth } from './text.js';
 import { AGE_TICK_MS, EDITOR_MAX_ROWS, MAX_BULK_REPLY, SETTLE_MS, UNDO_WINDOW_MS } from './limits.js';
 import { parseSelector, matches, type Selector } from '../core/agent/selector.js';
 import { selectorRow } from '../core/verbs/agents.js';
+import { HeldCard, heldItem } from './held-card.js';
 
 /** What the view keeps between openings: the selection and every draft (spec: ctrl+]). */
 export interface AgentsViewMemory {
@@ -57,6 +58,7 @@ export class AgentsView implements Overlay {
   private bulkAllow: { prompts: Array<{ row: AgentRow; prompt: PeekedPrompt }>; left: number; shownAt: number } | null = null;
   private lastRows: ViewRow[] = [];
   private tick = false;
+  private readonly held = new HeldCard();
 
   constructor(
     private readonly host: TuiHost,
@@ -242,7 +244,12 @@ export class AgentsView implements Overlay {
         this.mode = 'narrow-focus';
         break;
       case 'Enter':
-        if (r) this.goTo(r, false);
+        if (r) {
+          // Going to the pane is choosing to answer there: the hold ends and the harness asks.
+          const h = heldItem(this.itemsOf(r));
+          if (h?.window_id) void this.host.acts.call('release-approval', { window: h.window_id }, true);
+          this.goTo(r, false);
+        }
         return;
       case 'C-]':
         if (r) this.goTo(r, true);
@@ -305,6 +312,7 @@ export class AgentsView implements Overlay {
         break;
       case 'a':
       case 'A':
+        if (r && heldItem(this.itemsOf(r))) return this.host.track(this.answerHeld(heldItem(this.itemsOf(r))!, k === 'a' ? '1' : '2', now));
         if (r) this.host.track(this.answerFromCard(r, k === 'a' ? 'approve' : 'approve_always', undefined, k, now));
         return;
       default:
@@ -320,7 +328,29 @@ export class AgentsView implements Overlay {
     if (marked.length && n === 1) return this.host.track(this.openBulkAllow(marked));
     if (marked.length && n === 2) return this.host.dock.say('Always-allow is never given to many agents at once.');
     if (!r) return;
+    const h = heldItem(this.itemsOf(r));
+    if (h) {
+      if (n > 3) return this.host.dock.say('A held approval answers 1, 2 or 3.');
+      return this.host.track(this.answerHeld(h, String(n) as '1' | '2' | '3', now));
+    }
     this.host.track(this.answerFromCard(r, 'choose', n, String(n), now));
+  }
+
+  /** 1, 2 or 3 on a held approval or plan: only the attached client, only what was read. */
+  private async answerHeld(item: Item, key: '1' | '2' | '3', now: number): Promise<void> {
+    const why = this.held.refusal(item, key, now);
+    if (why) {
+      this.host.dock.say(why);
+      if (/moment|just arrived/.test(why)) this.wake(this.held.msUntilSettled(now) + 5);
+      return;
+    }
+    const params: Record<string, unknown> = { request_id: item.ref.request_id, answer: key, line: item.ref.line };
+    if (item.ref.plan_sha) params.plan_sha = item.ref.plan_sha;
+    const res = await this.host.acts.call('reply-approval', params, true);
+    const word = key === '1' ? 'Allowed once' : key === '2' ? 'Allowed always' : 'Denied';
+    if (res.ok) this.host.dock.say(`${word}: ${item.name ?? item.harness ?? 'the agent'} goes on.`);
+    else this.host.dock.say(`Not answered: ${res.message}`, stateMark('errored', false, this.host.ascii));
+    this.host.redraw();
   }
 
   private peekKey(tok: Token, now: number): void {
@@ -758,6 +788,13 @@ export class AgentsView implements Overlay {
       const ed = this.marks.size ? this.mem.bulkDraft : this.mem.drafts.get(sel.key);
       const who = this.marks.size ? `${this.marks.size} marked agents` : sel.type === 'agent' ? `${sel.agent.name} (${sel.agent.state} ${age(now - sel.agent.stateSince)})` : 'it';
       return this.drawEditor(cv, { x: r.x, y: Math.max(y + 1, r.y + r.h - EDITOR_MAX_ROWS - 2), w: r.w, h: EDITOR_MAX_ROWS + 2 }, ed ?? null, `Reply to ${who}`);
+    }
+    const h = heldItem(this.itemsOf(sel));
+    if (h) {
+      this.held.draw(cv, { x: r.x, y: y + 1, w: r.w, h: r.y + r.h - y - 1 }, h, now, ascii);
+      const wait = this.held.msUntilSettled(now);
+      if (wait > 0) this.wake(wait + 5);
+      return null;
     }
     const c = this.contentOf(sel);
     this.card.drawn(c, now);

@@ -151,7 +151,12 @@ export class Tui implements TuiHost {
 
   close(reason: string): void {
     if (this.closed) return;
-    this.flush(LEAVE_SCREEN);
+    try {
+      this.flush(LEAVE_SCREEN);
+    } catch (e) {
+      // The stream that failed may fail again: the client closes all the same.
+      this.svc.log.debug('tui could not leave the screen', { client: this.o.client.id, error: String(e) });
+    }
     this.dispose();
     this.o.onClose(reason);
   }
@@ -434,6 +439,8 @@ export class Tui implements TuiHost {
 
   /** Looking at a pane that finished a turn is what marks it seen (and closes its Done item). */
   private markSeen(w: Window): void {
+    // Focusing a pane whose prompt a hook holds ends the hold: the person answers it there.
+    if (this.svc.holds.heldFor(w.id) && this.acts.canActAsPerson) void this.acts.call('release-approval', { window: w.id }, true);
     const info = this.svc.agents.info(w);
     if (!info.finished_unread || !this.acts.canActAsPerson) return;
     const seq = Number(info.completion_seq ?? 0);
