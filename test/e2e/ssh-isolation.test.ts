@@ -1,0 +1,161 @@
+// One SSH session failing closes that session only. A daemon in this process (so a TUI can be
+// made to fail on purpose), reached over real TCP by ssh2 clients with a pty and a shell: one TUI
+// fails inside its own guards (its output stream throws), one throws out of them (its input
+// throws), one cannot start at all; the session beside them keeps typing into its shell, the
+// daemon answers, and terminal-kit's process listeners are gone when the sessions end.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, mkdirSync, chmodSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import ssh2 from 'ssh2';
+import type { ClientChannel } from 'ssh2';
+import { startDaemon, type RunningDaemon } from '../../core/daemon/main.js';
+import { resolvePaths } from '../../core/config/paths.js';
+import { TuiosError } from '../../core/errors.js';
+import { sshExtension } from '../../ssh-server/index.js';
+import { tuiExtension, createTui } from '../../tui/index.js';
+import { sshShell } from '../../tui/ssh-shell.js';
+import type { TuiOptions } from '../../core/verbs/tui.js';
+import { waitFor } from '../helpers/wait.js';
+import { ssh2Connect } from '../helpers/ssh.js';
+
+const { utils } = ssh2;
+
+const dir = mkdtempSync(join(tmpdir(), 'tuios-ssh-iso-'));
+mkdirSync(join(dir, 'run'));
+chmodSync(join(dir, 'run'), 0o700);
+mkdirSync(join(dir, 'c', 'tuios'), { recursive: true });
+writeFileSync(join(dir, 'c', 'tuios', 'config.toml'), '[ssh]\nlisten = "127.0.0.1:0"\n');
+Object.assign(process.env, { XDG_RUNTIME_DIR: join(dir, 'run'), XDG_STATE_HOME: join(dir, 's'), XDG_CONFIG_HOME: join(dir, 'c'), HOME: dir, SHELL: '/bin/sh' });
+const kp = utils.generateKeyPairSync('ed25519');
+writeFileSync(join(dir, 'c', 'tuios', 'authorized_keys'), kp.public + '\n', { mode: 0o600 });
+
+/** What each test session's TUI should do wrong, by the TERM its client sends. */
+const faults = new Map<string, 'write' | 'input' | 'start'>([
+  ['xterm-fail-write', 'write'],
+  ['xterm-fail-input', 'input'],
+  ['xterm-fail-start', 'start'],
+]);
+
+function faultyTui(o: TuiOptions) {
+  const fault = faults.get(o.term);
+  if (fault === 'start') throw new TuiosError('internal', 'The TUI could not start; the daemon log says why.');
+  let armed = false;
+  const tui = createTui({
+    ...o,
+    write: (data) => {
+      if (fault === 'write' && armed) throw new Error('a drawing bug');
+      o.write(data);
+    },
+  });
+  return {
+    // '!' is the trigger, kept from the shared pane; what follows it still reaches the TUI.
+    input: (b: Buffer) => {
+      if (b.includes('!')) {
+        if (fault === 'input') throw new Error('an input bug');
+        if (fault === 'write') armed = true;
+        b = Buffer.from(b.toString('latin1').replace(/!/g, ''), 'latin1');
+      }
+      if (b.length) tui.input(b);
+    },
+    resize: tui.resize,
+    dispose: tui.dispose,
+  };
+}
+
+let d: RunningDaemon;
+let port = 0;
+const listenersNow = () => ['exit', 'beforeExit', 'asyncExit', 'SIGWINCH'].reduce((n, ev) => n + process.listenerCount(ev), 0);
+
+interface Shell {
+  ch: ClientChannel;
+  out: () => string;
+  closed: Promise<void>;
+  end(): void;
+}
+
+/** A promise that must settle within `ms`, else the test fails saying what did not happen. */
+function within<T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> {
+  let t: NodeJS.Timeout;
+  return Promise.race([p, new Promise<T>((_, reject) => (t = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)))]).finally(() => clearTimeout(t));
+}
+
+async function shell(term: string): Promise<Shell> {
+  const c = await ssh2Connect(port, { privateKey: kp.private });
+  const ch = await new Promise<ClientChannel>((resolve, reject) => c.shell({ term, cols: 120, rows: 36 }, (e, s) => (e ? reject(e) : resolve(s))));
+  let out = '';
+  ch.on('data', (b: Buffer) => (out += b.toString('utf8')));
+  ch.stderr.on('data', (b: Buffer) => (out += b.toString('utf8')));
+  const closed = new Promise<void>((r) => ch.once('close', () => r()));
+  void closed.then(() => c.end());
+  return { ch, out: () => out, closed, end: () => c.end() };
+}
+
+test.before(async () => {
+  d = await startDaemon(resolvePaths(process.env), [tuiExtension(), sshExtension({ shell: (svc, req) => sshShell(svc, req, faultyTui) })]);
+  port = (d.svc.endpoints.get('ssh') as { port: number }).port;
+});
+
+test.after(async () => {
+  d.svc.shutdown('test');
+  await d.stopped;
+});
+
+test('a TUI that fails closes its own session; the one beside it and the daemon go on; no listener stays', async () => {
+  const baseline = listenersNow();
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const good = await shell('xterm-256color');
+  const badWrite = await shell('xterm-fail-write');
+  const badInput = await shell('xterm-fail-input');
+  for (const s of [good, badWrite, badInput]) await waitFor(() => s.out().includes('C-b ? help'), { what: 'a first frame' });
+  loop.disable();
+  // Three TUIs set up while this process also ran their clients: the loop was never held long.
+  const maxMs = loop.max / 1e6;
+  console.log(`  longest event-loop delay while three SSH TUIs started: ${maxMs.toFixed(0)} ms`);
+  assert.ok(maxMs < 500, `the loop was blocked ${maxMs} ms`);
+  assert.ok(listenersNow() > baseline, 'terminal-kit added its listeners');
+
+  // Its next frame (the help overlay) throws inside the TUI's own guard.
+  badWrite.ch.write('!\x02?');
+  await within(badWrite.closed, 'the failed TUI to close its session');
+  assert.match(badWrite.out(), /\[exited: the client hit an internal error/);
+  badInput.ch.write('!');
+  await within(badInput.closed, 'the failed TUI to close its session');
+  assert.match(badInput.out(), /\[exited: the client hit an internal error/);
+
+  // The session beside them still types into its shell.
+  good.ch.write('echo still-$((6*7))\r');
+  await waitFor(() => good.out().includes('still-42'), { what: 'the good session to echo' });
+  assert.is(d.svc.person.attachedCount, 1);
+
+  // A TUI that cannot start refuses that session with its reason, and nothing else.
+  const noStart = await shell('xterm-fail-start');
+  await within(noStart.closed, 'the refused session to close');
+  assert.match(noStart.out(), /tuios: The TUI could not start/);
+
+  good.end();
+  await within(good.closed, 'the good session to close');
+  await waitFor(() => d.svc.person.attachedCount === 0, { what: 'every client detached' });
+  assert.is(listenersNow(), baseline, 'terminal-kit\'s process listeners were removed');
+  const log = readFileSync(join(dir, 's', 'tuios', 'daemon.log'), 'utf8');
+  assert.match(log, /tui failed; closing its client/);
+  assert.match(log, /tui failed; closing its ssh session/);
+  assert.not.match(log, /uncaught exception|unhandled rejection/);
+  // The daemon still answers a verb over ssh.
+  const c = await ssh2Connect(port, { privateKey: kp.private });
+  const text = await new Promise<string>((resolve, reject) =>
+    c.exec('server-info --json', (e, ch) => {
+      if (e) return reject(e);
+      let s = '';
+      ch.on('data', (b: Buffer) => (s += b));
+      ch.on('close', () => resolve(s));
+    }),
+  );
+  c.end();
+  assert.is(JSON.parse(text).pid, process.pid);
+});
+
+test.run();
