@@ -218,7 +218,9 @@ function programOf(text: string): string | undefined {
   const m = /(?:"command"\s*:\s*"|"bash"\s*:\s*"|command = "|spawn\(")([^"\\]*(?:\\.[^"\\]*)*?)\s+agent-hook\b/.exec(text) ?? /spawn\(("[^"]+")/.exec(text);
   if (!m) return undefined;
   const raw = m[1]!;
-  return raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+  if (raw.startsWith('"')) return JSON.parse(raw) as string;
+  // One shell word as shellWord wrote it: 'a b' with '\'' for a quote.
+  return /^'.*'$/.test(raw) ? raw.slice(1, -1).replace(/'\\''/g, "'") : raw;
 }
 
 export function status(i: Integration, env: Env): StatusRow {
