@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import type { RpcClient } from '../../core/rpc/client.js';
@@ -146,6 +147,60 @@ t('a Bash permission is held for the Inbox, allowed from the attached client, an
   for (const s of ['working', 'needs_input', 'done']) assert.ok(states.includes(s), `the hooks reported ${s} (${states.join(' → ')})`);
   const closed = await d.call<{ items: InboxItem[] }>('list-attention');
   assert.ok(!closed.items.some((i) => i.id === item.id && i.held), 'the held item closed as answered');
+});
+
+/** A real terminal (tmux) running `tuios attach`: the person's client. */
+class Terminal {
+  readonly sock = `tuios-hooks-claude-${process.pid}`;
+  constructor(env: Record<string, string>, command: string) {
+    this.tmux(env, ['new-session', '-d', '-s', 't', '-x', '160', '-y', '48', `${command}; sleep 600`]);
+  }
+  tmux(env: Record<string, string> | null, args: string[]): string {
+    const e: Record<string, string> = { ...(env ?? d.env) };
+    delete e.TMUX;
+    return execFileSync('tmux', ['-L', this.sock, '-f', '/dev/null', ...args], { env: e, encoding: 'utf8' });
+  }
+  keys(...k: string[]): void {
+    this.tmux(null, ['send-keys', '-t', 't', ...k]);
+  }
+  screen(): string {
+    return this.tmux(null, ['capture-pane', '-p', '-t', 't']);
+  }
+  wait(re: RegExp, what: string, timeout = 60_000): Promise<string> {
+    return waitFor(() => (re.test(this.screen()) ? this.screen() : null), { timeout, what }).catch((e) => {
+      throw new Error(`${(e as Error).message}\n--- screen ---\n${this.screen()}`);
+    });
+  }
+  kill(): void {
+    try {
+      this.tmux(null, ['kill-server']);
+    } catch {
+      // gone
+    }
+  }
+}
+
+t('in the TUI: the held approval shows in the agents view and 1 allows it', async () => {
+  if (skip) return;
+  fake.setCommand('touch second.txt');
+  // The person looks at another session: focusing the agent's pane would end the hold.
+  await d.ok(['new-session', 'person']);
+  const term = new Terminal(d.env, `${process.execPath} ${BIN} attach -s person`);
+  try {
+    await term.wait(/\S/, 'the client to draw');
+    await d.call('ask-agent', { window: pane.window, text: 'Please create second.txt', timeout: 120_000 });
+    await waitFor(async () => (await d.call<{ items: InboxItem[] }>('list-attention')).items.find((i) => i.window_id === pane.window && i.held), { timeout: 120_000, what: 'the held approval' });
+    term.keys('C-b', 'i');
+    await term.wait(/approve Bash: touch second\.txt/, 'the held line in the agents view');
+    await term.wait(/1 allow {2}3 deny/, 'the keys that answer it');
+    term.keys('1');
+    await waitFor(() => existsSync(join(project, 'second.txt')), { timeout: 60_000, what: 'the command allowed from the TUI to run' }).catch((e) => {
+      throw new Error(`${(e as Error).message}\n--- screen ---\n${term.screen()}`);
+    });
+    await waitRow('the turn to finish', (x) => x.state === 'done' && x.source === 'report');
+  } finally {
+    term.kill();
+  }
 });
 
 t('uninstall leaves settings.json as it was before', async () => {
