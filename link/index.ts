@@ -48,8 +48,9 @@ export function linkExtension(opts: LinkExtensionOptions = {}): DaemonExtension 
         banner: [`link: this machine is ${links.self}; ${n === 0 ? 'no linked hosts ([hosts] in config.toml, or tuios hosts add)' : `linking to ${[...links.peers.keys()].join(', ')}`}`],
         dispose: async () => {
           unregister?.();
-          await sock.close();
+          // The links first: the socket's close waits for its connections to end.
           links.dispose();
+          await sock.close();
           svc.remote = null;
           setLinks(svc, null);
           running.delete(svc);

@@ -16,6 +16,7 @@ let nextConn = 3_000_000;
 
 export class LinkSocket {
   private server: Server | null = null;
+  private readonly conns = new Set<Socket>();
   readonly path: string;
 
   constructor(
@@ -46,6 +47,8 @@ export class LinkSocket {
 
   private accept(sock: Socket): void {
     sock.on('error', () => undefined);
+    this.conns.add(sock);
+    sock.once('close', () => this.conns.delete(sock));
     const peer = readPeer(sock);
     const caller: Caller = { connId: nextConn++, channel: 'socket', pid: peer.pid, uid: peer.uid, readOnly: false, paneHint: null };
     const p = this.svc.placement(caller);
@@ -61,6 +64,7 @@ export class LinkSocket {
     return new Promise((resolve) => {
       if (!this.server) return resolve();
       this.server.close(() => resolve());
+      for (const c of this.conns) c.destroy();
       this.server = null;
       try {
         unlinkSync(this.path);

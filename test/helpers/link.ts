@@ -28,12 +28,12 @@ export interface Host {
 }
 
 /** A daemon named `name` on its links, its SSH server on a free loopback port. */
-export async function startHost(name: string, o: { config?: string; env?: Record<string, string>; ssh?: boolean; listen?: string; prefix?: string[] } = {}): Promise<Host> {
+export async function startHost(name: string, o: { config?: string; env?: Record<string, string>; ssh?: boolean; listen?: string; prefix?: string[]; start?: boolean } = {}): Promise<Host> {
   const ssh = o.ssh ?? true;
   const port = ssh ? await freePort() : 0;
   const listen = o.listen ?? `127.0.0.1:${port}`;
   const sshTable = ssh ? `[ssh]\nlisten = "${listen}"\n` : '[ssh]\nenabled = false\n';
-  const opts: DaemonOptions = { config: `${o.config ?? ''}\n[link]\nname = "${name}"\n${sshTable}`, env: o.env, prefix: o.prefix };
+  const opts: DaemonOptions = { config: `${o.config ?? ''}\n[link]\nname = "${name}"\n${sshTable}`, env: o.env, prefix: o.prefix, start: o.start };
   const d = await TestDaemon.start(opts);
   return { name, d, port };
 }
