@@ -97,6 +97,7 @@ class Hook {
   finish(): never {
     if (!this.finished) {
       this.finished = true;
+      this.explain(`exit 0 after ${Math.round(performance.now())} ms`);
       if (!this.printed && this.h?.stdoutJson) out('{}\n');
     }
     process.exit(0);

