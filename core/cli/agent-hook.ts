@@ -259,7 +259,7 @@ async function run(hook: Hook, args: HookArgs, h: HookHarness, elapsed: () => nu
         sessionName = res.session ?? env.TUIOS_SESSION ?? '';
         hook.explain(`set-agent-state ${r.state}${r.kind ? ` (${r.kind})` : ''}: ${res.applied ? 'applied' : `not applied, ${res.state} stands`}`);
       } catch (e) {
-        hook.explain(`set-agent-state refused: ${(e as Error).message}`);
+        hook.explain(`set-agent-state refused (${(e as { code?: string }).code ?? 'error'}): ${(e as Error).message}`);
       }
     }
   }
@@ -277,7 +277,7 @@ async function run(hook: Hook, args: HookArgs, h: HookHarness, elapsed: () => nu
       for (const a of plan.activities) {
         await client.call('report-agent-activity', pick({ ...target, ...a, harness: h.id, agent_session_id: plan.session?.id, harness_pid: proc.harnessPid ?? undefined }, takes, [])).then(
           () => hook.explain(`activity ${a.type}`),
-          (e) => hook.explain(`activity ${a.type} refused: ${(e as Error).message}`),
+          (e) => hook.explain(`activity ${a.type} refused (${(e as { code?: string }).code ?? 'error'}): ${(e as Error).message}`),
         );
       }
   }
