@@ -11,6 +11,7 @@ import serializeAddon from '@xterm/addon-serialize';
 import type { IBufferLine, IBufferCell, IMarker, Terminal as XTerminal } from '@xterm/headless';
 import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS } from '../limits.js';
 import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
+import { RowTextCache } from './row-text.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -77,6 +78,7 @@ interface Mark {
 export class Emulator {
   readonly term: XTerminal;
   private readonly serializer: InstanceType<typeof SerializeAddon>;
+  private readonly rowText: RowTextCache;
   private hooks: EmulatorHooks = {};
   private kittyPending = new Map<string, { title: string; body: string }>();
   /** Bumps every time parsed output changed the buffer; readers compare it to skip clean screens. */
@@ -108,6 +110,7 @@ export class Emulator {
     });
     const wb = (this.term as unknown as { _core?: { _writeBuffer?: { writeSync?: (d: string | Uint8Array) => void } } })._core?._writeBuffer;
     this.syncParse = typeof wb?.writeSync === 'function' ? wb.writeSync.bind(wb) : null;
+    this.rowText = new RowTextCache(this.term);
     this.serializer = new SerializeAddon();
     this.term.loadAddon(this.serializer);
     this.term.onTitleChange((t) => {
@@ -344,14 +347,35 @@ export class Emulator {
   lineText(index: number): string {
     const off = this.offset;
     if (index < off) return this.store!.text(index);
-    return this.term.buffer.active.getLine(index - off)?.translateToString(true) ?? '';
+    const b = this.term.buffer.active;
+    const y = index - off - b.baseY;
+    // A row of the screen: the cache holds it until xterm says the row changed. The viewport is
+    // never scrolled away from the bottom here, so screen row y is refresh row y.
+    const cached = y >= 0 && y < this.term.rows && b.viewportY === b.baseY;
+    let t = cached ? this.rowText.get(y) : undefined;
+    if (t === undefined) {
+      t = b.getLine(index - off)?.translateToString(true) ?? '';
+      if (cached) this.rowText.set(y, t);
+    }
+    return t;
   }
 
   /** The visible screen, one string per row. */
   screenLines(): string[] {
-    const top = this.viewportTop;
-    const out: string[] = [];
-    for (let y = 0; y < this.term.rows; y++) out.push(this.lineText(top + y));
+    const b = this.term.buffer.active;
+    const base = b.baseY;
+    const rows = this.term.rows;
+    const out: string[] = new Array(rows);
+    // Rows the program has not touched since the last read come from the cache (see row-text.ts).
+    const cached = b.viewportY === base;
+    for (let y = 0; y < rows; y++) {
+      let t = cached ? this.rowText.get(y) : undefined;
+      if (t === undefined) {
+        t = b.getLine(base + y)?.translateToString(true) ?? '';
+        if (cached) this.rowText.set(y, t);
+      }
+      out[y] = t;
+    }
     return out;
   }
 

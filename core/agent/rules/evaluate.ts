@@ -79,6 +79,8 @@ export function evaluateScreen(block: RuleBlock, screen: string[], trace = false
   const traces: RuleTrace[] = [];
   let verdict: Verdict = NONE;
   let boxes: Box[] | null = null;
+  // Rules reading the same region share its lines and its searchable text within one look.
+  const seen = new Map<string, { lines: string[] | null; subject?: Subject }>();
   for (const rule of block.rules) {
     if (verdict !== NONE && !trace) break;
     const spec = rule.region as RegionSpec;
@@ -103,13 +105,16 @@ export function evaluateScreen(block: RuleBlock, screen: string[], trace = false
       else verdict = decide(rule, text, holding.length === 1 ? holding[0]! : null, holding.length);
       continue;
     }
-    const reg = extractRegion(tail, spec);
+    const key = regionName(spec);
+    let reg = seen.get(key);
+    if (!reg) seen.set(key, (reg = extractRegion(tail, spec)));
     if (trace && spec.kind !== 'tail') t.regionText = reg.lines;
     if (reg.lines === null) {
       t.why = 'no_region';
       continue;
     }
-    const r = evalGroup(rule.group, subject(reg.lines, block.foldCase, spec.kind === 'after_last_horizontal_rule'));
+    reg.subject ??= subject(reg.lines, block.foldCase, spec.kind === 'after_last_horizontal_rule');
+    const r = evalGroup(rule.group, reg.subject);
     if (!r.ok) {
       t.why = r.why;
       continue;

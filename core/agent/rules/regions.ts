@@ -48,17 +48,22 @@ const BORDER_RE = new RegExp(`^[${CORNER_OPEN}]?[${DASHES}]{3,}[${CORNER_CLOSE}]
 /** A bare dash rule carrying a title: `──── My session ─`. */
 const TITLED_RE = new RegExp(`^[${DASHES}]{2,} +[^${DASHES}${CORNER_OPEN}${CORNER_CLOSE}\\s].*? +[${DASHES}]+$`);
 
+/** Every border and titled rule holds a box dash; most lines of a screen hold none. */
+function hasDash(line: string): boolean {
+  return line.includes('─') || line.includes('━');
+}
+
 export function isBorderLine(line: string): boolean {
-  return BORDER_RE.test(line.trim());
+  return hasDash(line) && BORDER_RE.test(line.trim());
 }
 
 export function isTitledRule(line: string): boolean {
-  return TITLED_RE.test(line.trim());
+  return hasDash(line) && TITLED_RE.test(line.trim());
 }
 
 /** The bottom `n` non-empty rows of the screen (blank rows between them kept), trimmed at the end. */
 export function tailOf(screen: string[], n: number): string[] {
-  const rows = screen.map((l) => l.replace(/\s+$/, ''));
+  const rows = screen.map((l) => l.trimEnd());
   let end = rows.length;
   while (end > 0 && rows[end - 1] === '') end--;
   let start = end;
