@@ -72,8 +72,13 @@ export const SNAPSHOT_DEBOUNCE_MS = 100;
 /** How long the CLI waits for an auto-started daemon to answer (a loaded 2-core box is slow). */
 export const DAEMON_START_TIMEOUT_MS = 15_000;
 
-/** Delay between a paste and the submit key, so a TUI reads the paste as one event first. */
-export const SUBMIT_DELAY_MS = 60;
+/**
+ * Quiet after the paste is on the screen before the submit key, so a TUI has read the paste as
+ * one event first: Gemini CLI takes an Enter within 40 ms of a paste as a newline (see typing.ts).
+ */
+export const SUBMIT_DELAY_MS = 100;
+/** Quiet after a paste that never showed its text (a placeholder) before the submit key goes. */
+export const SUBMIT_PLACEHOLDER_QUIET_MS = 300;
 /** Longest wait for the pane to show a paste before the submit key goes anyway. */
 export const SUBMIT_ECHO_MAX_MS = 1500;
 

@@ -5,7 +5,7 @@
 import type { Window } from '../model/window.js';
 import { encodePaste } from '../pty/paste.js';
 import { TuiosError } from '../errors.js';
-import { SUBMIT_DELAY_MS, SUBMIT_ECHO_MAX_MS } from '../limits.js';
+import { SUBMIT_DELAY_MS, SUBMIT_ECHO_MAX_MS, SUBMIT_PLACEHOLDER_QUIET_MS } from '../limits.js';
 
 export interface InputSpec {
   submit: 'cr' | 'lf';
@@ -44,7 +44,7 @@ export function typePrompt(w: Window, text: string, input: InputSpec, recheck: (
     const bytes = encodePaste(text, bracketed);
     const before = w.outputBytes;
     w.write(bytes);
-    await echoed(w, before);
+    await echoed(w, before, text);
     recheck();
     if (input.focus_before_submit && w.screen.modes.sendFocus) w.write('\x1b[I');
     w.write(input.submit === 'lf' ? '\n' : '\r');
@@ -53,20 +53,42 @@ export function typePrompt(w: Window, text: string, input: InputSpec, recheck: (
 }
 
 /**
- * Waits for the pane to show the paste and then SUBMIT_DELAY_MS of quiet, at most
- * SUBMIT_ECHO_MAX_MS: a TUI busy when the paste arrives reads the paste and a submit key sent
- * right behind it in one read, and may take the key as part of the paste (Gemini CLI 0.61.0 at
- * start-up left the prompt unsubmitted in its input box).
+ * Waits for the pane to show the paste, then SUBMIT_DELAY_MS of quiet, at most SUBMIT_ECHO_MAX_MS.
+ * A TUI busy when the paste arrives reads the paste and a submit key sent right behind it in one
+ * read, and may take the key as part of the paste: Gemini CLI 0.61.0 turns an Enter that comes
+ * within 40 ms of a paste into a newline (its guard for terminals whose pastes it cannot trust),
+ * and at start-up, busy with its own repaints, left prompts unsubmitted in its input box. So any
+ * output is not enough: the start of the text must be on the screen. A harness that shows a long
+ * paste as a placeholder never shows it, and gets the submit key after a longer quiet instead.
  */
-async function echoed(w: Window, before: number): Promise<void> {
+async function echoed(w: Window, before: number, text: string): Promise<void> {
   const until = Date.now() + SUBMIT_ECHO_MAX_MS;
+  const probe = echoProbe(text);
   await sleep(SUBMIT_DELAY_MS);
   while (Date.now() < until && w.running) {
     const quietFor = Date.now() - w.lastOutputAt;
-    if (w.outputBytes > before && quietFor >= SUBMIT_DELAY_MS) return;
+    if (w.outputBytes > before) {
+      if (quietFor >= SUBMIT_PLACEHOLDER_QUIET_MS) return;
+      if (quietFor >= SUBMIT_DELAY_MS && (probe === '' || squeeze(w.screen.screenLines().join('')).includes(probe))) return;
+    }
     await sleep(Math.max(10, Math.min(SUBMIT_DELAY_MS - quietFor, until - Date.now())));
   }
 }
+
+/** All white space out: a wrapped input box breaks the text at spaces of its own choosing. */
+function squeeze(s: string): string {
+  return s.replace(/\s+/g, '');
+}
+
+/** What of the text the screen must show: its first few visible characters, white space aside. */
+export function echoProbe(text: string): string {
+  const first = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  // Control characters are not drawn as themselves; a text of them has nothing to look for.
+  return [...squeeze(first.replace(/[\x00-\x1f\x7f]/g, ''))].slice(0, ECHO_PROBE_CHARS).join('');
+}
+
+/** Characters of the text looked for on the screen: few enough to sit on one row of an input box. */
+const ECHO_PROBE_CHARS = 10;
 
 /** Operation ids: a same-id retry replays the cached result and never types again (ADR-0076). */
 export class OpCache {
