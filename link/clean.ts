@@ -29,7 +29,7 @@ export function peerText(s: string, maxBytes = LINK_MAX_TEXT_BYTES): string {
 }
 
 function num(n: number, min = 0): number {
-  return Number.isFinite(n) ? Math.max(min, Math.min(n, Number.MAX_SAFE_INTEGER)) : 0;
+  return Number.isFinite(n) ? Math.max(min, Math.min(n, Number.MAX_SAFE_INTEGER)) : min;
 }
 
 /** Ids are shown and sent back: printable, short. */
