@@ -2,13 +2,13 @@
 // peers (build and ci) the way a person links them (`hosts add --yes`), then an agent on a peer
 // that waits for an answer, mail across the link, a peer killed with SIGKILL while mail waits for
 // it, the hub restarted with that mail on disk, and a peer whose [hosts] table keeps answering
-// prompts off.
+// prompts off and holds the hub's mail for the person there.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
-import { link, restart, startHost, waitHost, STANDIN_ASKS, type Host } from '../helpers/link.js';
+import { freePort, link, restart, startHost, waitHost, STANDIN_ASKS, type Host } from '../helpers/link.js';
 
 let hub: Host;
 let build: Host;
@@ -49,7 +49,7 @@ async function mailbox(h: Host, window: string): Promise<string[]> {
 
 test.before(async () => {
   build = await startHost('build');
-  ci = await startHost('ci', { config: '[hosts.hub]\nrespond = false\n' });
+  ci = await startHost('ci', { config: '[hosts.hub]\nrespond = false\nhold_mail = true\n' });
   hub = await startHost('hub');
   await link(hub, build);
   await link(hub, ci);
@@ -121,6 +121,58 @@ test('ci keeps respond off for the hub: an answer from the hub is refused there'
   assert.match(r.stderr, /forbidden/);
   assert.match(r.stderr, /respond = true/);
   assert.is((await ci.d.call<{ state: string }>('get-agent-state', { window: w })).state, 'needs_input', 'nothing was pressed');
+});
+
+/** The person at a host: an attached control client's nonce (the test runs outside every pane). */
+async function personOf(h: Host): Promise<string> {
+  const c = await h.d.client();
+  const att = await c.stream<{ nonce: string | null }>('attach', { mode: 'control' }, () => {});
+  assert.ok(att.nonce, 'a nonce for the person');
+  return att.nonce!;
+}
+
+test('ci holds mail from the hub for the person there; only the person passes it on', async () => {
+  const out = await hub.d.ok(['send-agent-message', '-w', 'ci:web:codex', 'Deploy now?']);
+  assert.match(out, /delivered to ci, held there for the person \(it was for codex\)/);
+  const held = await waitFor(async () => (await attention(ci)).items.find((i) => i.kind === 'held'), { what: 'the held row on ci' });
+  assert.match(held.summary, /^\[held for codex, p passes on\] shell@hub: Deploy now\?/);
+  const codex = (await ci.d.call<{ windows: Array<{ id: string; name: string }> }>('list-windows')).windows.find((w) => w.name === 'codex')!.id;
+  assert.equal(await mailbox(ci, codex), [], 'the agent has not seen it');
+  const ref = (held as unknown as { ref: { message_id: number } }).ref.message_id;
+  const refused = await ci.d.cli(['release-agent-message', String(ref)]);
+  assert.match(refused.stderr, /not_human/, 'without the nonce it is refused');
+  const nonce = await personOf(ci);
+  const r = await ci.d.call<{ released: { released_from: number; host: string } }>('release-agent-message', { id: ref, nonce });
+  assert.is(r.released.released_from, ref);
+  assert.is(r.released.host, 'hub');
+  assert.equal(await mailbox(ci, codex), ['Deploy now?']);
+  assert.not.ok((await attention(ci)).items.some((i) => i.kind === 'held'), 'the held row closed');
+});
+
+test('mail a peer refuses is a row with its reason; d on Waiting to send discards what waits; d on a host\'s row hides it here only', async () => {
+  const r = await hub.d.cli(['send-agent-message', '-s', 'ci:nosuch', 'for nobody']);
+  assert.is(r.code, 1);
+  assert.match(r.stderr, /ci refused the message/);
+  const row = await waitFor(async () => (await attention(hub)).items.find((i) => i.kind === 'waiting' && /refused there/.test(i.summary)), { what: 'the refusal row' });
+  assert.match(row.summary, /a message for ci:nosuch was refused there: There is no session "nosuch"/);
+
+  // A host that never answers: its mail waits, and the person discards it.
+  const closed = await freePort();
+  const cfg = join(hub.d.dir, 'config', 'tuios', 'config.toml');
+  appendFileSync(cfg, `\n[hosts.ghost]\naddress = "127.0.0.1"\nport = ${closed}\n`);
+  await waitHost(hub, 'ghost', (h) => h.state === 'down', 'down');
+  assert.match(await hub.d.ok(['send-agent-message', '-s', 'ghost:api', 'into the void']), /queued for ghost/);
+  const waiting = await waitFor(async () => (await attention(hub)).items.find((i) => i.kind === 'waiting' && /link to ghost/.test(i.summary)), { what: 'ghost\'s Waiting to send row' });
+  assert.match(waiting.summary, /^1 message waits for the link to ghost$/);
+  const nonce = await personOf(hub);
+  await hub.d.call('dismiss-attention', { ids: [waiting.id, row.id], nonce });
+  await waitHost(hub, 'ghost', (h) => h.mail_waiting === 0, 'discarded');
+
+  const ciRow = (await attention(hub)).items.find((i) => i.host === 'ci' && i.kind === 'approval')!;
+  const d = await hub.d.call<{ hidden?: string[] }>('dismiss-attention', { ids: [ciRow.id], nonce });
+  assert.equal(d.hidden, [ciRow.id]);
+  assert.not.ok((await attention(hub)).items.some((i) => i.id === ciRow.id), 'hidden here');
+  assert.ok((await attention(ci)).items.some((i) => i.kind === 'approval'), 'nothing marked on ci');
 });
 
 test('a peer killed with SIGKILL: its rows stay, muted and not counted; mail waits, survives a hub restart, and arrives in order', async () => {
