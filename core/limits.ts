@@ -151,8 +151,6 @@ export const LINK_REDIAL_MAX_MS = 10_000;
 export const LINK_CONNECT_TIMEOUT_MS = 10_000;
 /** Bytes written to a link that the peer has not taken: past this it is too slow and is dropped (it resumes on redial). */
 export const LINK_MAX_PENDING_BYTES = 8 * 1024 * 1024;
-/** Mail held from linked hosts (hold_mail) waiting for the person. */
-export const LINK_HELD_MAX = 256;
 /** Outbox ids a host remembers, so a resend after a lost answer is not delivered twice. */
 export const LINK_SEEN_MAIL_IDS = 1024;
 /** A peer's schema text in its Hello. */

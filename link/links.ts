@@ -17,7 +17,7 @@ import { PeerLink, type PeerConfig, type PeerStatus } from './peer.js';
 import { Journal } from './serve/journal.js';
 import { ServedLink, type ServedInfo } from './serve/served-link.js';
 import { SeenMail } from './serve/mail-in.js';
-import { StreamKinds, type OpenedStream } from './streams.js';
+import type { OpenedStream } from './streams.js';
 import { paneStream } from './serve/pane-stream.js';
 import { KnownHosts } from './transport/known-hosts.js';
 import type { Refusal } from './outbox/outbox.js';
@@ -58,7 +58,6 @@ export class Links implements RemoteHosts, Disposable {
   readonly peers = new Map<string, PeerLink>();
   readonly served = new Set<ServedLink>();
   readonly journal: Journal;
-  readonly streamKinds = new StreamKinds();
   readonly known: KnownHosts;
   private readonly seenMail = new Map<string, SeenMail>();
   private readonly outboxDir: string;
@@ -68,6 +67,7 @@ export class Links implements RemoteHosts, Disposable {
   /** Rows of linked hosts the person dismissed here, by `HOST:ID`, until that row changes. */
   private readonly hidden = new Map<string, number>();
   private readonly subs: Disposable[] = [];
+  private readonly unregisterPane: () => void;
 
   constructor(
     private readonly svc: Services,
@@ -79,7 +79,7 @@ export class Links implements RemoteHosts, Disposable {
     ensurePrivateDir(this.outboxDir);
     this.known = new KnownHosts(join(svc.paths.stateDir, KNOWN_HOSTS_FILE), svc.baseEnv.HOME ? join(svc.baseEnv.HOME, '.ssh', 'known_hosts') : null);
     this.journal = new Journal(svc);
-    this.streamKinds.register('pane', paneStream);
+    this.unregisterPane = svc.linkStreams.register('pane', paneStream);
   }
 
   get self(): string {
@@ -183,7 +183,7 @@ export class Links implements RemoteHosts, Disposable {
 
   /** A host dialed this machine: serve it until the link ends. */
   serve(stream: Duplex, info: ServedInfo): ServedLink {
-    const l = new ServedLink(stream, { svc: this.svc, journal: this.journal, streams: this.streamKinds, self: this.self, log: this.log, seen: (h) => this.seen(h) }, info, (x) => this.served.delete(x));
+    const l = new ServedLink(stream, { svc: this.svc, journal: this.journal, streams: this.svc.linkStreams, self: this.self, log: this.log, seen: (h) => this.seen(h) }, info, (x) => this.served.delete(x));
     this.served.add(l);
     return l;
   }
@@ -263,5 +263,6 @@ export class Links implements RemoteHosts, Disposable {
     this.peers.clear();
     for (const l of [...this.served]) l.close('this daemon is stopping');
     this.journal.dispose();
+    this.unregisterPane();
   }
 }

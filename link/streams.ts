@@ -1,5 +1,5 @@
 // Byte streams over a link: pane output for a replica emulator, files, and whatever a part of the
-// daemon registers (worktree pull's packs). The dialer opens a stream by kind with JSON params;
+// daemon registers in svc.linkStreams (worktree pull's packs). The dialer opens a stream by kind with JSON params;
 // the serving side's handler for that kind writes into a sink that becomes StreamData frames,
 // waits when the link's send buffer is full, and ends with one StreamClose. Each side holds at
 // most LINK_MAX_STREAMS; a kind nobody registered is closed with `unsupported`.
@@ -7,37 +7,11 @@ import { Readable } from 'node:stream';
 import type { Services } from '../core/daemon/services.js';
 import { TuiosError, toErrorBody } from '../core/errors.js';
 import type { LinkSession } from './session.js';
-import type { LinkPolicy, Right } from './policy.js';
+import type { LinkPolicy } from './policy.js';
+import type { StreamKinds, StreamSink } from '../core/hosts/streams.js';
+
+export type { StreamKind, StreamSink } from '../core/hosts/streams.js';
 import { LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_HIGH_WATER } from '../core/limits.js';
-
-/** What a stream handler writes into; `write` resolves once the link has room again. */
-export interface StreamSink {
-  write(data: Buffer): Promise<void>;
-  /** Ends the stream: a reason for a failure, none for a clean end. */
-  end(reason?: string): void;
-  readonly signal: AbortSignal;
-}
-
-export interface StreamKind {
-  /** The policy right the opener's host needs. */
-  right: Right;
-  open(svc: Services, params: Record<string, unknown>, sink: StreamSink, host: string): void | Promise<void>;
-}
-
-/** Stream kinds served by this daemon: the link's own, and those other parts register at start. */
-export class StreamKinds {
-  private readonly kinds = new Map<string, StreamKind>();
-
-  register(name: string, k: StreamKind): () => void {
-    if (this.kinds.has(name)) throw new Error(`the link stream kind ${name} is registered twice`);
-    this.kinds.set(name, k);
-    return () => this.kinds.delete(name);
-  }
-
-  get(name: string): StreamKind | undefined {
-    return this.kinds.get(name);
-  }
-}
 
 /** The serving side of one link's streams. */
 export class ServedStreams {

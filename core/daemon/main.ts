@@ -43,6 +43,7 @@ import { packageRoot } from '../config/package-root.js';
 import { installFleet } from '../git/fleet.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { StreamKinds } from '../hosts/streams.js';
 
 export interface DaemonArgs {
   foreground: boolean;
@@ -217,6 +218,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     ops: new OpCache(),
     queue: null as unknown as DeliveryQueue,
     remote: null,
+    linkStreams: new StreamKinds(),
     endpoints: new Map(),
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,

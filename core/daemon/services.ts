@@ -21,6 +21,7 @@ import type { PermissionsState } from '../security/access.js';
 import type { OpCache } from '../agent/typing.js';
 import type { DeliveryQueue } from '../agent/queue.js';
 import type { RemoteHosts } from '../hosts/remote.js';
+import type { StreamKinds } from '../hosts/streams.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -47,6 +48,8 @@ export interface Services {
   readonly queue: DeliveryQueue;
   /** Linked hosts: set by the link extension at start; null without it (another machine is refused). */
   remote: RemoteHosts | null;
+  /** Stream kinds linked hosts may open here (the link serves them; parts register at start). */
+  readonly linkStreams: StreamKinds;
   /** Where the extensions listen (ssh: {host, port, fingerprint}), as server-info reports it. */
   readonly endpoints: Map<string, unknown>;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */

@@ -1,5 +1,6 @@
 // Linked hosts as core sees them. The link (link/) implements this and sets it on the services at
 // start-up; core never imports link. Without it, a target naming another machine is refused.
+import type { RemoteStream } from './streams.js';
 /** A linked host's link as `hosts ls` shows it. */
 export type HostLinkState = 'connecting' | 'up' | 'down';
 
@@ -78,4 +79,9 @@ export interface RemoteHosts {
   itemRows(): RemoteItemRow[];
   /** Dismissing a linked host's row hides it here only, until that row changes; false when unknown. */
   hideItem(host: string, id: number): boolean;
+  /**
+   * Opens a byte stream of `kind` on that host (a kind registered there in svc.linkStreams), with
+   * JSON params. Throws host_down when the link is not up; a refusal ends the stream with its reason.
+   */
+  openStream(host: string, kind: string, params: Record<string, unknown>): RemoteStream;
 }

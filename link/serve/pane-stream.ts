@@ -2,7 +2,7 @@
 // serialized screen (a snapshot with modes, not a byte log), then relays the bytes the pane prints
 // as they are parsed here, and ends when the pane closes. A viewer that cannot keep up is ended
 // (`slow`) rather than buffered without bound; it opens the stream again for a fresh snapshot.
-import type { StreamKind } from '../streams.js';
+import type { StreamKind } from '../../core/hosts/streams.js';
 import { TuiosError } from '../../core/errors.js';
 import { LINK_MAX_PENDING_BYTES } from '../../core/limits.js';
 

@@ -11,7 +11,8 @@ import { policyFor, type LinkPolicy } from '../policy.js';
 import type { Journal, JournalFrame } from './journal.js';
 import { deliverMail, SeenMail } from './mail-in.js';
 import { runCall } from './calls-in.js';
-import { ServedStreams, type StreamKinds } from '../streams.js';
+import { ServedStreams } from '../streams.js';
+import type { StreamKinds } from '../../core/hosts/streams.js';
 import { LINK_MAX_INFLIGHT_CALLS } from '../../core/limits.js';
 
 const ACCEPTS: ReadonlySet<BranchName> = new Set(['Follow', 'Mail', 'Call', 'StreamOpen', 'StreamClose']);

@@ -254,4 +254,96 @@ test('no common protocol closes both sides with the reason version', async () =>
   assert.match(reasons[0]!.detail, /protocol 9-9/);
 });
 
+test('streams: data in order and a clean end; an unknown kind, a kind the policy refuses, and past 16 at once are closed with the reason', async () => {
+  const { ServedStreams, OpenedStream } = await import('../../link/streams.js');
+  const { StreamKinds } = await import('../../core/hosts/streams.js');
+  const [x, y] = pipePair();
+  const opened = new Map<number, InstanceType<typeof OpenedStream>>();
+  const hub = new LinkSession(x, { host: 'hub', bootId: 'a', log: nullLogger, accepts: new Set(['StreamData', 'StreamClose'] as never[]) }, {
+    hello: () => {},
+    frame: (f) => {
+      if (f.kind === 'StreamData') opened.get(f.body.stream)?.feed(f.body.data);
+      if (f.kind === 'StreamClose') opened.get(f.body.stream)?.finish(f.body.reason);
+    },
+    close: () => {},
+  });
+  let served: InstanceType<typeof ServedStreams> | null = null;
+  const kinds = new StreamKinds();
+  const aborted: number[] = [];
+  kinds.register('echo', { right: 'list', open: async (_svc, p, sink) => {
+    for (const part of p.parts as string[]) await sink.write(Buffer.from(part));
+    sink.end();
+  } });
+  kinds.register('hang', { right: 'list', open: (_svc, p, sink) => void sink.signal.addEventListener('abort', () => aborted.push(Number(p.n))) });
+  kinds.register('secret', { right: 'files', open: (_svc, _p, sink) => sink.end() });
+  const policy = { ...policyFor(defaultConfig(), 'hub') };
+  const peer = new LinkSession(y, { host: 'peer', bootId: 'b', log: nullLogger, accepts: new Set(['StreamOpen', 'StreamClose'] as never[]) }, {
+    hello: () => (served = new ServedStreams({ log: nullLogger } as never, peer, kinds, 'hub', () => policy)),
+    frame: (f) => {
+      if (f.kind === 'StreamOpen') served!.onOpen(f.body.stream, f.body.kind, f.body.params);
+      if (f.kind === 'StreamClose') served!.onClose(f.body.stream);
+    },
+    close: () => served?.dispose(),
+  });
+  await new Promise((r) => setTimeout(r, 50));
+  let next = 1;
+  const open = (kind: string, params: Record<string, unknown>) => {
+    const id = next++;
+    const st = new OpenedStream(id, () => hub.send('StreamClose', { stream: id, reason: 'closed by the viewer' }));
+    opened.set(id, st);
+    hub.send('StreamOpen', { stream: id, kind, params: JSON.stringify(params) });
+    return st;
+  };
+  const read = (st: InstanceType<typeof OpenedStream>) => new Promise<{ data: string; reason: string | null }>((resolve) => {
+    let data = '';
+    st.on('data', (d: Buffer) => (data += d.toString()));
+    st.on('end', () => resolve({ data, reason: st.closeReason }));
+    st.on('error', () => resolve({ data, reason: st.closeReason }));
+  });
+  assert.equal(await read(open('echo', { parts: ['one ', 'two ', 'three'] })), { data: 'one two three', reason: '' });
+  assert.match(String((await read(open('nothing-here', {}))).reason), /^unsupported: /);
+  assert.match(String((await read(open('secret', {}))).reason), /^forbidden: .*files/);
+  const hanging = Array.from({ length: 16 }, (_, n) => open('hang', { n }));
+  assert.match(String((await read(open('hang', { n: 99 }))).reason), /^limit_reached: /);
+  hanging[0]!.destroy();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(aborted, [0], 'closing a stream here aborts its handler there');
+  hub.close({ code: 'local', detail: 'done' });
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(aborted.length, 16, 'the link going ends every stream');
+  peer.close({ code: 'local', detail: 'done' });
+});
+
+test('the journal: a row goes out only when it changed; a resume gets what changed since, or a snapshot for another boot or a sequence it no longer covers', async () => {
+  const { Journal } = await import('../../link/serve/journal.js');
+  const { Bus } = await import('../../core/bus.js');
+  const { LINK_JOURNAL_ENTRIES } = await import('../../core/limits.js');
+  const bus = new Bus();
+  const items = new Map<number, Record<string, unknown>>();
+  const svc = { bus, bootId: 'boot-1', model: { windows: new Map(), sessions: new Map() }, inbox: { items, list: () => [...items.values()] }, agents: {} };
+  const j = new Journal(svc as never);
+  const seen: string[] = [];
+  j.follow((f) => seen.push(f.kind));
+  const item = (id: number, summary: string) => ({ id, kind: 'question', window_id: null, session_id: null, session: 's', name: 'n', harness: null, summary, opened_at: 1, updated_at: 1, snoozed_until: null, unread: true, ref: {} });
+  const put = (id: number, summary: string) => {
+    items.set(id, item(id, summary));
+    bus.publish('attention', { op: 'update', reason: 'test', item: items.get(id) as never });
+  };
+  put(1, 'first');
+  put(1, 'first');
+  assert.equal(seen, ['InboxDelta'], 'the same row twice goes out once');
+  put(2, 'second');
+  const at = j.seq;
+  put(1, 'changed');
+  items.delete(2);
+  bus.publish('attention', { op: 'close', reason: 'test', item: item(2, '') as never });
+  const since = j.resume('boot-1', at);
+  assert.equal(since.map((f) => [f.kind, (f.body as { item_id: number }).item_id, !!(f.body as { item: unknown }).item]), [['InboxDelta', 1, true], ['InboxDelta', 2, false]]);
+  assert.equal(j.resume('boot-0', at).map((f) => f.kind), ['AgentSnapshot', 'InboxSnapshot']);
+  for (let i = 0; i < LINK_JOURNAL_ENTRIES + 10; i++) put(3, `flip ${i}`);
+  assert.equal(j.resume('boot-1', at).map((f) => f.kind), ['AgentSnapshot', 'InboxSnapshot'], 'too old for the journal');
+  assert.is(j.resume('boot-1', j.seq - 1).length, 1);
+  j.dispose();
+});
+
 test.run();

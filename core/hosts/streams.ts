@@ -1,0 +1,45 @@
+// Byte streams a linked host may open on this machine, by kind: a pane's screen (the link's own
+// `pane`), and what other parts register at start-up (worktree pull's packs). Core owns the
+// registry so a part of core can serve a kind without importing the link; the link looks kinds up
+// when a StreamOpen arrives and holds the opener to the right the kind names.
+import type { Readable } from 'node:stream';
+import type { Services } from '../daemon/services.js';
+
+/** The [hosts] policy right a linked host needs to open a kind. */
+export type LinkRight = 'list' | 'write' | 'respond' | 'files';
+
+/** What a stream handler writes into; `write` resolves once the link has room again. */
+export interface StreamSink {
+  write(data: Buffer): Promise<void>;
+  /** Ends the stream: `code: words` for a failure, nothing for a clean end. */
+  end(reason?: string): void;
+  /** Aborted when the opener closes the stream or the link drops. */
+  readonly signal: AbortSignal;
+}
+
+export interface StreamKind {
+  right: LinkRight;
+  /** Starts serving; a throw (a TuiosError) ends the stream with its code and message. */
+  open(svc: Services, params: Record<string, unknown>, sink: StreamSink, host: string): void | Promise<void>;
+}
+
+/** A stream this machine opened on a linked host: its bytes, and why it ended. */
+export type RemoteStream = Readable & {
+  /** null while it runs; '' after a clean end; `code: words` after a failure. */
+  readonly closeReason: string | null;
+};
+
+export class StreamKinds {
+  private readonly kinds = new Map<string, StreamKind>();
+
+  register(name: string, k: StreamKind): () => void {
+    if (!/^[a-z][a-z0-9-]{0,31}$/.test(name)) throw new Error(`a link stream kind is lowercase letters, digits and -, not ${JSON.stringify(name)}`);
+    if (this.kinds.has(name)) throw new Error(`the link stream kind ${name} is registered twice`);
+    this.kinds.set(name, k);
+    return () => this.kinds.delete(name);
+  }
+
+  get(name: string): StreamKind | undefined {
+    return this.kinds.get(name);
+  }
+}
