@@ -4,8 +4,9 @@
 /** A connection that has not authenticated by then is closed (OpenSSH's LoginGraceTime is 120 s):
  *  a client that connects and says nothing never holds one of max_sessions for long. */
 export const LOGIN_GRACE_MS = 60_000;
-/** Processes whose fds are read at once while looking for a local client's socket. */
-export const PEER_SCAN_BATCH = 16;
+/** The longest the loop is held at a time while looking for a local client's socket (the reads
+ *  are synchronous in slices: far cheaper than a promise per fd). */
+export const PEER_SCAN_SLICE_MS = 4;
 /** Looking for a local client's process gives up after this long, and the client counts as
  *  inside a pane (no evidence is not proof of the person). A scan of a few hundred processes
  *  takes tens of milliseconds. */

@@ -4,10 +4,11 @@
 // that inode is the client (or the ProxyCommand it started). The person's placement rules then
 // judge that pid as they judge a socket caller, so `ssh -p 2222 localhost` from a pane is a
 // caller inside that pane, not the person.
-import { readFile, readdir, readlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { endianness } from 'node:os';
-import { PEER_SCAN_BATCH, PEER_SCAN_MS } from './limits.js';
+import { PEER_SCAN_SLICE_MS, PEER_SCAN_MS } from './limits.js';
 
 export type PeerProcess =
   /** No socket of this machine has that address: the client runs on another machine. */
@@ -107,38 +108,42 @@ async function clientRow(peerIp: string, peerPort: number, serverPort: number): 
   return null;
 }
 
-/** The pid holding socket `inode`: newest processes first, since the client has just started. */
+/**
+ * The pid holding socket `inode`: newest processes first, since the client has just started.
+ * Synchronous reads in short slices with the loop free between them: a few hundred readlinks take
+ * a few milliseconds this way, where one promise per fd cost the loop far more.
+ */
 async function socketOwner(inode: number, deadline: number): Promise<number | null> {
   const want = `socket:[${inode}]`;
   let pids: number[];
   try {
-    pids = (await readdir('/proc')).filter((n) => /^\d+$/.test(n)).map(Number).filter((p) => p !== process.pid);
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).filter((p) => p !== process.pid);
   } catch {
     return null;
   }
   pids.sort((a, b) => b - a);
-  const holds = async (pid: number): Promise<boolean> => {
+  const holds = (pid: number): boolean => {
     let fds: string[];
     try {
-      fds = await readdir(`/proc/${pid}/fd`);
+      fds = readdirSync(`/proc/${pid}/fd`);
     } catch {
-      return false;
+      return false; // gone, or not ours to read
     }
     for (const fd of fds) {
       try {
-        if ((await readlink(`/proc/${pid}/fd/${fd}`)) === want) return true;
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === want) return true;
       } catch {
         // the fd closed meanwhile
       }
     }
     return false;
   };
-  for (let i = 0; i < pids.length; i += PEER_SCAN_BATCH) {
+  let i = 0;
+  while (i < pids.length) {
     if (Date.now() > deadline) return null;
-    const batch = pids.slice(i, i + PEER_SCAN_BATCH);
-    const found = await Promise.all(batch.map(holds));
-    const k = found.indexOf(true);
-    if (k >= 0) return batch[k]!;
+    const sliceEnd = performance.now() + PEER_SCAN_SLICE_MS;
+    for (; i < pids.length && performance.now() < sliceEnd; i++) if (holds(pids[i]!)) return pids[i]!;
+    await new Promise((r) => setImmediate(r));
   }
   return null;
 }

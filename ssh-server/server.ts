@@ -113,6 +113,9 @@ export class SshServer {
       return;
     }
     this.clients.add(client);
+    // Keystrokes and their echoes are small writes: Nagle would hold each back for the peer's
+    // delayed ACK (sshd turns it off for interactive sessions; every session of ours is one).
+    (client as Connection & { setNoDelay(on: boolean): void }).setNoDelay(true);
     let tries = 0;
     /** The last key offered, for the closing line of a connection that never logged in. */
     let lastKey: string | null = null;
