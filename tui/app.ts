@@ -29,7 +29,7 @@ import { AgentsView, newAgentsViewMemory } from './agents-view.js';
 import { sessionMark } from './session-mark.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { clean, fit, textWidth } from './text.js';
-import type { Rect } from './pane-draw.js';
+import { RowMemo, type Rect } from './pane-draw.js';
 import { AGE_TICK_MS, FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
 
 const PREFIX_KEY = 'C-b';
@@ -39,6 +39,10 @@ const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
 const LEAVE_SCREEN = '\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?9l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[0m\x1b[?25h\x1b[?1049l';
 const ARROWS: Record<string, Direction> = { Up: 'up', Down: 'down', Left: 'left', Right: 'right' };
 /** Bus events that change nothing this client draws. */
+/** Frame stats: CPU is sampled on one frame in this many and counted for all of them. */
+const CPU_SAMPLE_EVERY = 8;
+/** What onToken returns for a key that only went to the focused pane. */
+const TO_PANE = 'to-pane' as const;
 const QUIET_EVENTS = new Set(['notification', 'window-output']);
 
 export interface FrameStats {
@@ -69,13 +73,14 @@ export class Tui implements TuiHost {
   private readonly sources = new Map<string, LocalSource>();
   private readonly watched = new Map<string, { dispose(): void }>();
   private readonly paneDrawn = new Map<string, string>();
+  private readonly rowMemos = new Map<string, { epoch: number; memo: RowMemo }>();
   private epoch = 0;
   private overlay: Overlay | null = null;
   private prefix = false;
   private confirm: { text: string; yes: () => void } | null = null;
   private modes: ClientModes = NO_MODES;
   private cursorShown: string | null = null;
-  private frameTimer: NodeJS.Timeout | null = null;
+  private frameTimer: { cancel(): void } | null = null;
   private lastFrameAt = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly subs: Array<{ dispose(): void }> = [];
@@ -128,10 +133,13 @@ export class Tui implements TuiHost {
   input(bytes: Buffer): void {
     this.guard('input', () => {
       this.claimSizes();
+      // Keys that only went to the pane change nothing here until it answers, and its output
+      // asks for the frame: a frame now would only delay the echo.
+      let changed = false;
       for (let i = 0; i < bytes.length; i += MAX_INPUT_BYTES) {
-        for (const tok of this.keys.push(bytes.subarray(i, i + MAX_INPUT_BYTES))) this.onToken(tok);
+        for (const tok of this.keys.push(bytes.subarray(i, i + MAX_INPUT_BYTES))) if (this.onToken(tok) !== TO_PANE) changed = true;
       }
-      this.redraw();
+      if (changed) this.redraw();
     });
   }
 
@@ -164,7 +172,7 @@ export class Tui implements TuiHost {
   dispose(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.frameTimer) clearTimeout(this.frameTimer);
+    this.frameTimer?.cancel();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const s of this.subs) s.dispose();
@@ -202,11 +210,20 @@ export class Tui implements TuiHost {
   redraw(): void {
     if (this.closed || this.frameTimer) return;
     const wait = Math.max(0, this.lastFrameAt + FRAME_INTERVAL_MS - Date.now());
-    this.frameTimer = setTimeout(() => {
+    const run = () => {
       this.frameTimer = null;
       this.guard('frame', () => this.frame());
-    }, wait);
-    this.frameTimer.unref();
+    };
+    // Due now: after this turn's other events (they share the frame), without a timer's extra
+    // millisecond, which a typed key's echo would wait for.
+    if (wait === 0) {
+      const im = setImmediate(run);
+      this.frameTimer = { cancel: () => clearImmediate(im) };
+    } else {
+      const t = setTimeout(run, wait);
+      t.unref();
+      this.frameTimer = { cancel: () => clearTimeout(t) };
+    }
   }
 
   closeOverlay(): void {
@@ -318,7 +335,8 @@ export class Tui implements TuiHost {
 
   // ---- keys ----
 
-  private onToken(tok: Token): void {
+  /** Handles one key, paste or mouse report; TO_PANE when all it did was write to the pane. */
+  private onToken(tok: Token): typeof TO_PANE | void {
     if (this.confirm) {
       const c = this.confirm;
       this.confirm = null;
@@ -341,9 +359,10 @@ export class Tui implements TuiHost {
     if (tok.t === 'mouse') return this.onMouse(tok, w);
     if (tok.t === 'paste') {
       w.write(this.source(w).modes().bracketedPaste ? tok.raw : tok.text);
-      return;
+      return TO_PANE;
     }
     w.write(tok.raw);
+    return TO_PANE;
   }
 
   private onPrefixKey(tok: Token): void {
@@ -566,8 +585,11 @@ export class Tui implements TuiHost {
       this.later(FRAME_INTERVAL_MS, () => this.redraw());
       return;
     }
-    const t0 = process.cpuUsage();
+    // CPU is read on one frame in CPU_SAMPLE_EVERY (getrusage costs a tenth of a small frame).
+    const t0 = this.stats.frames % CPU_SAMPLE_EVERY === 0 ? process.cpuUsage() : null;
     const w0 = performance.now();
+    const previousFrameAt = this.lastFrameAt;
+    const bytes0 = this.stats.bytes;
     this.lastFrameAt = Date.now();
     const now = this.lastFrameAt;
     const s = this.session();
@@ -592,7 +614,7 @@ export class Tui implements TuiHost {
       cursor = this.overlay.draw(cv, { x: 0, y: 0, w: this.cols, h: this.rows - 1 }, now);
     } else {
       this.drawTiles(focused, body);
-      if (railOn) this.drawRailNow(s, focused, { x: 0, y: 0, w: railW, h: this.rows - 1 }, now);
+      if (railOn) this.drawRailIfChanged(s, focused, { x: 0, y: 0, w: railW, h: this.rows - 1 }, now);
       if (this.overlay) cursor = this.overlay.draw(cv, body, now);
       else if (focused) cursor = this.paneCursor(focused);
     }
@@ -607,8 +629,13 @@ export class Tui implements TuiHost {
     this.stats.frames++;
     this.stats.cells += cells;
     this.flush();
-    const dt = process.cpuUsage(t0);
-    this.stats.cpuMs += (dt.user + dt.system) / 1000;
+    // The pacing bounds what frames cost the client: a frame that sent nothing (a key that only
+    // went to the pane) does not hold back the next one, which draws that key's echo at once.
+    if (this.stats.bytes === bytes0) this.lastFrameAt = previousFrameAt;
+    if (t0) {
+      const dt = process.cpuUsage(t0);
+      this.stats.cpuMs += ((dt.user + dt.system) / 1000) * CPU_SAMPLE_EVERY;
+    }
     this.stats.wallMs += performance.now() - w0;
     const dock = this.dock.current(now);
     if (dock && this.dockWake !== dock.until) {
@@ -683,6 +710,7 @@ export class Tui implements TuiHost {
         this.watched.delete(id);
         this.sources.delete(id);
         this.paneDrawn.delete(id);
+        this.rowMemos.delete(id);
       }
     }
     for (const id of this.tiles.keys()) {
@@ -711,6 +739,21 @@ export class Tui implements TuiHost {
     this.redraw();
   }
 
+  /** The rows a pane drew last, while nothing else can have drawn over them (no overlay, the
+   *  same epoch); see RowMemo. */
+  private rowMemo(id: string): RowMemo | undefined {
+    if (this.overlay !== null) {
+      this.rowMemos.delete(id);
+      return undefined;
+    }
+    let m = this.rowMemos.get(id);
+    if (!m || m.epoch !== this.epoch) {
+      m = { epoch: this.epoch, memo: new RowMemo() };
+      this.rowMemos.set(id, m);
+    }
+    return m.memo;
+  }
+
   private drawTiles(focused: Window | undefined, body: Rect): void {
     const cv = this.canvas;
     if (this.tiles.size === 0) {
@@ -737,10 +780,27 @@ export class Tui implements TuiHost {
       // A pane that printed nothing since it was last drawn where it is is left as it is.
       const key = `${src.generation()}:${r.x},${r.y},${r.w},${r.h}:${this.epoch}`;
       if (this.overlay === null && this.paneDrawn.get(id) === key) continue;
-      drawContent(cv, r, src);
+      drawContent(cv, r, src, this.rowMemo(id));
       this.paneDrawn.set(id, key);
     }
   }
+
+  /**
+   * The rail again only when what it shows may have changed: any event but pane output drops the
+   * agent rows (a new array), and focus, session, layout and the second its ages count in are in
+   * the key. A typed key's frame then costs the pane row, not the rail.
+   */
+  private drawRailIfChanged(s: Session, focused: Window | undefined, r: Rect, now: number): void {
+    const rows = this.agentRows();
+    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}`;
+    if (key === this.railKey && rows === this.railRows) return;
+    this.railKey = key;
+    this.railRows = rows;
+    this.drawRailNow(s, focused, r, now);
+  }
+
+  private railKey = '';
+  private railRows: AgentRow[] | null = null;
 
   private drawRailNow(s: Session, focused: Window | undefined, r: Rect, now: number): void {
     const sessions: RailSession[] = [...this.svc.model.sessions.values()]

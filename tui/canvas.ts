@@ -197,8 +197,11 @@ export class Canvas {
   }
 
   /**
-   * Sends the changed cells through terminal-kit's delta blitter, which compares only inside the
-   * box of cells written since the last draw; returns how many cells it sent.
+   * Sends the changed cells through terminal-kit's delta blitter. Writes mark a box, but a frame
+   * rewrites most cells with what they held (a tile is redrawn whole), so the box is narrowed
+   * first against the last frame: rows that equal it are skipped with one memcmp each, and each
+   * run of changed rows is sent on its own, from its first changed column to its last. A typed
+   * key is then a cell or two to compare, not the screen. Returns how many cells it sent.
    */
   draw(): number {
     if (this.fresh) {
@@ -209,8 +212,52 @@ export class Canvas {
     const d = this.dirty;
     if (!d) return 0;
     this.dirty = null;
+    const last = (this.sb as KitScreenBuffer & { lastBuffer?: Buffer | null }).lastBuffer;
     // One column more each side: a wide character's halves are compared together.
-    const clip = { xmin: Math.max(0, d.x0 - 1), ymin: d.y0, xmax: Math.min(this.cols - 1, d.x1 + 1), ymax: d.y1 };
-    return this.sb.draw({ delta: true, srcClipRect: clip }).cells;
+    const x0 = Math.max(0, d.x0 - 1);
+    const x1 = Math.min(this.cols - 1, d.x1 + 1);
+    if (!last || last.length !== this.sb.buffer.length) return this.sb.draw({ delta: true, srcClipRect: { xmin: x0, ymin: d.y0, xmax: x1, ymax: d.y1 } }).cells;
+    const runs = this.changedRuns(last, x0, x1, d.y0, d.y1);
+    if (runs === null) return this.sb.draw({ delta: true, srcClipRect: { xmin: x0, ymin: d.y0, xmax: x1, ymax: d.y1 } }).cells;
+    let cells = 0;
+    for (const r of runs) cells += this.sb.draw({ delta: true, srcClipRect: { xmin: Math.max(0, r.x0 - 1), ymin: r.y0, xmax: Math.min(this.cols - 1, r.x1 + 1), ymax: r.y1 } }).cells;
+    return cells;
   }
+
+  /** Runs of rows that differ from the last frame inside the box, each with its changed columns;
+   *  null when there are so many that one box is cheaper. */
+  private changedRuns(last: Buffer, x0: number, x1: number, y0: number, y1: number): Dirty[] | null {
+    const buf = this.sb.buffer;
+    const runs: Dirty[] = [];
+    let run: Dirty | null = null;
+    for (let y = y0; y <= y1; y++) {
+      const a = (y * this.cols + x0) * ITEM;
+      const b = (y * this.cols + x1 + 1) * ITEM;
+      if (buf.compare(last, a, b, a, b) === 0) {
+        run = null;
+        continue;
+      }
+      let lo = x0;
+      while (lo < x1 && sameItem(buf, last, (y * this.cols + lo) * ITEM)) lo++;
+      let hi = x1;
+      while (hi > lo && sameItem(buf, last, (y * this.cols + hi) * ITEM)) hi--;
+      if (run && run.y1 === y - 1) {
+        run.y1 = y;
+        if (lo < run.x0) run.x0 = lo;
+        if (hi > run.x1) run.x1 = hi;
+      } else {
+        if (runs.length >= MAX_DRAW_RUNS) return null;
+        run = { x0: lo, y0: y, x1: hi, y1: y };
+        runs.push(run);
+      }
+    }
+    return runs;
+  }
+}
+
+/** Separate draws per frame at most; past it one box costs less than many blitter set-ups. */
+const MAX_DRAW_RUNS = 8;
+
+function sameItem(a: Buffer, b: Buffer, off: number): boolean {
+  return a.readInt32BE(off) === b.readInt32BE(off) && a.readInt32BE(off + 4) === b.readInt32BE(off + 4);
 }

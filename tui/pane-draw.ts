@@ -2,7 +2,7 @@
 // characters. The canvas keeps 256 colours (terminal-kit's ScreenBuffer), so a 24-bit colour is
 // drawn as the nearest colour of the xterm cube or grey ramp.
 import { attr, A_BOLD, A_DIM, A_ITALIC, A_UNDERLINE, A_BLINK, A_INVERSE, A_HIDDEN, A_STRIKE, type Canvas } from './canvas.js';
-import { RGB_FLAG, S_BOLD, S_DIM, S_ITALIC, S_UNDERLINE, S_BLINK, S_INVERSE, S_INVISIBLE, S_STRIKE, type ScreenSource } from './source.js';
+import { RGB_FLAG, S_BOLD, S_DIM, S_ITALIC, S_UNDERLINE, S_BLINK, S_INVERSE, S_INVISIBLE, S_STRIKE, WORD_COMBINED, WORD_EXTENDED, type ScreenSource } from './source.js';
 
 export interface Rect {
   x: number;
@@ -60,12 +60,31 @@ function colour(c: number): number {
   return c < 0 ? -1 : c & RGB_FLAG ? rgbTo256(c & 0xffffff) : c;
 }
 
+/**
+ * What a pane's rows held when they were last drawn into one place of the canvas: a row whose
+ * words are the same is still on the canvas as drawn, and is skipped (a typed key redraws one
+ * row, not the pane). The owner drops it when anything else may have drawn over the place.
+ */
+export class RowMemo {
+  place = '';
+  rows: Array<Uint32Array | null> = [];
+}
+
 /** Copies the source's visible rows into `r` (clipped to it); the rest of `r` is blanked. */
-export function drawSource(cv: Canvas, src: ScreenSource, r: Rect): void {
+export function drawSource(cv: Canvas, src: ScreenSource, r: Rect, memo?: RowMemo): void {
   const rows = Math.min(r.h, src.rows);
   const maxX = r.x + r.w;
+  if (memo) {
+    const place = `${r.x},${r.y},${r.w},${r.h}:${src.cols}x${src.rows}`;
+    if (memo.place !== place) {
+      memo.place = place;
+      memo.rows = [];
+    }
+  }
   for (let y = 0; y < rows; y++) {
     const cy = r.y + y;
+    const words = memo ? (src.rowWords?.(y) ?? null) : null;
+    if (memo && words && sameWords(words, memo.rows[y])) continue;
     let filled = r.x;
     src.readRow(y, (x, chars, width, fg, bg, style) => {
       const cx = r.x + x;
@@ -77,6 +96,19 @@ export function drawSource(cv: Canvas, src: ScreenSource, r: Rect): void {
       filled = cx + width;
     });
     if (filled < maxX) cv.fill(filled, cy, maxX - filled, 1);
+    if (memo) memo.rows[y] = words && plainWords(words) ? words.slice() : null;
   }
   if (rows < r.h) cv.fill(r.x, r.y + rows, r.w, r.h - rows);
+}
+
+function sameWords(a: Uint32Array, b: Uint32Array | null | undefined): boolean {
+  if (!b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** True when no cell points outside its words (see WORD_COMBINED). */
+function plainWords(w: Uint32Array): boolean {
+  for (let i = 0; i < w.length; i += 3) if (w[i]! & WORD_COMBINED || w[i + 2]! & WORD_EXTENDED) return false;
+  return true;
 }

@@ -39,7 +39,18 @@ export interface ScreenSource {
   modes(): SourceModes;
   /** The visible row y, cell by cell (wide characters once, with width 2). */
   readRow(y: number, sink: CellSink): void;
+  /**
+   * The cells of visible row y as words that change whenever the row does (xterm's own: three
+   * per cell, content, fg, bg), so a drawer can skip a row that is as it was. Not a copy: read it
+   * at once. Absent or null: the row is always drawn.
+   */
+  rowWords?(y: number): Uint32Array | null;
 }
+
+/** Flags in those words that point outside them (a combined character, extended attributes):
+ *  such a cell can change while its words stay the same, so its row is always drawn. */
+export const WORD_COMBINED = 0x200000;
+export const WORD_EXTENDED = 0x10000000;
 
 interface CoreMouse {
   activeEncoding?: string;
@@ -78,6 +89,15 @@ export class LocalSource implements ScreenSource {
       mouseSgr: core?.coreMouseService?.activeEncoding === 'SGR',
       cursorHidden: m.cursorHidden,
     };
+  }
+
+  rowWords(y: number): Uint32Array | null {
+    const b = this.w.screen.term.buffer.active;
+    const line = b.getLine(b.baseY + y) as unknown as { _line?: { _data?: Uint32Array; length?: number } } | undefined;
+    const data = line?._line?._data;
+    if (!(data instanceof Uint32Array)) return null;
+    const n = Math.min(line!._line!.length ?? 0, this.w.screen.cols) * 3;
+    return n <= data.length ? data.subarray(0, n) : null;
   }
 
   readRow(y: number, sink: CellSink): void {

@@ -2,7 +2,7 @@
 // program's own title muted), its cells inside. The focused tile's border is in the accent ink.
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, PLAIN } from './canvas.js';
-import { drawSource, type Rect } from './pane-draw.js';
+import { drawSource, type Rect, type RowMemo } from './pane-draw.js';
 import type { ScreenSource } from './source.js';
 import type { Mark } from './marks.js';
 import { clean, fit, textWidth } from './text.js';
@@ -64,6 +64,6 @@ export function drawFrame(cv: Canvas, r: Rect, t: TileInput): void {
   cv.text(x, r.y, ' ', ink, end);
 }
 
-export function drawContent(cv: Canvas, r: Rect, src: ScreenSource): void {
-  drawSource(cv, src, contentRect(r));
+export function drawContent(cv: Canvas, r: Rect, src: ScreenSource, memo?: RowMemo): void {
+  drawSource(cv, src, contentRect(r), memo);
 }
