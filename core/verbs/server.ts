@@ -7,6 +7,7 @@ import { VERSION, PROTOCOL_VERSION } from '../version.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { getHeapCodeStatistics } from 'node:v8';
 
 let cache: VerbDescription[] | null = null;
 
@@ -42,6 +43,7 @@ export const serverInfo = defineVerb({
     const gc = (globalThis as { gc?: () => void }).gc;
     if (params.gc && gc) gc();
     const m = process.memoryUsage();
+    const code = getHeapCodeStatistics();
     return {
       version: VERSION,
       protocol: PROTOCOL_VERSION,
@@ -56,7 +58,9 @@ export const serverInfo = defineVerb({
       config_warnings: svc.config.warnings,
       endpoints: Object.fromEntries(svc.endpoints),
       attached_clients: svc.person.attachedCount,
-      memory: { rss: m.rss, heap_used: m.heapUsed, heap_total: m.heapTotal, external: m.external, array_buffers: m.arrayBuffers, collected: !!(params.gc && gc) },
+      // heap_code is the part of heap_used that is compiled code and bytecode: it grows as V8
+      // optimizes, so a leak test reads heap_used less heap_code (the program's own objects).
+      memory: { rss: m.rss, heap_used: m.heapUsed, heap_total: m.heapTotal, heap_code: code.code_and_metadata_size + code.bytecode_and_metadata_size, external: m.external, array_buffers: m.arrayBuffers, collected: !!(params.gc && gc) },
       // terminal-kit adds listeners per client; a count that keeps growing is a leak.
       process_listeners: ['exit', 'beforeExit', 'asyncExit', 'SIGWINCH', 'uncaughtException'].reduce((n, ev) => n + process.listenerCount(ev), 0),
     };
