@@ -77,6 +77,8 @@ export const DAEMON_START_TIMEOUT_MS = 15_000;
  * one event first: Gemini CLI takes an Enter within 40 ms of a paste as a newline (see typing.ts).
  */
 export const SUBMIT_DELAY_MS = 100;
+/** Most the wait after the paste shows grows for a program slow to draw it (twice its draw time). */
+export const SUBMIT_SLOW_MAX_MS = 2000;
 /** Quiet after a paste that never showed its text (a placeholder) before the submit key goes. */
 export const SUBMIT_PLACEHOLDER_QUIET_MS = 300;
 /** Longest wait for the pane to show a paste before the submit key goes anyway. */
@@ -159,6 +161,8 @@ export const LINK_MAX_SCHEMA_BYTES = 64 * 1024;
 export const LINK_MAX_TEXT_BYTES = 64 * 1024;
 /** Nesting of a remote call's answer: verbs answer a few levels; deeper is not ours. */
 export const LINK_MAX_RESULT_DEPTH = 16;
+/** Links served at once (hosts that dialed this machine): a host keeps one, a fleet a few dozen. */
+export const LINK_MAX_SERVED = 64;
 /** Refused mail rows kept per host until the person dismisses them. */
 export const LINK_REFUSALS_KEPT = 16;
 /** StreamData payload: small enough to interleave streams with state frames. */

@@ -22,6 +22,7 @@ import { paneStream } from './serve/pane-stream.js';
 import { KnownHosts } from './transport/known-hosts.js';
 import type { Refusal } from './outbox/outbox.js';
 import { agentEvent } from './events.js';
+import { LINK_MAX_SERVED } from '../core/limits.js';
 
 export const KNOWN_HOSTS_FILE = 'known_hosts';
 
@@ -182,7 +183,12 @@ export class Links implements RemoteHosts, Disposable {
   // ---- the serving side ----
 
   /** A host dialed this machine: serve it until the link ends. */
-  serve(stream: Duplex, info: ServedInfo): ServedLink {
+  serve(stream: Duplex, info: ServedInfo): ServedLink | null {
+    if (this.served.size >= LINK_MAX_SERVED) {
+      this.log.warn('link refused: too many links served', { via: info.via, limit: LINK_MAX_SERVED });
+      stream.destroy();
+      return null;
+    }
     const l = new ServedLink(stream, { svc: this.svc, journal: this.journal, streams: this.svc.linkStreams, self: this.self, log: this.log, seen: (h) => this.seen(h) }, info, (x) => this.served.delete(x));
     this.served.add(l);
     return l;

@@ -11,7 +11,7 @@ import type { LinkPolicy } from './policy.js';
 import type { StreamKinds, StreamSink } from '../core/hosts/streams.js';
 
 export type { StreamKind, StreamSink } from '../core/hosts/streams.js';
-import { LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_HIGH_WATER } from '../core/limits.js';
+import { LINK_MAX_PENDING_BYTES, LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_HIGH_WATER } from '../core/limits.js';
 
 /** The serving side of one link's streams. */
 export class ServedStreams {
@@ -120,8 +120,14 @@ export class OpenedStream extends Readable {
     // Data is pushed as frames arrive; there is no credit to ask for.
   }
 
-  /** Called by the link: one frame's data. */
+  /** Called by the link: one frame's data. A reader that takes nothing is ended, not buffered for. */
   feed(data: Buffer): void {
+    if (this.closeReason !== null) return;
+    if (this.readableLength > LINK_MAX_PENDING_BYTES) {
+      this.cancel();
+      this.finish('slow: the stream was not read; open it again');
+      return;
+    }
     this.push(Buffer.from(data));
   }
 

@@ -90,6 +90,8 @@ export function enforce(svc: Services, caller: Caller, o: EnforceOpts): void {
 
 /** True for the person and a pane holding admin: the callers that read another machine's rows. */
 export function readsEverySession(svc: Services, caller: Caller): boolean {
+  // A linked host does not read a third host's rows through this one.
+  if (caller.channel === 'link') return false;
   const { window: pane, inside } = paneOf(svc, caller);
   if (!inside) return true;
   if (!pane) return expand(defaultGrants(svc.permissions.current)).has('admin');
@@ -98,6 +100,8 @@ export function readsEverySession(svc: Services, caller: Caller): boolean {
 
 /** Sessions a caller may read: every one for the person and admin, else its reach. */
 export function readableSessions(svc: Services, caller: Caller): (sessionId: string) => boolean {
+  // A linked host reads what its [hosts] policy lets it (the link checked `list` already).
+  if (caller.channel === 'link') return () => true;
   const { window: pane, inside } = paneOf(svc, caller);
   if (!inside) return () => true;
   if (!pane) return () => expand(defaultGrants(svc.permissions.current)).has('admin');
