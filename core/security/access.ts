@@ -63,8 +63,14 @@ export interface EnforceOpts {
 
 /** Throws forbidden when a caller inside a pane may not do this; the person passes. */
 export function enforce(svc: Services, caller: Caller, o: EnforceOpts): void {
-  // A linked host is held to its [hosts] policy, which the link applied before the call ran.
-  if (caller.channel === 'link') return;
+  if (caller.channel === 'link') {
+    // A linked host is held to its [hosts] policy, which the link applied before the call ran.
+    // Typing into a pane waiting on a prompt answers it: that is the person's, vouched for.
+    if (o.types && o.target && (o.blockedCheck ?? true) && !caller.vouched && svc.agents.stateOf(o.target) === 'needs_input') {
+      throw new TuiosError('forbidden', `${o.verb} is refused: ${o.target.name} waits on a prompt, and typing there would answer it; a linked host answers only for the person, with respond allowed here.`, `Answer it with respond from the person's client there, and [hosts.${caller.host ?? 'NAME'}] respond = true here.`);
+    }
+    return;
+  }
   const { window: pane, inside } = paneOf(svc, caller);
   if (!inside) return;
   const perms = svc.permissions.current;

@@ -99,6 +99,15 @@ test('a remote target runs on the peer: capture-pane -w build:api:claude', async
   assert.ok(Array.isArray(r.lines));
   const s = await hub.d.cli(['capture-pane', '-s', 'build:api']);
   assert.is(s.code, 0, s.stderr);
+  // Typing into a pane that waits on a prompt would answer it: not for a linked host's write.
+  const typed = await hub.d.cli(['send-text', '-w', 'build:api:claude', 'yes']);
+  assert.is(typed.code, 1);
+  assert.match(typed.stderr, /forbidden/);
+  const peek = await hub.d.cli(['peek-prompt', '-w', 'build:api:claude']);
+  assert.match(peek.stderr, /build: claude waits on a prompt no rule with answers reads/, 'peek-prompt ran on build');
+  const sent = await hub.d.call<{ window: string; bytes: number }>('send-text', { window: 'build:api:sleep', text: 'typed from the hub' });
+  assert.is(sent.bytes, 'typed from the hub'.length);
+  await build.d.waitScreen('sleep', /typed from the hub/);
   const bad = await hub.d.cli(['capture-pane', '-s', 'nowhere:api']);
   assert.is(bad.code, 1);
   assert.match(bad.stderr, /host_not_found/);
