@@ -7,7 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import avro from 'avsc';
 import ssh2 from 'ssh2';
 import type { Duplex } from 'node:stream';
@@ -199,5 +200,25 @@ test('mail from a link is data: control characters removed before it is stored',
   assert.match(m.from, /@mallory$/);
   await stillServing();
 });
+
+test('a host whose key changed is refused loudly: down with the reason, an error in the log, nothing followed', async () => {
+  await restartWithNewHostKey(peer);
+  const h = await waitHost(hub, 'peer', (x) => x.state === 'down' && x.reason === 'host key changed', 'host key changed', 60_000);
+  assert.match(String(h.detail), /THE HOST KEY OF 127\.0\.0\.1:\d+ HAS CHANGED/);
+  assert.ok(linkLogLines(hub, /linked host key changed/).some((l) => /"level":"error"/.test(l)));
+  await hub.d.call('list-sessions');
+});
+
+/** The peer comes back with another host key, as a reinstalled machine (or an impostor) would. */
+async function restartWithNewHostKey(h: Host): Promise<void> {
+  try {
+    await h.d.call('kill-server');
+  } catch {
+    // it may close first
+  }
+  await h.d.waitExit();
+  for (const f of ['ssh_host_ed25519_key', 'ssh_host_ed25519_key.pub']) rmSync(join(h.d.dir, 'state', 'tuios', f), { force: true });
+  await h.d.spawn();
+}
 
 test.run();
