@@ -144,6 +144,28 @@ test('over ssh the client is the person: its Inbox dismisses an item', async () 
   t.kill();
 });
 
+test('alerts over ssh are in-band: an OSC 9 notification and a bell in the session stream', async () => {
+  if (skip) return;
+  // ssh lands in the most recent session; the agent is in another one.
+  await d.ok(['new-session', 'elsewhere', '--window-name', 'agent']);
+  await d.ok(['new-session', 'alerts', '--window-name', 'here']);
+  const c = await ssh2Connect(port, { privateKey: readFileSync(key.file, 'utf8') });
+  let stream = '';
+  const ch = await new Promise<import('ssh2').ClientChannel>((resolve, reject) => c.shell({ term: 'xterm-256color', cols: 120, rows: 40 }, (e, x) => (e ? reject(e) : resolve(x))));
+  ch.on('data', (b: Buffer) => (stream += b.toString('utf8')));
+  await waitFor(() => stream.includes('C-b ? help') && stream.includes('[alerts]'), { what: 'the first frame' });
+  await d.ok(['set-agent-state', '-w', 'elsewhere:agent', 'needs_input', '--kind', 'approval', '-m', 'approve Bash: make', '--harness', 'x']);
+  try {
+    await waitFor(() => /\x1b\]9;tuios: [^\x07]*elsewhere[^\x07]*\x07\x07/.test(stream), { what: 'an OSC 9 notification and a bell in the ssh stream' }).catch((e: Error) => {
+      throw new Error(`${e.message}: ${JSON.stringify(stream.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/ +/g, ' ').slice(-600))}`);
+    });
+  } finally {
+    await d.ok(['set-agent-state', '-w', 'elsewhere:agent', 'none']);
+    c.end();
+  }
+  await waitFor(async () => (await status()).shells === 0, { what: 'the session to end' });
+});
+
 test('an ssh typed in a pane is inside that pane: no nonce, and never into its own session', async () => {
   if (skip) return;
   await d.ok(['new-session', 'inner', '--window-name', 'sh']);
