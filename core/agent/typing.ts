@@ -5,7 +5,7 @@
 import type { Window } from '../model/window.js';
 import { encodePaste } from '../pty/paste.js';
 import { TuiosError } from '../errors.js';
-import { SUBMIT_DELAY_MS, SUBMIT_ECHO_MAX_MS, SUBMIT_PLACEHOLDER_QUIET_MS } from '../limits.js';
+import { SUBMIT_DELAY_MS, SUBMIT_ECHO_MAX_MS, SUBMIT_PLACEHOLDER_QUIET_MS, SUBMIT_SLOW_MAX_MS } from '../limits.js';
 
 export interface InputSpec {
   submit: 'cr' | 'lf';
@@ -53,25 +53,37 @@ export function typePrompt(w: Window, text: string, input: InputSpec, recheck: (
 }
 
 /**
- * Waits for the pane to show the paste, then SUBMIT_DELAY_MS of quiet, at most SUBMIT_ECHO_MAX_MS.
- * A TUI busy when the paste arrives reads the paste and a submit key sent right behind it in one
- * read, and may take the key as part of the paste: Gemini CLI 0.61.0 turns an Enter that comes
- * within 40 ms of a paste into a newline (its guard for terminals whose pastes it cannot trust),
- * and at start-up, busy with its own repaints, left prompts unsubmitted in its input box. So any
- * output is not enough: the start of the text must be on the screen. A harness that shows a long
- * paste as a placeholder never shows it, and gets the submit key after a longer quiet instead.
+ * Waits for the pane to show the paste, then a quiet spell, before the submit key. A TUI busy
+ * when the paste arrives reads the paste and a submit key sent right behind it in one read, and
+ * may take the key as part of the paste: Gemini CLI 0.61.0 turns an Enter that comes within 40 ms
+ * of a paste into a newline (its guard for terminals whose pastes it cannot trust), and on a
+ * loaded machine its clearing of that guard lags its drawing of the paste by far more than 40 ms.
+ * So any output is not enough: the start of the text must be on the screen, and the spell after
+ * it grows with how long the program took to draw it (twice that, SUBMIT_DELAY_MS at least,
+ * SUBMIT_SLOW_MAX_MS at most). A harness that shows a long paste as a placeholder never shows the
+ * text, and gets the submit key after a longer quiet instead; one that shows nothing at all gets
+ * it after SUBMIT_ECHO_MAX_MS.
  */
 async function echoed(w: Window, before: number, text: string): Promise<void> {
-  const until = Date.now() + SUBMIT_ECHO_MAX_MS;
+  const t0 = Date.now();
   const probe = echoProbe(text);
-  await sleep(SUBMIT_DELAY_MS);
-  while (Date.now() < until && w.running) {
-    const quietFor = Date.now() - w.lastOutputAt;
-    if (w.outputBytes > before) {
-      if (quietFor >= SUBMIT_PLACEHOLDER_QUIET_MS) return;
-      if (quietFor >= SUBMIT_DELAY_MS && (probe === '' || squeeze(w.screen.screenLines().join('')).includes(probe))) return;
+  let seenAt = 0;
+  let need = SUBMIT_DELAY_MS;
+  await sleep(10);
+  while (w.running) {
+    const now = Date.now();
+    const quietFor = now - w.lastOutputAt;
+    const out = w.outputBytes > before;
+    if (!seenAt && out && (probe === '' || squeeze(w.screen.screenLines().join('')).includes(probe))) {
+      seenAt = now;
+      need = Math.max(SUBMIT_DELAY_MS, Math.min(2 * (now - t0), SUBMIT_SLOW_MAX_MS));
     }
-    await sleep(Math.max(10, Math.min(SUBMIT_DELAY_MS - quietFor, until - Date.now())));
+    if (seenAt) {
+      if (now - seenAt >= need && (quietFor >= SUBMIT_DELAY_MS || now - seenAt >= need + SUBMIT_SLOW_MAX_MS)) return;
+    } else if ((out && quietFor >= SUBMIT_PLACEHOLDER_QUIET_MS) || now - t0 >= SUBMIT_ECHO_MAX_MS) {
+      return;
+    }
+    await sleep(seenAt ? Math.max(10, Math.min(need - (now - seenAt), SUBMIT_DELAY_MS - quietFor)) : 10);
   }
 }
 
