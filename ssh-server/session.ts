@@ -200,7 +200,7 @@ export function serveSession(session: Session, conn: Conn, deps: SessionDeps): v
     const channel = accept();
     channel.on('error', (e: Error) => log.debug('ssh subsystem channel error', { peer, name, error: e.message }));
     log.info('ssh subsystem opened', { peer, key: conn.key, name });
-    guard(log, `subsystem ${name}`, () => handler(channel, { address: peer, port: conn.port, keyFingerprint: conn.key, keyComment: conn.keyComment }), () => channel.close());
+    guard(log, `subsystem ${name}`, () => handler(channel, { address: peer, port: conn.port, keyFingerprint: conn.key, keyComment: conn.keyComment }), () => closeChannel(channel, `tuios: the ${name} subsystem failed; the daemon log says why\n`));
   });
 }
 

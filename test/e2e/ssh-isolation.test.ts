@@ -14,7 +14,7 @@ import type { ClientChannel } from 'ssh2';
 import { startDaemon, type RunningDaemon } from '../../core/daemon/main.js';
 import { resolvePaths } from '../../core/config/paths.js';
 import { TuiosError } from '../../core/errors.js';
-import { sshExtension } from '../../ssh-server/index.js';
+import { sshExtension, SubsystemRegistry } from '../../ssh-server/index.js';
 import { tuiExtension, createTui } from '../../tui/index.js';
 import { sshShell } from '../../tui/ssh-shell.js';
 import type { TuiOptions } from '../../core/verbs/tui.js';
@@ -93,8 +93,10 @@ async function shell(term: string): Promise<Shell> {
   return { ch, out: () => out, closed, end: () => c.end() };
 }
 
+const subsystems = new SubsystemRegistry();
+
 test.before(async () => {
-  d = await startDaemon(resolvePaths(process.env), [tuiExtension(), sshExtension({ shell: (svc, req) => sshShell(svc, req, faultyTui) })]);
+  d = await startDaemon(resolvePaths(process.env), [tuiExtension(), sshExtension({ shell: (svc, req) => sshShell(svc, req, faultyTui), subsystems })]);
   port = (d.svc.endpoints.get('ssh') as { port: number }).port;
 });
 
@@ -156,6 +158,42 @@ test('a TUI that fails closes its own session; the one beside it and the daemon 
   );
   c.end();
   assert.is(JSON.parse(text).pid, process.pid);
+});
+
+test('a registered subsystem gets its channel and the peer; one that throws closes only its channel; unregistered is refused', async () => {
+  const peers: Array<{ address: string; keyFingerprint: string; keyComment: string }> = [];
+  const offEcho = subsystems.register('test-echo', (channel, peer) => {
+    peers.push(peer);
+    channel.on('data', (b: Buffer) => channel.write(Buffer.concat([Buffer.from('echo:'), b])));
+  });
+  const offBad = subsystems.register('test-throws', () => {
+    throw new Error('a subsystem bug');
+  });
+  const c = await ssh2Connect(port, { privateKey: kp.private });
+  const open = (name: string) => new Promise<ClientChannel>((resolve, reject) => c.subsys(name, (e, ch) => (e ? reject(e) : resolve(ch))));
+  try {
+    const ch = await open('test-echo');
+    let got = '';
+    ch.on('data', (b: Buffer) => (got += b));
+    ch.write('ping');
+    await waitFor(() => got === 'echo:ping', { what: 'the echo' });
+    assert.is(peers[0]!.address, '127.0.0.1');
+    assert.match(peers[0]!.keyFingerprint, /^SHA256:/);
+    const bad = await open('test-throws');
+    bad.resume();
+    bad.stderr.resume();
+    await within(new Promise<void>((r) => bad.once('close', () => r())), 'the failed subsystem channel to close');
+    ch.write('again');
+    await waitFor(() => got.endsWith('echo:again'), { what: 'the first channel to go on' });
+    offEcho();
+    await open('test-echo').then(
+      () => assert.unreachable('an unregistered subsystem opened'),
+      (e: Error) => assert.match(e.message, /Unable to start subsystem/),
+    );
+  } finally {
+    offBad();
+    c.end();
+  }
 });
 
 test.run();

@@ -244,6 +244,10 @@ test('authorized_keys options: from= and command= refuse, no-pty allows exec onl
   await logged(/^ssh auth refused$/, (l) => l.key === far.fingerprint && l.why === 'from= does not allow this address');
   assert.is((await runSsh(d, port, forced, [], ['list-agents'])).code, 255);
   await logged(/^ssh auth refused$/, (l) => l.key === forced.fingerprint && /command=/.test(String(l.why)));
+  const ec = makeKey(join(d.dir, 'keys'), 'ec', 'ecdsa');
+  authorize(d, ec.pub);
+  const ecOk = await runSsh(d, port, ec, [], ['list-agents', '--json']);
+  assert.is(ecOk.code, 0, `an ECDSA key logs in: ${ecOk.stderr}`);
   // RSA with rsa-sha2 logs in; without a pty it runs verbs, and its shell is refused.
   const ok = await runSsh(d, port, nopty, [], ['list-agents', '--json']);
   assert.is(ok.code, 0, ok.stderr);
@@ -321,12 +325,15 @@ test('the host key: 0600, its fingerprint as ssh-keygen -lf prints it, the same 
   assert.match(d.stdout, new RegExp(`connect with: ssh -p ${port} `));
 });
 
-test('idle_timeout closes a connection that sends nothing; one that types stays', async () => {
+test('idle_timeout closes a connection that sends nothing; exec_write = true lets exec change state', async () => {
   if (skip) return;
-  const idle = await TestDaemon.start({ config: '[ssh]\nlisten = "127.0.0.1:0"\nidle_timeout = 2\n' });
+  const idle = await TestDaemon.start({ config: '[ssh]\nlisten = "127.0.0.1:0"\nidle_timeout = 2\nexec_write = true\n' });
   try {
     authorize(idle, key.pub);
     const p = await sshPort(idle);
+    const made = await runSsh(idle, p, key, [], ['new-session', 'from-exec']);
+    assert.is(made.code, 0, made.stderr);
+    assert.ok((await idle.call<{ sessions: Array<{ name: string }> }>('list-sessions')).sessions.some((x) => x.name === 'from-exec'));
     const priv = readFileSync(key.file, 'utf8');
     const quiet = await ssh2Connect(p, { privateKey: priv });
     const started = Date.now();
