@@ -10,8 +10,9 @@ import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
+import type { RpcClient } from '../../core/rpc/client.js';
 import { waitFor } from '../helpers/wait.js';
-import { ensureAgent, startFakeFor, agentHome, startAgentInPane, stopAgent, screenText, type AgentPane, type AgentRun, type InstalledAgent } from '../helpers/agents.js';
+import { ensureAgent, startFakeFor, agentHome, startAgentInPane, stopAgent, screenText, waitForQuiet, type AgentPane, type AgentRun, type InstalledAgent } from '../helpers/agents.js';
 import type { FakeApi } from '../fake-apis/common.js';
 
 /** The harnesses whose manifests declare answers, and the tool name each one's approval line carries. */
@@ -42,6 +43,9 @@ for (const id of HARNESSES) {
   let agent: InstalledAgent | null = null;
   let skip = '';
   let project = '';
+  let events: RpcClient | null = null;
+  /** Every published state of the pane, in order, from a subscribe stream held for the suite. */
+  const seen: Array<{ state: string; kind?: string; message?: string }> = [];
 
   const agentRow = async (): Promise<Agent | undefined> => (await d.call<{ agents: Agent[] }>('list-agents')).agents.find((a) => a.window_id === pane.window);
   const waitState = (state: string, timeout = 120_000, also: (a: Agent) => boolean = () => true) =>
@@ -66,6 +70,11 @@ for (const id of HARNESSES) {
     project = join(d.home, 'project');
     mkdirSync(project, { recursive: true });
     run = agentHome(id, { apiUrl: fake.url, cwd: project });
+    events = await d.client();
+    await events.stream('subscribe', { types: ['agent-state'] }, (e) => {
+      const ev = e as { window_id?: string; state?: string; kind?: string; message?: string };
+      if (ev.window_id === pane?.window && ev.state) seen.push({ state: ev.state, kind: ev.kind, message: ev.message });
+    });
     pane = await startAgentInPane(d, { agent, run, session: 'agents', name: id, cols: 120, rows: 40 });
     const dialog = START_DIALOG[id];
     if (dialog) {
@@ -76,6 +85,7 @@ for (const id of HARNESSES) {
 
   t.after(async () => {
     if (!agent) return;
+    events?.close();
     await stopAgent(d, pane, run).catch(() => undefined);
     await fake.close();
     await d.stop();
@@ -87,10 +97,24 @@ for (const id of HARNESSES) {
     assert.is(a.harness_id, id);
   });
 
-  t('ask-agent types the prompt once; the permission prompt is read, answered, and the command runs', async () => {
+  t('ask-agent types the prompt once; the turn works, stops on the permission prompt, is answered, and the command runs', async () => {
     if (skip) return;
-    const asked = await d.call<{ state: string; typed: boolean }>('ask-agent', { window: pane.window, text: 'Please create hello.txt', timeout: 120_000 });
-    assert.is(asked.state, 'needs_input', 'the turn stops on the permission prompt');
+    // Gemini CLI 0.61.0 says Ready before its input takes Enter: on a loaded machine an Enter in
+    // the first seconds after Ready was dropped (3 of 8 asks made at once), none once its screen
+    // had been still for 3 s (6 of 6). ask-agent then says prompt_stalled, as it must; the test
+    // asks the way a person would, at a settled screen.
+    await waitState('idle');
+    await waitForQuiet(d, pane.window, 3000, 60_000);
+    const from = seen.length;
+    // The model's first answer is held, so the turn is seen working before it asks.
+    fake.hold();
+    const asking = d.call<{ state: string; typed: boolean }>('ask-agent', { window: pane.window, text: 'Please create hello.txt', timeout: 120_000 });
+    asking.catch(() => undefined); // awaited below; a refusal must not end the run unhandled
+    await Promise.race([waitState('working', 60_000), asking]).finally(() => fake.release());
+    const asked = await asking;
+    if (asked.state !== 'needs_input') {
+      throw new Error(`the turn ended ${JSON.stringify(asked)}; published ${seen.slice(from).map((e) => e.state).join(' → ')}\nscreen:\n${await screenText(d, pane.window)}`);
+    }
     // The title may say needs_input a moment before the screen names the command.
     const a = await waitState('needs_input', 30_000, (r) => r.message === `approve ${TOOL[id]}: touch hello.txt`);
     assert.is(a.kind, 'approval');
@@ -100,12 +124,23 @@ for (const id of HARNESSES) {
     assert.is(p.risk.risky, false, 'touch hello.txt in the project is not risky');
     assert.is(p.untrusted, true);
     assert.not.ok(existsSync(join(project, 'hello.txt')));
+    // The model's answer after the command is held too, so the turn is seen working again.
+    fake.hold();
     const r = await d.call<{ pressed: string; ended: string }>('respond', { window: pane.window, action: 'approve', prompt_id: p.prompt_id, timeout: 30_000 });
     assert.is(r.pressed, 'approve');
+    await fake.waitHeld(1, 60_000).catch(() => undefined);
+    await waitState('working', 30_000).finally(() => fake.release());
     await waitFor(() => existsSync(join(project, 'hello.txt')), { timeout: 60_000, what: 'hello.txt to be made by the approved command' }).catch(async (e) => {
       throw new Error(`${(e as Error).message}; respond said ${JSON.stringify(r)}\nscreen:\n${await screenText(d, pane.window)}`);
     });
     await waitState('idle');
+    // What the pane published, collapsed: working, the approval, working after the answer, at rest.
+    const states = seen.slice(from).map((e) => e.state).filter((x, i, a) => i === 0 || a[i - 1] !== x);
+    const order = ['working', 'needs_input', 'working', 'idle'];
+    let k = 0;
+    for (const st of states) if (st === order[k]) k++;
+    assert.is(k, order.length, `published ${states.join(' → ')}`);
+    assert.ok(seen.slice(from).some((e) => e.state === 'needs_input' && e.kind === 'approval' && e.message === `approve ${TOOL[id]}: touch hello.txt`), 'the approval event names the command');
     // The same prompt id cannot be answered twice.
     const again = await d.cli(['respond', '-w', pane.window, '--prompt-id', p.prompt_id, 'approve']);
     assert.is.not(again.code, 0);
