@@ -6,7 +6,7 @@
 // the peer is skipped with the reason printed, and `tmux attach` in a local pty stands in as a
 // reference (no ssh hop), so the figures still say something.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -169,6 +169,7 @@ if (tmux && existsSync(SSHD)) {
   } finally {
     sshd?.kill('SIGTERM');
     t.kill();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

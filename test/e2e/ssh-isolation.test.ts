@@ -5,7 +5,7 @@
 // daemon answers, and terminal-kit's process listeners are gone when the sessions end.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, mkdirSync, chmodSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, chmodSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -103,6 +103,7 @@ test.before(async () => {
 test.after(async () => {
   d.svc.shutdown('test');
   await d.stopped;
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('a TUI that fails closes its own session; the one beside it and the daemon go on; no listener stays', async () => {

@@ -2,7 +2,7 @@
 // refusal reason, from= patterns, and which files are trusted at all.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, utimesSync, statSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, chmodSync, mkdirSync, utimesSync, statSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ssh2 from 'ssh2';
@@ -39,6 +39,16 @@ class MemLog implements Logger {
     return this;
   }
 }
+
+const dirs: string[] = [];
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+}
+test.after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 const ed = keypair('ed25519');
 const ec = keypair('ecdsa');
@@ -129,7 +139,7 @@ test('from=: address patterns, CIDR, and a matching negation refuses', () => {
 });
 
 test('authorized keys files: read again when they change; a file others can write is not trusted', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tuios-ak-'));
+  const dir = tempDir('tuios-ak-');
   const f = join(dir, 'authorized_keys');
   writeFileSync(f, ed.pub + '\n');
   chmodSync(f, 0o600);
@@ -159,7 +169,7 @@ test('authorized keys files: read again when they change; a file others can writ
 });
 
 test('the host key: made once, 0600, the same key at the next start; its .pub rewritten when it names another key', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tuios-hk-'));
+  const dir = tempDir('tuios-hk-');
   const f = join(dir, 'ssh_host_ed25519_key');
   const a = loadOrCreateHostKey(f);
   const b = loadOrCreateHostKey(f);
