@@ -35,10 +35,17 @@ test.before(async () => {
     console.log(`# skipped the link fault test in network namespaces: ${skip}`);
     return;
   }
-  execFileSync(SCRIPT, ['up', PREFIX], { stdio: 'pipe' });
-  build = await startHost('build', { prefix: inNs('build'), listen: '10.231.1.2:2222' });
-  hub = await startHost('hub', { prefix: inNs('hub'), ssh: false });
-  await link(hub, build, { address: '10.231.1.2', port: 2222 });
+  try {
+    execFileSync(SCRIPT, ['up', PREFIX], { stdio: 'pipe' });
+    build = await startHost('build', { prefix: inNs('build'), listen: '10.231.1.2:2222' });
+    hub = await startHost('hub', { prefix: inNs('hub'), ssh: false });
+    await link(hub, build, { address: '10.231.1.2', port: 2222 });
+  } catch (e) {
+    // uvu prints nothing for a failed hook: say what it was.
+    const err = e as Error & { stderr?: Buffer };
+    console.error(`the namespaces did not come up: ${err.message}${err.stderr ? `\n${err.stderr.toString()}` : ''}`);
+    throw e;
+  }
   await build.d.ok(['new-session', 'api', 'sleep', '3600']);
   // An agent that works and rests in turns, so deltas stream the whole time.
   const flip = `i=0; while :; do i=$((i+1)); printf '\\033]7501;state=working;message=step%%20%s\\007' $i; sleep 0.2; printf '\\033]7501;state=idle\\007'; sleep 0.2; done`;
