@@ -4,46 +4,13 @@
 // reaching it unchanged.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { Terminal } from '../helpers/terminal.js';
 
 let d: TestDaemon;
 const TUIOS = `${process.execPath} ${BIN}`;
 
-class Terminal {
-  private static n = 0;
-  readonly sock = `tuios-tui-agents-${process.pid}-${++Terminal.n}`;
-  constructor(private readonly env: Record<string, string>, command: string, cols = 160, rows = 48) {
-    this.tmux(['new-session', '-d', '-s', 't', '-x', String(cols), '-y', String(rows), `${command}; sleep 600`]);
-  }
-  tmux(args: string[]): string {
-    const env: Record<string, string> = { ...this.env };
-    delete env.TMUX;
-    return execFileSync('tmux', ['-L', this.sock, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
-  }
-  keys(...k: string[]): void {
-    this.tmux(['send-keys', '-t', 't', ...k]);
-  }
-  type(text: string): void {
-    this.tmux(['send-keys', '-t', 't', '-l', text]);
-  }
-  screen(): string {
-    return this.tmux(['capture-pane', '-p', '-t', 't']);
-  }
-  async wait(re: RegExp, what = String(re), timeout = 20_000): Promise<string> {
-    return waitFor(() => (re.test(this.screen()) ? this.screen() : null), { timeout, what: `${what} on the terminal` }).catch((e) => {
-      throw new Error(`${(e as Error).message}\n--- screen ---\n${this.screen()}`);
-    });
-  }
-  kill(): void {
-    try {
-      this.tmux(['kill-server']);
-    } catch {
-      // gone
-    }
-  }
-}
 
 const terminals: Terminal[] = [];
 function attach(session: string): Terminal {

@@ -3,70 +3,16 @@
 // agents are stand-ins that report their state with set-agent-state and draw a captured prompt.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon, BIN, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { Terminal } from '../helpers/terminal.js';
 
 let d: TestDaemon;
 const TUIOS = `${process.execPath} ${BIN}`;
 const FIXTURE = join(ROOT, 'fixtures/screens/claude-code/approval-shell-command-80x24.screen');
 
-/** A terminal running one command, in tmux on a socket of its own. */
-class Terminal {
-  private static n = 0;
-  readonly sock = `tuios-tui-test-${process.pid}-${++Terminal.n}`;
-
-  constructor(
-    private readonly env: Record<string, string>,
-    command: string,
-    cols = 160,
-    rows = 48,
-  ) {
-    // tmux runs the command with the environment it was started with: the daemon's.
-    this.tmux(['new-session', '-d', '-s', 't', '-x', String(cols), '-y', String(rows), `${command}; echo "[relay exited $?]"; sleep 600`]);
-  }
-
-  tmux(args: string[]): string {
-    const env: Record<string, string> = { ...this.env };
-    delete env.TMUX;
-    return execFileSync('tmux', ['-L', this.sock, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
-  }
-
-  keys(...k: string[]): void {
-    this.tmux(['send-keys', '-t', 't', ...k]);
-  }
-
-  type(text: string): void {
-    this.tmux(['send-keys', '-t', 't', '-l', text]);
-  }
-
-  screen(): string {
-    return this.tmux(['capture-pane', '-p', '-t', 't']);
-  }
-
-  async wait(re: RegExp, what = String(re), timeout = 20_000): Promise<string> {
-    return waitFor(() => {
-      const s = this.screen();
-      return re.test(s) ? s : null;
-    }, { timeout, what: `${what} on the terminal` }).catch((e) => {
-      throw new Error(`${(e as Error).message}\n--- screen ---\n${this.screen()}`);
-    });
-  }
-
-  resize(cols: number, rows: number): void {
-    this.tmux(['resize-window', '-t', 't', '-x', String(cols), '-y', String(rows)]);
-  }
-
-  kill(): void {
-    try {
-      this.tmux(['kill-server']);
-    } catch {
-      // already gone
-    }
-  }
-}
 
 const terminals: Terminal[] = [];
 function attach(args = ''): Terminal {
@@ -254,7 +200,7 @@ test('ctrl+b d detaches; the relay exits and the session stays', async () => {
   const t = attach('-s main');
   await t.wait(/┌─/);
   t.keys('C-b', 'd');
-  await t.wait(/\[detached \(from session main\)\][\s\S]*\[relay exited 0\]/, 'the detach line');
+  await t.wait(/\[detached \(from session main\)\][\s\S]*\[exited 0\]/, 'the detach line');
   assert.ok((await d.call<{ sessions: unknown[] }>('list-sessions')).sessions.length >= 1);
   t.kill();
 });
@@ -283,7 +229,7 @@ test('the client exits when its session ends', async () => {
   const t = attach('-s brief');
   await t.wait(/\[brief\]/);
   await d.ok(['kill-session', 'brief']);
-  await t.wait(/\[exited: the session ended\][\s\S]*\[relay exited 0\]/, 'the exit line');
+  await t.wait(/\[exited: the session ended\][\s\S]*\[exited 0\]/, 'the exit line');
   t.kill();
 });
 
