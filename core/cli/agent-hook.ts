@@ -264,8 +264,9 @@ async function run(hook: Hook, args: HookArgs, h: HookHarness, elapsed: () => nu
     }
   }
   if (plan.sessionOnly && plan.session) {
-    if (!verbs.get('set-agent-session')) hook.explain('the daemon has no set-agent-session: the session id is not sent');
-    else await client.call('set-agent-session', { ...target, session_id: plan.session.id, harness: h.id }).then(
+    const takes = verbs.get('set-agent-session');
+    if (!takes) hook.explain('the daemon has no set-agent-session: the session id is not sent');
+    else await client.call('set-agent-session', pick({ ...target, session_id: plan.session.id, harness: h.id, harness_pid: proc.harnessPid ?? undefined }, new Set([...takes, 'window', 'session']), [])).then(
       () => hook.explain('set-agent-session sent'),
       (e) => hook.explain(`set-agent-session refused: ${(e as Error).message}`),
     );

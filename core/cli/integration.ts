@@ -89,6 +89,12 @@ export async function integrationCommand(argv: string[]): Promise<number> {
   let failed = 0;
   const results: Array<Record<string, unknown>> = [];
   for (const i of targets) {
+    const skip = all && action === 'install' ? i.skipInAll?.(env) : null;
+    if (skip) {
+      results.push({ harness: i.harness, skipped: skip });
+      if (!json) out(`${i.name}: skipped: ${skip}\n`);
+      continue;
+    }
     try {
       const c = action === 'install' ? install(i, env, program ?? status(i, env).program ?? 'tuios') : uninstall(i, env);
       results.push({ harness: i.harness, file: c.file, action: c.action });

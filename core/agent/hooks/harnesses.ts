@@ -25,6 +25,16 @@ export const HOOK_HARNESSES: HookHarness[] = [
   { id: 'copilot', names: ['copilot', 'github-copilot'], reports: 'state', stdoutJson: false, contextLines: false },
   { id: 'cursor-agent', names: ['cursor-agent', 'cursor'], reports: 'state', stdoutJson: false, contextLines: false },
   { id: 'kimi', names: ['kimi', 'kimi-cli'], reports: 'state', stdoutJson: false, contextLines: false },
+  { id: 'amp', names: ['amp'], reports: 'state', stdoutJson: false, contextLines: false },
+  { id: 'pi', names: ['pi', 'pi-coding-agent'], reports: 'state', stdoutJson: false, contextLines: false },
+  { id: 'omp', names: ['omp', 'oh-my-pi'], reports: 'state', stdoutJson: false, contextLines: false },
+  { id: 'antigravity', names: ['antigravity', 'agy'], reports: 'session', stdoutJson: true, contextLines: false },
+  { id: 'crush', names: ['crush'], reports: 'session', stdoutJson: false, contextLines: false },
+  { id: 'devin', names: ['devin'], reports: 'session', stdoutJson: false, contextLines: false },
+  { id: 'droid', names: ['droid', 'factory-droid'], reports: 'session', stdoutJson: false, contextLines: false },
+  { id: 'grok', names: ['grok', 'grok-cli'], reports: 'session', stdoutJson: false, contextLines: false },
+  { id: 'hermes', names: ['hermes', 'hermes-agent'], reports: 'session', stdoutJson: false, contextLines: false },
+  { id: 'qoder', names: ['qoder', 'qodercli'], reports: 'session', stdoutJson: false, contextLines: false },
 ];
 
 export function hookHarness(name: string): HookHarness | undefined {

@@ -6,6 +6,8 @@ import { mapGemini } from './map-gemini.js';
 import { mapCopilot } from './map-copilot.js';
 import { mapCursor } from './map-cursor.js';
 import { mapOpencode } from './map-opencode.js';
+import { mapAmp, mapPiFamily } from './map-plugins.js';
+import { mapSessionOnly } from './map-session.js';
 import { nothing, obj, str, type HookEnv, type HookPlan } from './plan.js';
 
 /** A foreign event, before the map: the reason it is dropped, or null. */
@@ -51,7 +53,13 @@ export function mapHook(harnessName: string, payload: unknown, env: HookEnv, arg
     case 'opencode':
     case 'kilo':
       return mapOpencode(p, argEvent);
+    case 'pi':
+    case 'omp':
+      return mapPiFamily(h.id, p, argEvent);
+    case 'amp':
+      return mapAmp(p, argEvent);
     default:
+      if (h.reports === 'session') return mapSessionOnly(h.id, p, env, argEvent);
       return nothing(argEvent ?? '', `${h.id} has no event map`);
   }
 }

@@ -3,13 +3,14 @@
 // nothing when nothing changed, keeps the file from before tuios touched it as `<file>.tuios.bak`
 // (once), follows a symlinked file, refuses a file it cannot parse, a symlink to nothing and a
 // configuration folder that does not exist yet. Runs in the CLI: no daemon involved.
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { INTEGRATIONS, KIMI_BEGIN, KIMI_END, type Env, type Integration } from './table.js';
 import { deepEqual, parseJsonObject, styleOf, writeJsonText } from './json-text.js';
 import { MARKER_RE, versionsIn, withOurs, withoutOurs } from './hook-entries.js';
 import { obj } from '../hooks/plan.js';
+import { HERMES_PLUGIN, HermesConfigError, hermesEnabled, hermesPluginFiles, withHermesEnabled, withoutHermesEnabled } from './hermes.js';
 
 export type IntegrationState = 'installed' | 'out of date' | 'not installed' | 'no integration' | 'cannot read';
 
@@ -118,14 +119,19 @@ function requireDir(i: Integration, env: Env): void {
 }
 
 /** Where a JSON kind keeps its hooks table. */
+function tableKey(i: Integration): string {
+  return i.kind.type === 'settings-hooks' ? (i.kind.tableKey ?? 'hooks') : 'hooks';
+}
+
 function tableOf(i: Integration, doc: Record<string, unknown>): Record<string, unknown> {
-  return obj(doc.hooks) ?? {};
+  return obj(doc[tableKey(i)]) ?? {};
 }
 
 function putTable(i: Integration, doc: Record<string, unknown>, table: Record<string, unknown>): Record<string, unknown> {
   const out = { ...doc };
-  if (Object.keys(table).length === 0) delete out.hooks;
-  else out.hooks = table;
+  const key = tableKey(i);
+  if (Object.keys(table).length === 0) delete out[key];
+  else out[key] = table;
   const k = i.kind;
   if (k.type === 'hooks-file' && out.hooks === undefined && k.header && Object.keys(out).every((key) => key in k.header!)) return {};
   return out;
@@ -139,8 +145,11 @@ function parseOrRefuse(path: string, text: string): Record<string, unknown> {
 
 export function install(i: Integration, env: Env, program = 'tuios'): Change {
   requireDir(i, env);
+  const refused = i.refuse?.(env);
+  if (refused) throw new IntegrationError(refused);
   const file = i.file(env);
   const k = i.kind;
+  if (k.type === 'hermes') return installHermes(i, env, program);
   if (k.type === 'own-file') {
     return edit(file, (text) => {
       if (text !== null && !MARKER_RE.test(text) && !text.includes('--integration')) throw new IntegrationError(`${file} exists and tuios did not write it; it is left alone.`);
@@ -167,7 +176,8 @@ export function install(i: Integration, env: Env, program = 'tuios'): Change {
 export function uninstall(i: Integration, env: Env): Change {
   const file = i.file(env);
   const k = i.kind;
-  if (!existsSync(file) && !isLink(file)) return { file, changed: false, action: 'unchanged' };
+  if (k.type !== 'hermes' && !existsSync(file) && !isLink(file)) return { file, changed: false, action: 'unchanged' };
+  if (k.type === 'hermes') return uninstallHermes(i, env);
   const bak = backupOf(file);
   if (k.type === 'own-file') {
     return edit(file, (text) => (text !== null && (MARKER_RE.test(text) || text.includes('--integration 1')) ? null : text), { backup: false });
@@ -215,7 +225,7 @@ function stripBlock(text: string): string {
 }
 
 function programOf(text: string): string | undefined {
-  const m = /(?:"command"\s*:\s*"|"bash"\s*:\s*"|command = "|spawn\(")([^"\\]*(?:\\.[^"\\]*)*?)\s+agent-hook\b/.exec(text) ?? /spawn\(("[^"]+")/.exec(text);
+  const m = /(?:"command"\s*:\s*"|"bash"\s*:\s*"|command = "|spawn\(")([^"\\]*(?:\\.[^"\\]*)*?)\s+agent-hook\b/.exec(text) ?? /(?:spawn\(|PROGRAM = )("[^"]+")/.exec(text);
   if (!m) return undefined;
   const raw = m[1]!;
   if (raw.startsWith('"')) return JSON.parse(raw) as string;
@@ -236,7 +246,11 @@ export function status(i: Integration, env: Env): StatusRow {
   if (text === null) return row;
   let versions: number[] = [];
   const k = i.kind;
-  if (k.type === 'own-file' || k.type === 'toml-block') {
+  if (k.type === 'hermes') {
+    const h = hermesStatus(i, env, text);
+    if (h.state !== 'installed') return { ...row, ...h };
+    versions = [h.version!];
+  } else if (k.type === 'own-file' || k.type === 'toml-block') {
     for (const m of text.matchAll(/--integration["\s,]+(\d+)/g)) versions.push(Number(m[1]));
     if (k.type === 'own-file' && versions.length === 0) return { ...row, state: 'cannot read', note: `${file} exists and tuios did not write it` };
   } else {
@@ -248,7 +262,7 @@ export function status(i: Integration, env: Env): StatusRow {
   const v = Math.min(...versions);
   row.version = v;
   row.state = v >= i.version ? 'installed' : 'out of date';
-  row.program = programOf(text);
+  row.program = programOf(k.type === 'hermes' ? (readText(hermesInit(i, env)) ?? '') : text);
   if (i.harness === 'codex') {
     const cfg = readText(join(i.dir(env), 'config.toml')) ?? '';
     if (/^\[features\][^[]*^\s*hooks\s*=\s*false/ms.test(cfg)) row.note = 'config.toml turns hooks off ([features] hooks = false)';
@@ -258,4 +272,88 @@ export function status(i: Integration, env: Env): StatusRow {
 
 export function allIntegrations(): Integration[] {
   return INTEGRATIONS;
+}
+
+// Hermes: three files, worked out before any is written, so a file tuios cannot read or may not
+// touch leaves all of them unchanged.
+function hermesPluginDir(i: Integration, env: Env): string {
+  return join(i.dir(env), 'plugins', HERMES_PLUGIN);
+}
+
+function hermesInit(i: Integration, env: Env): string {
+  return join(hermesPluginDir(i, env), '__init__.py');
+}
+
+function ownedByUs(text: string | null): boolean {
+  return text !== null && /--integration\s*\d+/.test(text) && text.includes('tuios');
+}
+
+function installHermes(i: Integration, env: Env, program: string): Change {
+  const config = i.file(env);
+  const files = hermesPluginFiles(program);
+  const dir = hermesPluginDir(i, env);
+  const cfgPath = realTarget(config);
+  const cfgBefore = readText(cfgPath);
+  let cfgAfter: string;
+  try {
+    cfgAfter = withHermesEnabled(cfgBefore ?? '');
+  } catch (e) {
+    if (e instanceof HermesConfigError) throw new IntegrationError(`${config} is not changed: ${e.message}`);
+    throw e;
+  }
+  for (const name of Object.keys(files)) {
+    const t = readText(join(dir, name));
+    if (t !== null && !ownedByUs(t)) throw new IntegrationError(`${join(dir, name)} exists and tuios did not write it; nothing was changed.`);
+  }
+  let changed = false;
+  for (const [name, text] of Object.entries(files)) changed = edit(join(dir, name), () => text, { backup: false }).changed || changed;
+  changed = edit(config, (t) => (t === cfgBefore ? cfgAfter : withHermesEnabled(t ?? '')), { backup: true }).changed || changed;
+  return { file: config, changed, action: changed ? 'written' : 'unchanged' };
+}
+
+function uninstallHermes(i: Integration, env: Env): Change {
+  const config = i.file(env);
+  const dir = hermesPluginDir(i, env);
+  let changed = false;
+  for (const name of Object.keys(hermesPluginFiles('tuios'))) {
+    const p = join(dir, name);
+    if (ownedByUs(readText(p))) changed = edit(p, () => null, { backup: false }).changed || changed;
+  }
+  try {
+    if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    // the folder stays
+  }
+  if (existsSync(config) || isLink(config)) {
+    const bak = backupOf(config);
+    changed =
+      edit(
+        config,
+        (t) => {
+          if (t === null) return null;
+          const next = withoutHermesEnabled(t);
+          if (next === t) return t;
+          // The file as it was before tuios, byte for byte, when nothing else changed since.
+          if (bak !== null) {
+            try {
+              if (withHermesEnabled(bak) === t) return bak;
+            } catch {
+              // the backup does not take the plugin: keep the line edit
+            }
+          }
+          return next;
+        },
+        { backup: false },
+      ).changed || changed;
+  }
+  return { file: config, changed, action: changed ? 'written' : 'unchanged' };
+}
+
+function hermesStatus(i: Integration, env: Env, config: string): { state: IntegrationState; version?: number; note?: string } {
+  const init = readText(hermesInit(i, env));
+  if (init === null) return { state: 'not installed' };
+  if (!ownedByUs(init)) return { state: 'cannot read', note: `${hermesInit(i, env)} exists and tuios did not write it` };
+  const v = Number(/--integration\s*(\d+)/.exec(init)?.[1] ?? 0);
+  if (!hermesEnabled(config)) return { state: 'not installed', note: `${HERMES_PLUGIN} is not in plugins.enabled in ${i.file(env)}` };
+  return { state: v >= i.version ? 'installed' : 'out of date', version: v };
 }

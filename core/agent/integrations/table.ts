@@ -1,21 +1,25 @@
 // What `tuios integration install` writes for each harness (spec: Harness integrations, the table):
 // the file, its shape, the events and the version. Paths follow each harness's own environment
 // variable, else its default under HOME.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookCommand, type EventEntry, type Shape } from './hook-entries.js';
 import { HOLD_HOOK_TIMEOUT_S } from '../hooks/limits.js';
+import { ampPluginText, piExtensionText } from './plugins.js';
 
 export type Env = Record<string, string | undefined>;
 
 export type IntegrationKind =
   /** A `hooks` table inside a settings file the user owns (Claude Code, Gemini CLI, Qwen Code). */
-  | { type: 'settings-hooks'; shape: Shape; commandKey: string }
+  | { type: 'settings-hooks'; shape: Shape; commandKey: string; tableKey?: string }
   /** A hooks file the user owns whose top level is `{ hooks: ... }` (Codex, Cursor). */
   | { type: 'hooks-file'; shape: Shape; commandKey: string; header?: Record<string, unknown> }
   /** A file tuios owns whole (Copilot's hook file, the opencode and Kilo plugins). */
   | { type: 'own-file'; text: (program: string) => string }
   /** TOML tables between two marker comments at the end of a file the user owns (Kimi). */
-  | { type: 'toml-block'; text: (program: string) => string };
+  | { type: 'toml-block'; text: (program: string) => string }
+  /** Hermes: a plugin folder tuios owns, and its name in `plugins.enabled` in config.yaml. */
+  | { type: 'hermes' };
 
 export interface Integration {
   harness: string;
@@ -30,10 +34,34 @@ export interface Integration {
   entries?(program: string): EventEntry[];
   /** The program on PATH the harness runs as. */
   bin: string;
+  /** Why an explicit install is refused here (a folder identified as another harness's), or null. */
+  refuse?(env: Env): string | null;
+  /** Why `--all` leaves it out here, or null. */
+  skipInAll?(env: Env): string | null;
+  /** Where its format comes from: checked against the installed program, or from the spec. */
+  source?: string;
 }
 
 const home = (env: Env) => env.HOME || '/';
 const xdg = (env: Env) => env.XDG_CONFIG_HOME || join(home(env), '.config');
+const piDir = (env: Env) => env.PI_CODING_AGENT_DIR || join(home(env), '.pi', 'agent');
+const ompDir = (env: Env) => env.PI_CODING_AGENT_DIR || join(home(env), '.omp', 'agent');
+const antigravityDir = (env: Env) => env.ANTIGRAVITY_CLI_CONFIG_DIR || join(home(env), '.gemini', 'config');
+const hermesDir = (env: Env) => env.HERMES_HOME || join(home(env), '.hermes');
+/** $XDG_CONFIG_HOME/devin, ~/.config/devin, or %APPDATA%\devin on Windows. */
+const devinDir = (env: Env) => (env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, 'devin') : process.platform === 'win32' && env.APPDATA ? join(env.APPDATA, 'devin') : join(home(env), '.config', 'devin'));
+
+/** An agent folder identified as oh-my-pi's: under ~/.omp, or holding omp's tuios extension. */
+function looksLikeOmp(env: Env): boolean {
+  const d = piDir(env);
+  return /(^|[\\/])\.omp([\\/]|$)/.test(d) || existsSync(join(d, 'extensions', 'tuios-omp-agent-state.ts'));
+}
+
+/** An agent folder identified as Pi's: under ~/.pi, or holding Pi's tuios extension. */
+function looksLikePi(env: Env): boolean {
+  const d = ompDir(env);
+  return /(^|[\\/])\.pi([\\/]|$)/.test(d) || existsSync(join(d, 'extensions', 'tuios-agent-state.ts'));
+}
 
 /** Claude Code's shape: `{ matcher?, hooks: [{ type: 'command', command, timeout? }] }`. */
 function nested(harness: string, version: number, events: string[], opts: { matcher?: string[]; timeout?: (e: string) => number | undefined } = {}) {
@@ -68,6 +96,12 @@ function kimiBlock(program: string): string {
 function copilotFile(program: string): string {
   const hooks = Object.fromEntries(COPILOT_EVENTS.map((e) => [e, [{ type: 'command', bash: hookCommand(program, 'copilot', 1, e), timeoutSec: 5 }]]));
   return JSON.stringify({ version: 1, hooks }, null, 2) + '\n';
+}
+
+/** Grok's hook file of its own (Claude Code's shape; from the spec, not measured). */
+function grokFile(program: string): string {
+  const hooks = { SessionStart: [{ hooks: [{ type: 'command', command: hookCommand(program, 'grok', 1), timeout: 5 }] }] };
+  return JSON.stringify({ hooks }, null, 2) + '\n';
 }
 
 export const INTEGRATIONS: Integration[] = [
@@ -168,6 +202,125 @@ export const INTEGRATIONS: Integration[] = [
     file: (env) => join(xdg(env), 'kilo', 'plugin', 'tuios-agent-state.js'),
     kind: { type: 'own-file', text: (p) => pluginText(p, 'kilo') },
   },
+  {
+    harness: 'amp',
+    name: 'Amp',
+    reports: 'state',
+    version: 1,
+    bin: 'amp',
+    source: 'checked against `amp plugins show-docs` of @ampcode/cli 0.0.1790142911 (npm): system plugins are ~/.config/amp/plugins/*.ts',
+    dir: (env) => join(xdg(env), 'amp'),
+    file: (env) => join(xdg(env), 'amp', 'plugins', 'tuios-agent-state.ts'),
+    kind: { type: 'own-file', text: ampPluginText },
+  },
+  {
+    harness: 'pi',
+    name: 'Pi',
+    reports: 'state',
+    version: 1,
+    bin: 'pi',
+    source: 'checked against docs/extensions.md and docs/usage.md of @mariozechner/pi-coding-agent 0.73.1 (npm): ~/.pi/agent/extensions/*.ts, PI_CODING_AGENT_DIR',
+    dir: piDir,
+    file: (env) => join(piDir(env), 'extensions', 'tuios-agent-state.ts'),
+    kind: { type: 'own-file', text: (p) => piExtensionText(p, 'pi') },
+    refuse: (env) => (looksLikeOmp(env) ? `${piDir(env)} is an oh-my-pi agent folder: install omp there, or run tuios integration uninstall pi with that PI_CODING_AGENT_DIR first` : null),
+    skipInAll: (env) => (env.PI_CODING_AGENT_DIR ? 'PI_CODING_AGENT_DIR is set: install pi or omp by name' : null),
+  },
+  {
+    harness: 'omp',
+    name: 'oh-my-pi',
+    reports: 'state',
+    version: 1,
+    bin: 'omp',
+    source: 'from the spec, not measured: its npm package does not install here',
+    dir: ompDir,
+    file: (env) => join(ompDir(env), 'extensions', 'tuios-omp-agent-state.ts'),
+    kind: { type: 'own-file', text: (p) => piExtensionText(p, 'omp') },
+    refuse: (env) => (looksLikePi(env) ? `${ompDir(env)} holds Pi's tuios extension: run tuios integration uninstall pi with that PI_CODING_AGENT_DIR, then install omp` : null),
+    skipInAll: (env) => (env.PI_CODING_AGENT_DIR ? 'PI_CODING_AGENT_DIR is set: install pi or omp by name' : null),
+  },
+  {
+    harness: 'antigravity',
+    name: 'Antigravity CLI',
+    reports: 'session',
+    version: 1,
+    bin: 'agy',
+    source: 'from the spec, not measured',
+    dir: antigravityDir,
+    file: (env) => join(antigravityDir(env), 'hooks.json'),
+    kind: { type: 'settings-hooks', shape: 'nested', commandKey: 'command', tableKey: 'tuios' },
+    entries: nested('antigravity', 1, ['PreInvocation'], { timeout: () => 5 }),
+  },
+  {
+    harness: 'crush',
+    name: 'Crush',
+    reports: 'session',
+    version: 1,
+    bin: 'crush',
+    source: 'from the spec, not measured: @charmland/crush downloads its binary at install, which fails here',
+    dir: (env) => join(xdg(env), 'crush'),
+    file: (env) => join(xdg(env), 'crush', 'crush.json'),
+    kind: { type: 'settings-hooks', shape: 'nested', commandKey: 'command' },
+    entries: nested('crush', 1, ['PreToolUse'], { matcher: ['PreToolUse'], timeout: () => 5 }),
+  },
+  {
+    harness: 'devin',
+    name: 'Devin CLI',
+    reports: 'session',
+    version: 1,
+    bin: 'devin',
+    source: 'from the spec, not measured',
+    dir: devinDir,
+    file: (env) => join(devinDir(env), 'config.json'),
+    kind: { type: 'settings-hooks', shape: 'nested', commandKey: 'command' },
+    entries: nested('devin', 1, ['SessionStart', 'UserPromptSubmit'], { timeout: () => 5 }),
+  },
+  {
+    harness: 'droid',
+    name: 'Droid',
+    reports: 'session',
+    version: 1,
+    bin: 'droid',
+    source: 'from the spec, not measured: @factory/cli fetches its binary at install',
+    dir: (env) => join(home(env), '.factory'),
+    file: (env) => join(home(env), '.factory', 'settings.json'),
+    kind: { type: 'settings-hooks', shape: 'nested', commandKey: 'command' },
+    entries: nested('droid', 1, ['SessionStart'], { timeout: () => 5 }),
+  },
+  {
+    harness: 'grok',
+    name: 'Grok CLI',
+    reports: 'session',
+    version: 1,
+    bin: 'grok',
+    source: 'from the spec, not measured: the npm @vibe-kit/grok-cli 0.0.34 has no hooks',
+    dir: (env) => env.GROK_HOME || join(home(env), '.grok'),
+    file: (env) => join(env.GROK_HOME || join(home(env), '.grok'), 'hooks', 'tuios.json'),
+    kind: { type: 'own-file', text: grokFile },
+  },
+  {
+    harness: 'hermes',
+    name: 'Hermes Agent',
+    reports: 'session',
+    version: 1,
+    bin: 'hermes',
+    source: 'from the spec, not measured: hermes-agent is a Python package, not on npm',
+    dir: hermesDir,
+    file: (env) => join(hermesDir(env), 'config.yaml'),
+    kind: { type: 'hermes' },
+  },
+  {
+    harness: 'qoder',
+    name: 'Qoder CLI',
+    reports: 'session',
+    version: 1,
+    bin: 'qodercli',
+    source: 'checked against bundle/builtin/hook-config/SKILL.md of @qoder-ai/qodercli 1.1.52 (npm): `hooks` in settings.json, { matcher, hooks: [{ type: "command", command }] }, session_id in the payload',
+    dir: (env) => env.QODER_CONFIG_DIR || join(home(env), '.qoder'),
+    file: (env) => join(env.QODER_CONFIG_DIR || join(home(env), '.qoder'), 'settings.json'),
+    kind: { type: 'settings-hooks', shape: 'nested', commandKey: 'command' },
+    entries: nested('qoder', 1, ['SessionStart'], { timeout: () => 5 }),
+  },
 ];
 
 /** Harnesses with no integration in this build, and why (spec: Harness integrations). */
@@ -177,20 +330,10 @@ export const NO_INTEGRATION: Record<string, string> = {
   goose: 'its hooks have no event for a prompt that waits on you (goose issue 12007)',
   kiro: 'no documented user-wide hook location or payload',
   maki: 'Lua plugins loaded from your own init.lua',
-  amp: 'not in this build yet: its state comes from its screen rules',
-  pi: 'not in this build yet: its state comes from its screen rules',
-  omp: 'not in this build yet: its state comes from its screen rules',
-  antigravity: 'a session integration, not in this build yet',
-  crush: 'reports its own state over herdr\'s protocol; its session integration is not in this build yet',
-  devin: 'a session integration, not in this build yet',
-  droid: 'a session integration, not in this build yet',
-  grok: 'a session integration, not in this build yet',
-  hermes: 'a session integration, not in this build yet',
-  qoder: 'a session integration, not in this build yet',
 };
 
 export function integrationFor(name: string): Integration | undefined {
-  const alias: Record<string, string> = { claude: 'claude-code', gemini: 'gemini-cli', 'qwen-code': 'qwen', 'github-copilot': 'copilot', cursor: 'cursor-agent', 'kimi-cli': 'kimi', kilocode: 'kilo', 'opencode-ai': 'opencode' };
+  const alias: Record<string, string> = { claude: 'claude-code', gemini: 'gemini-cli', 'qwen-code': 'qwen', 'github-copilot': 'copilot', cursor: 'cursor-agent', 'kimi-cli': 'kimi', kilocode: 'kilo', 'opencode-ai': 'opencode', 'pi-coding-agent': 'pi', 'oh-my-pi': 'omp', agy: 'antigravity', 'factory-droid': 'droid', 'grok-cli': 'grok', 'hermes-agent': 'hermes', qodercli: 'qoder' };
   const id = alias[name] ?? name;
   return INTEGRATIONS.find((i) => i.harness === id);
 }
