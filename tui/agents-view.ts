@@ -18,6 +18,8 @@ import { AGE_TICK_MS, EDITOR_MAX_ROWS, MAX_BULK_REPLY, SETTLE_MS, UNDO_WINDOW_MS
 import { parseSelector, matches, type Selector } from '../core/agent/selector.js';
 import { selectorRow } from '../core/verbs/agents.js';
 import { HeldCard, heldItem } from './held-card.js';
+import { capBytes } from '../core/agent/store.js';
+import { REASON_MAX_BYTES } from '../core/agent/hooks/limits.js';
 
 /** What the view keeps between openings: the selection and every draft (spec: ctrl+]). */
 export interface AgentsViewMemory {
@@ -35,7 +37,7 @@ type ViewRow =
   | { key: string; type: 'agent'; agent: AgentRow; group: ViewGroup | 'snoozed'; since: number }
   | { key: string; type: 'item'; item: Item; group: ViewGroup | 'snoozed'; since: number };
 
-type Mode = 'list' | 'peek' | 'reply' | 'select' | 'snooze' | 'bulk-allow' | 'text' | 'narrow-focus';
+type Mode = 'list' | 'peek' | 'reply' | 'select' | 'snooze' | 'bulk-allow' | 'text' | 'narrow-focus' | 'reason';
 
 const FILTER_KINDS = ['approval', 'question', 'ask', 'mail', 'errored', 'done'];
 const NEEDS_ITEM_KINDS = new Set(['approval', 'question', 'plan', 'ask', 'mail', 'errored', 'resume', 'held']);
@@ -54,6 +56,9 @@ export class AgentsView implements Overlay {
   private selector: Selector | null = null;
   private words: string[] = [];
   private textLine = new Editor();
+  /** `R`: the `Reason:` line of a held approval or plan, and the request it answers. */
+  private reasonLine = new Editor();
+  private reasonFor = '';
   private scroll = 0;
   private bulkAllow: { prompts: Array<{ row: AgentRow; prompt: PeekedPrompt }>; left: number; shownAt: number } | null = null;
   private lastRows: ViewRow[] = [];
@@ -203,6 +208,8 @@ export class AgentsView implements Overlay {
         return this.selectKey(tok);
       case 'text':
         return this.textKey(tok);
+      case 'reason':
+        return this.reasonKey(tok);
       case 'snooze':
         return this.snoozeKey(tok);
       case 'bulk-allow':
@@ -310,6 +317,9 @@ export class AgentsView implements Overlay {
       case 'Tab':
         this.openReply(r);
         break;
+      case 'R':
+        this.openReason(r, now);
+        break;
       case 'a':
       case 'A':
         if (r && heldItem(this.itemsOf(r))) return this.host.track(this.answerHeld(heldItem(this.itemsOf(r))!, k === 'a' ? '1' : '2', now));
@@ -336,8 +346,42 @@ export class AgentsView implements Overlay {
     this.host.track(this.answerFromCard(r, 'choose', n, String(n), now));
   }
 
+  /**
+   * `R` on a held approval or plan whose harness passes a reason on (spec: Reject with a reason):
+   * a `Reason:` line in its card. Only keys from this terminal reach it; enter denies with it.
+   */
+  private openReason(r: ViewRow | null, now: number): void {
+    const h = r ? heldItem(this.itemsOf(r)) : undefined;
+    if (!h) return this.host.dock.say('R rejects with a reason on a held approval or plan.');
+    if (!takesReason(h.harness)) return this.host.dock.say(`${h.harness ?? 'This harness'} does not pass a reason on: 3 denies.`);
+    const why = this.held.refusal(h, '3', now);
+    if (why) {
+      this.host.dock.say(why);
+      if (/moment|just arrived/.test(why)) this.wake(this.held.msUntilSettled(now) + 5);
+      return;
+    }
+    this.mode = 'reason';
+    this.reasonLine = new Editor();
+    this.reasonFor = String(h.ref.request_id);
+  }
+
+  private reasonKey(tok: Token): void {
+    const res = this.reasonLine.key(tok);
+    if (res === 'close') {
+      this.mode = 'list';
+      this.host.dock.say('The reason was dropped; nothing was sent.');
+    } else if (res === 'send') {
+      this.mode = 'list';
+      const r = this.selected();
+      const h = r ? heldItem(this.itemsOf(r)) : undefined;
+      if (!h || String(h.ref.request_id) !== this.reasonFor) this.host.dock.say('The approval changed or ended; the reason was not sent.');
+      else this.host.track(this.answerHeld(h, '3', Date.now(), reasonText(this.reasonLine.value())));
+    }
+    this.host.redraw();
+  }
+
   /** 1, 2 or 3 on a held approval or plan: only the attached client, only what was read. */
-  private async answerHeld(item: Item, key: '1' | '2' | '3', now: number): Promise<void> {
+  private async answerHeld(item: Item, key: '1' | '2' | '3', now: number, reason?: string): Promise<void> {
     const why = this.held.refusal(item, key, now);
     if (why) {
       this.host.dock.say(why);
@@ -346,8 +390,10 @@ export class AgentsView implements Overlay {
     }
     const params: Record<string, unknown> = { request_id: item.ref.request_id, answer: key, line: item.ref.line };
     if (item.ref.plan_sha) params.plan_sha = item.ref.plan_sha;
+    // An empty reason sends none: the hook gives the model the default.
+    if (key === '3' && reason) params.reason = reason;
     const res = await this.host.acts.call('reply-approval', params, true);
-    const word = key === '1' ? 'Allowed once' : key === '2' ? 'Allowed always' : 'Denied';
+    const word = key === '1' ? 'Allowed once' : key === '2' ? 'Allowed always' : reason ? 'Denied with your reason' : 'Denied';
     if (res.ok) this.host.dock.say(`${word}: ${item.name ?? item.harness ?? 'the agent'} goes on.`);
     else this.host.dock.say(`Not answered: ${res.message}`, stateMark('errored', false, this.host.ascii));
     this.host.redraw();
@@ -791,9 +837,18 @@ export class AgentsView implements Overlay {
     }
     const h = heldItem(this.itemsOf(sel));
     if (h) {
-      this.held.draw(cv, { x: r.x, y: y + 1, w: r.w, h: r.y + r.h - y - 1 }, h, now, ascii);
+      const reasoning = this.mode === 'reason' && String(h.ref.request_id) === this.reasonFor;
+      const cardH = r.y + r.h - y - 1 - (reasoning ? 1 : 0);
+      this.held.draw(cv, { x: r.x, y: y + 1, w: r.w, h: cardH }, h, now, ascii, takesReason(h.harness));
       const wait = this.held.msUntilSettled(now);
       if (wait > 0) this.wake(wait + 5);
+      if (reasoning) {
+        const lineY = r.y + r.h - 1;
+        const v = this.reasonLine.view(1);
+        cv.text(r.x, lineY, 'Reason: ', attr(-1, -1, A_BOLD), end);
+        cv.text(r.x + 8, lineY, fit(v.lines[0] ?? '', r.w - 9, ascii), PLAIN, end);
+        return { x: r.x + 8 + Math.min(v.cursor.x, r.w - 9), y: lineY };
+      }
       return null;
     }
     const c = this.contentOf(sel);
@@ -900,6 +955,7 @@ export class AgentsView implements Overlay {
     if (this.mode === 'select') keys = 'enter apply (empty clears)   esc keep what was in force';
     else if (this.mode === 'snooze') keys = '1 15 minutes   2 an hour   3 until 9:00 tomorrow   4 until it changes';
     else if (this.mode === 'reply') keys = 'enter queue it   ctrl+] go to the pane   esc keep the draft';
+    else if (this.mode === 'reason') keys = 'enter deny with this reason (empty sends the default)   esc drop it';
     else if (this.marks.size) keys = `${this.marks.size} marked: r reply   1 allow   3 reject   d dismiss   z snooze   * clear`;
     else if (sel && sel.type === 'agent' && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   d dismiss   z snooze   enter go   ctrl+] zoom   esc close';
     else keys = 'j/k move   enter go   r reply   d dismiss   z snooze   u undo   S snoozed   / select   f filter   x mark   ? help   esc close';
@@ -909,6 +965,18 @@ export class AgentsView implements Overlay {
 }
 
 const ROLE_WARN = 3;
+
+/** The harnesses whose hold passes a deny's reason on to the model (spec: Reject with a reason). */
+const REASON_HARNESSES = new Set(['claude-code', 'opencode', 'kilo']);
+
+export function takesReason(harness: string | null | undefined): boolean {
+  return !!harness && REASON_HARNESSES.has(harness);
+}
+
+/** The typed reason as sent: one line, no control characters, at most 500 bytes. */
+export function reasonText(typed: string): string {
+  return capBytes(typed.replace(/\s+/g, ' ').trim(), REASON_MAX_BYTES).trim();
+}
 
 function twoLineWidth(w: number): boolean {
   return w >= 48;

@@ -50,7 +50,8 @@ export class HeldCard {
     return null;
   }
 
-  draw(cv: Canvas, r: Rect, item: Item, now: number, ascii: boolean): void {
+  /** `reasons`: the harness passes a deny's reason on, so `R` is offered. */
+  draw(cv: Canvas, r: Rect, item: Item, now: number, ascii: boolean, reasons = false): void {
     this.seen(item, now);
     const end = r.x + r.w;
     const bottom = r.y + r.h;
@@ -73,7 +74,7 @@ export class HeldCard {
       for (let i = 0; i < text.length && y < bottom - 3; i += r.w) put(text.slice(i, i + r.w), PLAIN);
     }
     if (offered.includes('2') && item.ref.rules) put(`2 adds: ${clean(String(item.ref.rules))}`, roleAttr('muted'));
-    const keys = offered.map((k) => `${k} ${KEY_WORDS[k]![plan ? 1 : 0]}`).join('  ');
+    const keys = offered.map((k) => `${k} ${KEY_WORDS[k]![plan ? 1 : 0]}`).join('  ') + (reasons && offered.includes('3') ? `  R ${plan ? 'keep planning' : 'deny'} with a reason` : '');
     put(now - this.shownAt < HOLD_SETTLE_MS ? 'Read it: the keys work in a moment.' : `${keys}   d dismiss   enter answer in the pane`, roleAttr('accent'));
   }
 }
