@@ -15,7 +15,9 @@
 // 'agent_end', (event, ctx) => ...)`, `ctx.hasUI`, `ctx.isIdle()`,
 // `ctx.sessionManager.getSessionId()`. 0.73.1 emits no `agent_settled` and no `ui_prompt_start` /
 // `ui_prompt_end`: those are from the spec, not measured; on a Pi without `agent_settled` the
-// extension ends the turn on an `agent_end` no `agent_start` follows within 300 ms.
+// extension ends the turn on an `agent_end` no `agent_start` follows within 300 ms. Measured with
+// the real Pi 0.73.1 in a tuios pane (test/e2e/hooks-pi.test.ts): it loads the extension, and the
+// pane goes idle, working and done from its reports.
 // oh-my-pi: from the spec, not measured (its npm package does not install here): the extension
 // directory, `ctx.agent.kind` (18.3.2 or newer), `tool_approval_requested` /
 // `tool_approval_resolved`, and how `agent_end` says an automatic continuation is scheduled.

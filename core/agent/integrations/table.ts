@@ -219,7 +219,7 @@ export const INTEGRATIONS: Integration[] = [
     reports: 'state',
     version: 1,
     bin: 'pi',
-    source: 'checked against docs/extensions.md and docs/usage.md of @mariozechner/pi-coding-agent 0.73.1 (npm): ~/.pi/agent/extensions/*.ts, PI_CODING_AGENT_DIR',
+    source: 'checked against docs/extensions.md and docs/usage.md of @mariozechner/pi-coding-agent 0.73.1 (npm): ~/.pi/agent/extensions/*.ts, PI_CODING_AGENT_DIR; measured with that Pi in a tuios pane',
     dir: piDir,
     file: (env) => join(piDir(env), 'extensions', 'tuios-agent-state.ts'),
     kind: { type: 'own-file', text: (p) => piExtensionText(p, 'pi') },
