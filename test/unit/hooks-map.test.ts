@@ -151,6 +151,9 @@ const EXPECT: Record<string, string> = {
   'opencode/question.replied': 'working if needs_input | session',
   'opencode/session.error': 'errored "ProviderAuthError" | session',
   'opencode/session.status-busy-child': 'nothing',
+  'pi/session_start': 'idle | session:startup',
+  'pi/agent_start': 'working | session',
+  'pi/agent_end': 'done | session | activity turn_end',
 };
 
 /** The events each harness's map reports on (spec: What each event reports). */
@@ -162,6 +165,8 @@ const MAPPED: Record<string, string[]> = {
   'gemini-cli': ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'Notification', 'AfterAgent', 'SessionEnd'],
   copilot: ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'notification', 'agentStop', 'errorOccurred', 'sessionEnd'],
   'cursor-agent': ['sessionStart', 'beforeSubmitPrompt', 'postToolUse', 'postToolUseFailure', 'stop', 'sessionEnd'],
+  // Pi 0.73.1 emits no agent_settled or UI-prompt events; those are pinned in hooks-map-more.
+  pi: ['session_start', 'agent_start', 'agent_end'],
   opencode: ['session.created', 'session.status', 'session.idle', 'chat.message', 'permission.asked', 'question.asked', 'permission.replied', 'question.replied', 'session.error'],
 };
 

@@ -306,8 +306,20 @@ function installHermes(i: Integration, env: Env, program: string): Change {
     if (t !== null && !ownedByUs(t)) throw new IntegrationError(`${join(dir, name)} exists and tuios did not write it; nothing was changed.`);
   }
   let changed = false;
-  for (const [name, text] of Object.entries(files)) changed = edit(join(dir, name), () => text, { backup: false }).changed || changed;
-  changed = edit(config, (t) => (t === cfgBefore ? cfgAfter : withHermesEnabled(t ?? '')), { backup: true }).changed || changed;
+  const written: string[] = [];
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      if (edit(join(dir, name), () => text, { backup: false }).changed) {
+        changed = true;
+        written.push(join(dir, name));
+      }
+    }
+    changed = edit(config, (t) => (t === cfgBefore ? cfgAfter : withHermesEnabled(t ?? '')), { backup: true }).changed || changed;
+  } catch (e) {
+    // An integration over several files says which it changed and which it did not.
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new IntegrationError(`${msg}${written.length ? ` Already changed: ${written.join(', ')}.` : ''} Not changed: ${config}.`);
+  }
   return { file: config, changed, action: changed ? 'written' : 'unchanged' };
 }
 
