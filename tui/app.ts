@@ -73,6 +73,8 @@ export class Tui implements TuiHost {
   private readonly sources = new Map<string, LocalSource>();
   private readonly watched = new Map<string, { dispose(): void }>();
   private readonly paneDrawn = new Map<string, string>();
+  /** Each tile's border as last drawn (see drawTiles): an unchanged one is not drawn again. */
+  private readonly borderDrawn = new Map<string, string>();
   private readonly rowMemos = new Map<string, { epoch: number; memo: RowMemo }>();
   private epoch = 0;
   private overlay: Overlay | null = null;
@@ -178,6 +180,8 @@ export class Tui implements TuiHost {
     for (const s of this.subs) s.dispose();
     for (const s of this.watched.values()) s.dispose();
     this.watched.clear();
+    for (const s of this.sources.values()) s.dispose();
+    this.sources.clear();
     this.overlay?.dispose?.();
     this.dock.dispose();
     this.term.dispose();
@@ -207,13 +211,24 @@ export class Tui implements TuiHost {
     this.timers.add(t);
   }
 
-  redraw(): void {
+  /** A frame soon: at once when due, else when the pacing allows. `output`: asked by a pane's
+   *  output, which is parsed already, so a due frame runs as soon as this callback returns. */
+  redraw(output = false): void {
     if (this.closed || this.frameTimer) return;
     const wait = Math.max(0, this.lastFrameAt + FRAME_INTERVAL_MS - Date.now());
     const run = () => {
       this.frameTimer = null;
       this.guard('frame', () => this.frame());
     };
+    // A typed key's echo: another turn of the event loop would only delay it.
+    if (wait === 0 && output) {
+      let live = true;
+      queueMicrotask(() => {
+        if (live) run();
+      });
+      this.frameTimer = { cancel: () => (live = false) };
+      return;
+    }
     // Due now: after this turn's other events (they share the frame), without a timer's extra
     // millisecond, which a typed key's echo would wait for.
     if (wait === 0) {
@@ -708,8 +723,10 @@ export class Tui implements TuiHost {
       if (!this.tiles.has(id)) {
         d.dispose();
         this.watched.delete(id);
+        this.sources.get(id)?.dispose();
         this.sources.delete(id);
         this.paneDrawn.delete(id);
+        this.borderDrawn.delete(id);
         this.rowMemos.delete(id);
       }
     }
@@ -719,7 +736,7 @@ export class Tui implements TuiHost {
       if (!w) continue;
       // Under the agents view no pane is drawn, so their output asks for no frame.
       const out = w.onOutput(() => {
-        if (!this.overlay?.fullScreen) this.redraw();
+        if (!this.overlay?.fullScreen) this.redraw(true);
       });
       // A pane's bell rings the person's terminal, as in tmux (one per frame at most).
       const bell = w.addScreenHooks({ onBell: () => this.ring() });
@@ -767,15 +784,17 @@ export class Tui implements TuiHost {
       const w = this.svc.model.windows.get(id);
       if (!w) continue;
       const info = this.svc.agents.info(w);
-      drawFrame(cv, r, {
-        name: w.name,
-        title: w.title,
-        mark: stateMark(String(info.state), !!info.finished_unread, this.ascii),
-        focused: w.id === focused?.id,
-        zoomed: l?.zoomed === w.id,
-        exited: !!w.exit,
-        ascii: this.ascii,
-      });
+      const mark = stateMark(String(info.state), !!info.finished_unread, this.ascii);
+      const isFocused = w.id === focused?.id;
+      const zoomed = l?.zoomed === w.id;
+      // The border as it was drawn last in the same place is still on the canvas (nothing draws
+      // over a tile but an overlay, and an overlay's coming or going bumps the epoch).
+      const border = `${this.epoch}:${r.x},${r.y},${r.w},${r.h}:${isFocused}:${zoomed}:${!!w.exit}:${mark?.glyph ?? ''}:${mark?.role ?? ''}:${w.name}\u0000${w.title}`;
+      if (this.overlay !== null || this.borderDrawn.get(id) !== border) {
+        drawFrame(cv, r, { name: w.name, title: w.title, mark, focused: isFocused, zoomed, exited: !!w.exit, ascii: this.ascii });
+        if (this.overlay === null) this.borderDrawn.set(id, border);
+        else this.borderDrawn.delete(id);
+      }
       const src = this.source(w);
       // A pane that printed nothing since it was last drawn where it is is left as it is.
       const key = `${src.generation()}:${r.x},${r.y},${r.w},${r.h}:${this.epoch}`;
@@ -800,6 +819,8 @@ export class Tui implements TuiHost {
   }
 
   private railKey = '';
+  /** The status line's content as last drawn (see drawStatus). */
+  private statusDrawn = '';
   private railRows: AgentRow[] | null = null;
 
   private drawRailNow(s: Session, focused: Window | undefined, r: Rect, now: number): void {
@@ -811,14 +832,20 @@ export class Tui implements TuiHost {
     drawRail(this.canvas, r, { sessions, agents: this.agentRows(), agentsSeen: this.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.ascii, now, blocked });
   }
 
+  /** The status line, unless it would be drawn as it was last (nothing else draws on its row). */
   private drawStatus(s: Session, now: number): void {
+    const used = new Set(this.svc.model.windowsOf(s).map((w) => w.workspace));
+    used.add(s.activeWorkspace);
+    const d = this.confirm ? null : this.dock.current(now);
+    const key = `${this.epoch}:${this.cols}x${this.rows}:${s.activeWorkspace}:${[...used].join(',')}:${this.prefix}:${this.confirm?.text ?? ''}\u0000${d?.mark?.glyph ?? ''}:${d?.mark?.role ?? ''}\u0000${d?.text ?? ''}\u0000${s.name}`;
+    // Under an overlay it is drawn every frame, as the overlay may draw near it.
+    if (this.overlay === null && key === this.statusDrawn) return;
+    this.statusDrawn = this.overlay === null ? key : '';
     const cv = this.canvas;
     const y = this.rows - 1;
     const bar = attr(-1, -1, A_INVERSE);
     cv.fill(0, y, this.cols, 1, bar);
     let x = cv.text(1, y, `[${fit(clean(s.name), 16, this.ascii)}]`, attr(-1, -1, A_INVERSE | A_BOLD));
-    const used = new Set(this.svc.model.windowsOf(s).map((w) => w.workspace));
-    used.add(s.activeWorkspace);
     for (const n of [...used].sort((a, b) => a - b)) {
       x = cv.text(x + 1, y, n === s.activeWorkspace ? `${n}*` : String(n), n === s.activeWorkspace ? attr(-1, -1, A_INVERSE | A_BOLD) : bar);
     }
@@ -829,7 +856,6 @@ export class Tui implements TuiHost {
     if (this.confirm) {
       cv.text(x, y, fit(this.confirm.text, end - x, this.ascii), attr(3, -1, A_INVERSE | A_BOLD), end);
     } else {
-      const d = this.dock.current(now);
       if (d) {
         if (d.mark) x = cv.text(x, y, d.mark.glyph + ' ', attr(roleColor(d.mark.role), -1, A_INVERSE | A_BOLD), end);
         cv.text(x, y, fit(d.text, end - x, this.ascii), bar, end);

@@ -6,6 +6,7 @@
 import termkit from 'terminal-kit';
 import type { KitTerminal } from './terminal.js';
 import { charWidth } from './text.js';
+import { canWriteDelta, cellDelta, type DeltaBuffer, type DeltaTerm } from './cell-delta.js';
 import type { Role } from './marks.js';
 
 // terminal-kit ScreenBuffer attr bits (lib/ScreenBuffer.js, 3.1.4 pinned).
@@ -57,7 +58,7 @@ interface CellIteration {
   context: { srcBuffer: Buffer; srcLastBuffer?: Buffer };
 }
 
-interface KitScreenBuffer {
+interface KitScreenBuffer extends DeltaBuffer {
   terminalBlitterCellIterator(p: CellIteration): boolean | undefined;
   width: number;
   height: number;
@@ -82,6 +83,9 @@ export class Canvas {
   /** A new buffer: its first draw sends every cell. */
   private fresh = true;
   private readonly scratch = Buffer.alloc(4);
+  /** The row runs of the frame being sent (see changedRuns). */
+  private readonly runs: Dirty[] = Array.from({ length: MAX_DRAW_RUNS }, () => ({ x0: 0, y0: 0, x1: 0, y1: 0 }));
+  private readonly sent = { cells: 0 };
 
   constructor(
     private readonly term: KitTerminal,
@@ -197,11 +201,12 @@ export class Canvas {
   }
 
   /**
-   * Sends the changed cells through terminal-kit's delta blitter. Writes mark a box, but a frame
-   * rewrites most cells with what they held (a tile is redrawn whole), so the box is narrowed
-   * first against the last frame: rows that equal it are skipped with one memcmp each, and each
-   * run of changed rows is sent on its own, from its first changed column to its last. A typed
-   * key is then a cell or two to compare, not the screen. Returns how many cells it sent.
+   * Sends the changed cells. Writes mark a box, but a frame rewrites most cells with what they
+   * held, so the box is narrowed first against the last frame: rows that equal it are skipped
+   * with one memcmp each, and the runs of changed rows, each from its first changed column to its
+   * last, go out in one sequence (cell-delta.ts). A typed key is then a cell or two to compare and
+   * send, not the screen. A first frame, or too many runs, goes through terminal-kit's delta
+   * blitter. Returns how many cells it sent.
    */
   draw(): number {
     if (this.fresh) {
@@ -212,23 +217,31 @@ export class Canvas {
     const d = this.dirty;
     if (!d) return 0;
     this.dirty = null;
-    const last = (this.sb as KitScreenBuffer & { lastBuffer?: Buffer | null }).lastBuffer;
+    const last = this.sb.lastBuffer;
     // One column more each side: a wide character's halves are compared together.
     const x0 = Math.max(0, d.x0 - 1);
     const x1 = Math.min(this.cols - 1, d.x1 + 1);
-    if (!last || last.length !== this.sb.buffer.length) return this.sb.draw({ delta: true, srcClipRect: { xmin: x0, ymin: d.y0, xmax: x1, ymax: d.y1 } }).cells;
-    const runs = this.changedRuns(last, x0, x1, d.y0, d.y1);
-    if (runs === null) return this.sb.draw({ delta: true, srcClipRect: { xmin: x0, ymin: d.y0, xmax: x1, ymax: d.y1 } }).cells;
-    let cells = 0;
-    for (const r of runs) cells += this.sb.draw({ delta: true, srcClipRect: { xmin: Math.max(0, r.x0 - 1), ymin: r.y0, xmax: Math.min(this.cols - 1, r.x1 + 1), ymax: r.y1 } }).cells;
-    return cells;
+    const whole = () => this.sb.draw({ delta: true, srcClipRect: { xmin: x0, ymin: d.y0, xmax: x1, ymax: d.y1 } }).cells;
+    if (!last || last.length !== this.sb.buffer.length) return whole();
+    const n = this.changedRuns(last, x0, x1, d.y0, d.y1);
+    if (n < 0 || !canWriteDelta(this.sb)) return whole();
+    for (let i = 0; i < n; i++) {
+      const r = this.runs[i]!;
+      r.x0 = Math.max(0, r.x0 - 1);
+      r.x1 = Math.min(this.cols - 1, r.x1 + 1);
+    }
+    this.sent.cells = 0;
+    const seq = cellDelta(this.sb, this.term as unknown as DeltaTerm, this.cols, this.runs, n, this.sent);
+    if (seq) (this.term as unknown as { raw(s: string): void }).raw(seq);
+    return this.sent.cells;
   }
 
-  /** Runs of rows that differ from the last frame inside the box, each with its changed columns;
-   *  null when there are so many that one box is cheaper. */
-  private changedRuns(last: Buffer, x0: number, x1: number, y0: number, y1: number): Dirty[] | null {
+  /** Runs of rows that differ from the last frame inside the box, each with its changed columns,
+   *  written into this.runs (kept across frames: a frame allocates none); their count, or -1
+   *  when there are so many that one box is cheaper. */
+  private changedRuns(last: Buffer, x0: number, x1: number, y0: number, y1: number): number {
     const buf = this.sb.buffer;
-    const runs: Dirty[] = [];
+    let n = 0;
     let run: Dirty | null = null;
     for (let y = y0; y <= y1; y++) {
       const a = (y * this.cols + x0) * ITEM;
@@ -246,12 +259,15 @@ export class Canvas {
         if (lo < run.x0) run.x0 = lo;
         if (hi > run.x1) run.x1 = hi;
       } else {
-        if (runs.length >= MAX_DRAW_RUNS) return null;
-        run = { x0: lo, y0: y, x1: hi, y1: y };
-        runs.push(run);
+        if (n >= MAX_DRAW_RUNS) return -1;
+        run = this.runs[n++]!;
+        run.x0 = lo;
+        run.y0 = y;
+        run.x1 = hi;
+        run.y1 = y;
       }
     }
-    return runs;
+    return n;
   }
 }
 

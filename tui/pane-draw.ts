@@ -81,24 +81,63 @@ export function drawSource(cv: Canvas, src: ScreenSource, r: Rect, memo?: RowMem
       memo.rows = [];
     }
   }
+  // Rows the source says did not change since the last draw, and that were kept as drawn, are
+  // on the canvas as they are: not even their words are read.
+  const changed = src.takeChangedRows ? src.takeChangedRows() : undefined;
   for (let y = 0; y < rows; y++) {
     const cy = r.y + y;
+    const before = memo?.rows[y];
+    if (before && changed !== undefined && (changed === null || y < changed.from || y > changed.to)) continue;
     const words = memo ? (src.rowWords?.(y) ?? null) : null;
-    if (memo && words && sameWords(words, memo.rows[y])) continue;
-    let filled = r.x;
-    src.readRow(y, (x, chars, width, fg, bg, style) => {
-      const cx = r.x + x;
-      if (cx >= maxX) return;
-      if (cx > filled) cv.fill(filled, cy, cx - filled, 1);
-      const a = attr(colour(fg), colour(bg), styleFlags(style));
-      if (width === 2 && cx + 1 >= maxX) cv.set(cx, cy, ' ', a);
-      else cv.set(cx, cy, chars, a, width);
-      filled = cx + width;
-    });
-    if (filled < maxX) cv.fill(filled, cy, maxX - filled, 1);
-    if (memo) memo.rows[y] = words && plainWords(words) ? words.slice() : null;
+    if (words && sameWords(words, before)) continue;
+    // A row whose words were kept is drawn from its first changed cell to its last (one cell
+    // more each side, for the halves of a wide character): the rest is on the canvas as it was.
+    const span = words && before ? changedCells(words, before) : null;
+    let filled = span ? -1 : r.x;
+    src.readRow(
+      y,
+      (x, chars, width, fg, bg, style) => {
+        const cx = r.x + x;
+        if (cx >= maxX) return;
+        if (filled >= 0 && cx > filled) cv.fill(filled, cy, cx - filled, 1);
+        const a = attr(colour(fg), colour(bg), styleFlags(style));
+        if (width === 2 && cx + 1 >= maxX) cv.set(cx, cy, ' ', a);
+        else cv.set(cx, cy, chars, a, width);
+        filled = cx + width;
+      },
+      span?.from,
+      span?.to,
+    );
+    if (!span || span.toEnd) {
+      if (filled < 0) filled = r.x + (span?.from ?? 0);
+      if (filled < maxX) cv.fill(filled, cy, maxX - filled, 1);
+    }
+    if (memo) memo.rows[y] = words && plainWords(words) ? keep(words, before) : null;
   }
   if (rows < r.h) cv.fill(r.x, r.y + rows, r.w, r.h - rows);
+}
+
+/** The cells that differ between two rows of words of one length (null: another length), one
+ *  more each side; toEnd when the span reaches the row's last cell (what follows is blank). */
+function changedCells(a: Uint32Array, b: Uint32Array): { from: number; to: number; toEnd: boolean } | null {
+  if (a.length !== b.length) return null;
+  let lo = 0;
+  while (lo < a.length && a[lo] === b[lo]) lo++;
+  let hi = a.length - 1;
+  while (hi > lo && a[hi] === b[hi]) hi--;
+  const cells = a.length / 3;
+  const from = Math.max(0, Math.floor(lo / 3) - 1);
+  const to = Math.floor(hi / 3) + 1;
+  return to >= cells - 1 ? { from, to: cells - 1, toEnd: true } : { from, to, toEnd: false };
+}
+
+/** A copy of the words, in the last copy's array when it has the length (a frame allocates none). */
+function keep(words: Uint32Array, last: Uint32Array | null | undefined): Uint32Array {
+  if (last && last.length === words.length) {
+    last.set(words);
+    return last;
+  }
+  return words.slice();
 }
 
 function sameWords(a: Uint32Array, b: Uint32Array | null | undefined): boolean {

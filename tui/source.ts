@@ -3,6 +3,7 @@
 // The TUI sees only this interface, so it cannot tell the two apart.
 import type { IBufferCell } from '@xterm/headless';
 import type { Window } from '../core/model/window.js';
+import { RowDamage, type RowRange } from './row-damage.js';
 
 /** Colour of a cell: -1 the terminal's default, 0-255 a palette index, RGB as 0x1000000 | rgb. */
 export const RGB_FLAG = 0x1000000;
@@ -37,20 +38,34 @@ export interface ScreenSource {
   generation(): number;
   cursor(): { x: number; y: number };
   modes(): SourceModes;
-  /** The visible row y, cell by cell (wide characters once, with width 2). */
-  readRow(y: number, sink: CellSink): void;
+  /** The visible row y, cell by cell (wide characters once, with width 2); with `from` and
+   *  `to`, only the cells from..to (inclusive) need be read (a source may report more). */
+  readRow(y: number, sink: CellSink, from?: number, to?: number): void;
   /**
    * The cells of visible row y as words that change whenever the row does (xterm's own: three
    * per cell, content, fg, bg), so a drawer can skip a row that is as it was. Not a copy: read it
    * at once. Absent or null: the row is always drawn.
    */
   rowWords?(y: number): Uint32Array | null;
+  /**
+   * The visible rows that may have changed since the last call (null: none), forgotten as they
+   * are told; a drawer that kept what it drew reads only these. Absent: every row may have.
+   */
+  takeChangedRows?(): RowRange | null;
+  /** Stops what the source listens to (the drawer no longer shows it). */
+  dispose?(): void;
 }
 
 /** Flags in those words that point outside them (a combined character, extended attributes):
  *  such a cell can change while its words stay the same, so its row is always drawn. */
 export const WORD_COMBINED = 0x200000;
 export const WORD_EXTENDED = 0x10000000;
+
+/** What of xterm's internal active buffer rowWords reads (the version is pinned). */
+interface CoreBuffer {
+  ybase: number;
+  lines?: { get(i: number): { _data?: Uint32Array; length?: number } | undefined };
+}
 
 interface CoreMouse {
   activeEncoding?: string;
@@ -59,8 +74,27 @@ interface CoreMouse {
 /** A pane of this host: its window's emulator. */
 export class LocalSource implements ScreenSource {
   private cell: IBufferCell | undefined;
+  private damage: RowDamage | null = null;
+  /** The emulator's terminal the damage listens to (a new one after a respawn, say). */
+  private damageOf: unknown = null;
 
   constructor(private readonly w: Window) {}
+
+  takeChangedRows(): RowRange | null {
+    const term = this.w.screen.term;
+    if (this.damageOf !== term) {
+      this.damage?.dispose();
+      this.damage = new RowDamage(term);
+      this.damageOf = term;
+    }
+    return this.damage!.take(this.rows);
+  }
+
+  dispose(): void {
+    this.damage?.dispose();
+    this.damage = null;
+    this.damageOf = null;
+  }
 
   get cols(): number {
     return this.w.screen.cols;
@@ -92,21 +126,23 @@ export class LocalSource implements ScreenSource {
   }
 
   rowWords(y: number): Uint32Array | null {
-    const b = this.w.screen.term.buffer.active;
-    const line = b.getLine(b.baseY + y) as unknown as { _line?: { _data?: Uint32Array; length?: number } } | undefined;
-    const data = line?._line?._data;
+    // xterm's own active buffer: the public getLine() checks the proposed-API flag and makes a
+    // wrapper per call, which every frame paid for every row of every pane drawn.
+    const buf = (this.w.screen.term as unknown as { _core?: { buffer?: CoreBuffer } })._core?.buffer;
+    const line = buf?.lines?.get(buf.ybase + y);
+    const data = line?._data;
     if (!(data instanceof Uint32Array)) return null;
-    const n = Math.min(line!._line!.length ?? 0, this.w.screen.cols) * 3;
+    const n = Math.min(line!.length ?? 0, this.w.screen.cols) * 3;
     return n <= data.length ? data.subarray(0, n) : null;
   }
 
-  readRow(y: number, sink: CellSink): void {
+  readRow(y: number, sink: CellSink, from = 0, to = Infinity): void {
     const b = this.w.screen.term.buffer.active;
     const line = b.getLine(b.baseY + y);
     if (!line) return;
-    const n = Math.min(line.length, this.w.screen.cols);
+    const n = Math.min(line.length, this.w.screen.cols, to + 1);
     let c = this.cell ?? b.getNullCell();
-    for (let x = 0; x < n; x++) {
+    for (let x = Math.max(0, from); x < n; x++) {
       const got = line.getCell(x, c);
       if (!got) continue;
       c = got;
