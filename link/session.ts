@@ -229,6 +229,7 @@ export class LinkSession {
     // A stream that does not close after end (a dead TCP peer) is destroyed soon after.
     const t = setTimeout(() => this.stream.destroy(), 2000);
     t.unref();
+    this.stream.once('close', () => clearTimeout(t));
     const level = reason.code === 'closed' || reason.code === 'local' ? 'info' : 'warn';
     this.o.log[level]('link closed', { peer: this.peer?.host ?? null, reason: reason.code, detail: reason.detail.slice(0, 300) });
     try {
