@@ -2,6 +2,7 @@
 // becomes here, the mirror's limits, the outbox on disk and its sender, known hosts, the config
 // edits of hosts add/rm, and two sessions talking over an in-memory pipe.
 import { test } from 'uvu';
+import { waitFor } from '../helpers/wait.js';
 import * as assert from 'uvu/assert';
 import { Duplex, PassThrough } from 'node:stream';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -225,18 +226,18 @@ test('two sessions: Hello both ways, Ping answered, a wrong-way frame answered U
     new LinkSession(s, { host, bootId: `boot-${host}`, log: nullLogger, accepts: new Set(accepts as never[]) }, { hello: () => ready++, frame: (f) => got.push(`${host}<${f.kind}`), close: (r) => closed.push(r) });
   const hub = mk(x, 'hub', ['AgentSnapshot', 'Result', 'MailAck']);
   const peer = mk(y, 'peer', ['Follow', 'Mail', 'Call']);
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => ready === 2, { what: 'both Hellos' });
   assert.is(ready, 2);
   assert.is(hub.peer?.host, 'peer');
   assert.is(peer.peer?.host, 'hub');
   hub.send('Follow', { boot_id: '', seq: 0 });
   hub.send('AgentSnapshot', { boot_id: 'b', seq: 1, rows: [], last: true }); // the wrong way
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => got.includes('peer<Follow') && got.includes('hub<Unsupported'), { what: 'the Follow and the Unsupported answer' });
   assert.ok(got.includes('peer<Follow'));
   assert.ok(got.includes('hub<Unsupported'));
   assert.not.ok(got.includes('peer<AgentSnapshot'));
   hub.close({ code: 'local', detail: 'done' });
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => closed.length >= 1, { what: 'the close' });
   assert.ok(closed.length >= 1);
 });
 
@@ -251,7 +252,7 @@ test('no common protocol closes both sides with the reason version', async () =>
   const { encodeFrame } = await import('../../link/codec/frames.js');
   const { FRAME_SCHEMA_JSON } = await import('../../link/codec/schema.js');
   y.write(encodeFrame({ kind: 'Hello', body: { host: 'future', version: '9.0', protocol_min: 9, protocol_max: 9, boot_id: 'z', capabilities: [], schema: FRAME_SCHEMA_JSON, fingerprint: '' } }, 1 << 20));
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => reasons.length > 0, { what: 'the close for version' });
   assert.is(reasons[0]?.code, 'version');
   assert.match(reasons[0]!.detail, /protocol 9-9/);
 });
@@ -287,7 +288,7 @@ test('streams: data in order and a clean end; an unknown kind, a kind the policy
     },
     close: () => served?.dispose(),
   });
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => served !== null, { what: 'the peer to serve streams' });
   let next = 1;
   const open = (kind: string, params: Record<string, unknown>) => {
     const id = next++;
@@ -308,10 +309,10 @@ test('streams: data in order and a clean end; an unknown kind, a kind the policy
   const hanging = Array.from({ length: 16 }, (_, n) => open('hang', { n }));
   assert.match(String((await read(open('hang', { n: 99 }))).reason), /^limit_reached: /);
   hanging[0]!.destroy();
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => aborted.length > 0, { what: 'the handler aborted' });
   assert.equal(aborted, [0], 'closing a stream here aborts its handler there');
   hub.close({ code: 'local', detail: 'done' });
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => aborted.length === 16, { what: 'every stream ended' });
   assert.equal(aborted.length, 16, 'the link going ends every stream');
   peer.close({ code: 'local', detail: 'done' });
 });
