@@ -4,21 +4,53 @@
 // server refuses another conversation at rest and mid-turn.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 
 let d: TestDaemon;
 let w = '';
 
-/** The hook under a harness process of its own: a node parent, as a harness's process would be. */
-function hookUnder(harness: string, payload: Record<string, unknown>): Promise<{ code: number | null; stderr: string }> {
-  const child = `require('child_process').spawnSync(process.execPath, [${JSON.stringify(BIN)}, 'agent-hook', ${JSON.stringify(harness)}, '--explain', '--timeout', '3000'], { input: ${JSON.stringify(JSON.stringify(payload))}, stdio: ['pipe', 'inherit', 'inherit'] })`;
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['-e', child], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    p.stderr.on('data', (b) => (stderr += b));
-    p.on('close', (code) => resolve({ code, stderr }));
-  });
+/**
+ * A harness process of its own (a node parent, as a harness's process would be) that runs the hook
+ * once per payload it is given and stays alive in between: the daemon drops a report whose
+ * harness_pid has exited, so a parent that ended with each hook would race the check.
+ */
+class Harness {
+  private readonly p: ChildProcess;
+  private out = '';
+  private waiting: Array<() => void> = [];
+  constructor(readonly name: string) {
+    const child = `const { spawnSync } = require('child_process'); const rl = require('readline').createInterface({ input: process.stdin });
+rl.on('line', (line) => { const r = spawnSync(process.execPath, [${JSON.stringify(BIN)}, 'agent-hook', ${JSON.stringify(name)}, '--explain', '--timeout', '3000'], { input: line, encoding: 'utf8' }); process.stdout.write(JSON.stringify({ code: r.status, stderr: r.stderr }) + '\\n'); });`;
+    this.p = spawn(process.execPath, ['-e', child], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['pipe', 'pipe', 'inherit'] });
+    this.p.stdout!.on('data', (b) => {
+      this.out += b;
+      let i;
+      while ((i = this.out.indexOf('\n')) >= 0) {
+        const line = this.out.slice(0, i);
+        this.out = this.out.slice(i + 1);
+        this.results.push(JSON.parse(line));
+        this.waiting.shift()?.();
+      }
+    });
+  }
+  private results: Array<{ code: number | null; stderr: string }> = [];
+  run(payload: Record<string, unknown>): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve) => {
+      this.waiting.push(() => resolve(this.results.shift()!));
+      this.p.stdin!.write(JSON.stringify(payload) + '\n');
+    });
+  }
+  close(): void {
+    this.p.kill();
+  }
+}
+
+const harnesses: Harness[] = [];
+function harness(name: string): Harness {
+  const h = new Harness(name);
+  harnesses.push(h);
+  return h;
 }
 
 const row = () => d.call<{ state: string; message: string; agent_session_id: string | null; source: string | null }>('get-agent-state', { window: w });
@@ -28,44 +60,51 @@ test.before(async () => {
   await d.ok(['new-session', 'g']);
   w = (await d.json<{ windows: Array<{ id: string }> }>(['list-windows'])).windows[0]!.id;
 });
-test.after(() => d.stop());
+test.after(async () => {
+  for (const h of harnesses) h.close();
+  await d.stop();
+});
 
 test('Claude Code: a nested run mid-turn is refused; the pane\'s own conversation ends the turn; at rest a new one takes over', async () => {
-  await hookUnder('claude-code', { hook_event_name: 'UserPromptSubmit', session_id: 'conv-A', prompt: 'work' });
+  const claude = harness('claude-code');
+  const nestedRun = harness('claude-code');
+  await claude.run({ hook_event_name: 'UserPromptSubmit', session_id: 'conv-A', prompt: 'work' });
   assert.is((await row()).state, 'working');
-  const nested = await hookUnder('claude-code', { hook_event_name: 'Stop', session_id: 'conv-B', last_assistant_message: 'nested done' });
+  const nested = await nestedRun.run({ hook_event_name: 'Stop', session_id: 'conv-B', last_assistant_message: 'nested done' });
   assert.is(nested.code, 0);
   assert.match(nested.stderr, /foreign_session/);
   let r = await row();
   assert.is(r.state, 'working', 'the nested Stop did not mark the pane done');
   assert.is(r.agent_session_id, 'conv-A');
-  await hookUnder('claude-code', { hook_event_name: 'Stop', session_id: 'conv-A', last_assistant_message: 'all done' });
+  await claude.run({ hook_event_name: 'Stop', session_id: 'conv-A', last_assistant_message: 'all done' });
   r = await row();
   assert.is(r.state, 'done');
   assert.is(r.message, 'all done');
-  await hookUnder('claude-code', { hook_event_name: 'SessionStart', session_id: 'conv-C', source: 'clear' });
+  await claude.run({ hook_event_name: 'SessionStart', session_id: 'conv-C', source: 'clear' });
   r = await row();
   assert.is(r.state, 'idle');
   assert.is(r.agent_session_id, 'conv-C', 'at rest a new conversation takes the pane over');
   const items = (await d.call<{ items: Array<{ window_id: string; kind: string }> }>('list-attention')).items.filter((i) => i.window_id === w && i.kind !== 'done');
   assert.is(items.length, 0, 'a refusal makes no Inbox item');
-  await hookUnder('claude-code', { hook_event_name: 'SessionEnd', session_id: 'conv-C' });
+  await claude.run({ hook_event_name: 'SessionEnd', session_id: 'conv-C' });
   assert.is((await row()).state, 'none');
 });
 
 test('Codex: SessionStart sets the owner; another conversation is refused at rest and mid-turn; a compaction takes nothing over', async () => {
-  await hookUnder('codex', { hook_event_name: 'SessionStart', session_id: 'cx-1', source: 'startup' });
+  // One shared Codex server process hosts both conversations.
+  const codex = harness('codex');
+  await codex.run({ hook_event_name: 'SessionStart', session_id: 'cx-1', source: 'startup' });
   assert.is((await row()).state, 'idle');
-  const other = await hookUnder('codex', { hook_event_name: 'UserPromptSubmit', session_id: 'cx-2', prompt: 'from another terminal' });
+  const other = await codex.run({ hook_event_name: 'UserPromptSubmit', session_id: 'cx-2', prompt: 'from another terminal' });
   assert.match(other.stderr, /foreign_session/);
   assert.is((await row()).state, 'idle', 'refused at rest');
-  await hookUnder('codex', { hook_event_name: 'UserPromptSubmit', session_id: 'cx-1', prompt: 'mine' });
+  await codex.run({ hook_event_name: 'UserPromptSubmit', session_id: 'cx-1', prompt: 'mine' });
   assert.is((await row()).state, 'working');
-  const mid = await hookUnder('codex', { hook_event_name: 'Stop', session_id: 'cx-2' });
+  const mid = await codex.run({ hook_event_name: 'Stop', session_id: 'cx-2' });
   assert.match(mid.stderr, /foreign_session/);
   assert.is((await row()).state, 'working', 'refused mid-turn');
-  await hookUnder('codex', { hook_event_name: 'SessionStart', session_id: 'cx-1', source: 'compact' });
-  await hookUnder('codex', { hook_event_name: 'Stop', session_id: 'cx-1', last_assistant_message: 'ok' });
+  await codex.run({ hook_event_name: 'SessionStart', session_id: 'cx-1', source: 'compact' });
+  await codex.run({ hook_event_name: 'Stop', session_id: 'cx-1', last_assistant_message: 'ok' });
   assert.is((await row()).state, 'done');
 });
 
