@@ -27,8 +27,12 @@ export function policyFor(c: Config, host: string): LinkPolicy {
 /** Acts of the person: over a link they need respond (and the host's vouch, checked by the verb). */
 const PERSON_VERBS = new Set(['respond', 'release-agent-message', 'answer-ask', 'reply-approval', 'dismiss-attention', 'mark-attention', 'focus-window']);
 
-/** Verbs without a target that a linked host may still call: reads of the whole machine, and release. */
-const UNTARGETED = new Set(['list-agents', 'list-attention', 'list-sessions', 'list-windows', 'list-verbs', 'server-info', 'release-agent-message']);
+/**
+ * Verbs without a target that a linked host may still call: reads of the whole machine, release,
+ * and the fleet verbs that start work here (`worktree new --host`, `fan --host`, `start-agent -s
+ * HOST:SESSION`), which change something and so need write.
+ */
+const UNTARGETED = new Set(['list-agents', 'list-attention', 'list-sessions', 'list-windows', 'list-verbs', 'server-info', 'release-agent-message', 'new-worktree', 'fan-out', 'start-agent']);
 
 /** The right a verb needs over a link, or a refusal for a verb that never runs over one. */
 export function rightFor(v: VerbDef): Right {

@@ -41,6 +41,7 @@ import { OpCache } from '../agent/typing.js';
 import { DeliveryQueue } from '../agent/queue.js';
 import { packageRoot } from '../config/package-root.js';
 import { installFleet } from '../git/fleet.js';
+import { installPackStream } from '../git/pack-stream.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { StreamKinds } from '../hosts/streams.js';
@@ -239,6 +240,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   (svc as { queue: DeliveryQueue }).queue = queue;
   agents.addInfo((w) => ({ queued: queue.count(w) }));
   const fleet = installFleet(svc);
+  // worktree pull HOST:SESSION from a linked host opens this stream here.
+  const unregisterPacks = installPackStream(svc);
   const dispatcher = new Dispatcher(svc, [...allVerbs, ...extensions.flatMap((e) => e.verbs ?? [])]);
   (svc as { dispatcher: Dispatcher }).dispatcher = dispatcher;
 
@@ -284,6 +287,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     asks.dispose();
     queue.dispose();
     fleet.dispose();
+    unregisterPacks();
     resumes.dispose();
     holds.dispose();
     inbox.dispose();

@@ -1,5 +1,5 @@
-// The pieces the worktree, fan and start-agent verbs share: which repository a caller means, the
-// refusal of another machine until the link exists, the grants of a pane tuios starts, and a
+// The pieces the worktree, fan and start-agent verbs share: which repository a caller means, a
+// call carried to a linked host, the grants of a pane tuios starts, and a
 // worktree session (a session in a new worktree, its first window a shell or an agent).
 import { isAbsolute, resolve } from 'node:path';
 import type { Services } from '../daemon/services.js';
@@ -12,18 +12,44 @@ import { paneOf } from '../security/access.js';
 import { checkGrantChange, grantsOf, parseGrants, GRANTS } from '../security/grants.js';
 import { repoAt, type NewWorktree, type RepoInfo } from './repo.js';
 import { resolveHarness, type WorktreeAttr } from './fleet.js';
+import { forwardCall } from '../hosts/forward.js';
 
-/** Refuses a host until the link layer exists: nothing is dialled, nothing is made. */
+/** Refuses a verb that does not travel to another machine: nothing is dialled, nothing is made. */
 export function refuseHost(verb: string, host: string | undefined): void {
   if (host === undefined || host === '' || host === 'local') return;
-  throw new TuiosError('unsupported', `${verb} on another machine (${host}) needs the link between hosts, which this daemon does not have yet. Nothing was started.`, `Run it on ${host} itself (ssh ${host} tuios ...), or leave --host out to run it here.`, { field: 'host' });
+  throw new TuiosError('unsupported', `${verb} does not reach another machine (${host}) over the link between hosts. Nothing was started.`, `Run it on ${host} itself (ssh ${host} tuios ...).`, { field: 'host' });
 }
 
 /** A session named by the caller, on this machine: HOST:SESSION is refused (see refuseHost). */
 export function localSession(svc: Services, verb: string, ref: string): Session {
   const colon = ref.indexOf(':');
-  if (colon > 0) refuseHost(verb, ref.slice(0, colon));
-  return svc.model.findSession(colon === 0 ? ref.slice(1) : ref);
+  if (colon > 0 && ref.slice(0, colon) !== 'local') refuseHost(verb, ref.slice(0, colon));
+  return svc.model.findSession(colon >= 0 && (colon === 0 || ref.slice(0, colon) === 'local') ? ref.slice(colon + 1) : ref);
+}
+
+/** The linked host `--host` names, or null for this machine; an unknown host is refused before anything runs. */
+export function linkedHost(svc: Services, host: string | undefined): string | null {
+  if (host === undefined || host === '' || host === 'local') return null;
+  if (!svc.remote) throw new TuiosError('unsupported', `This daemon has no link between hosts, so ${host.slice(0, 64)} cannot be reached. Nothing was started.`, `Run it on ${host.slice(0, 64)} itself, or leave --host out to run it here.`, { field: 'host' });
+  if (!svc.remote.has(host)) throw new TuiosError('host_not_found', `There is no linked host "${host.slice(0, 64)}".`, 'List them with: tuios hosts ls; add one with: tuios hosts add NAME ADDRESS', { field: 'host' });
+  return host;
+}
+
+/**
+ * Runs a verb on a linked host for this caller, as a targeted call travels (forwardCall: a caller
+ * in a pane needs admin, the person is vouched for only when verified here). A repository named
+ * with --repo is that host's folder, so it must be absolute: this machine's folder means nothing there.
+ */
+export async function callOnHost(svc: Services, caller: Caller, verb: string, host: string, params: Record<string, unknown>, signal: AbortSignal, session?: string): Promise<unknown> {
+  const def = svc.dispatcher.get(verb);
+  if (!def) throw new TuiosError('unknown_verb', `There is no verb "${verb}".`);
+  for (const k of ['repo', 'cwd'] as const) {
+    const v = params[k];
+    if (typeof v === 'string' && !isAbsolute(v)) throw new TuiosError('invalid_params', `--${k} ${v} is a relative folder, and the call runs on ${host}.`, `Name the folder on ${host} by its absolute path.`, { field: k });
+  }
+  const out: Record<string, unknown> = { ...params };
+  delete out.host;
+  return forwardCall(svc, def, { host, session }, out, caller, signal);
 }
 
 /** The folder a caller runs in: its process's folder (the CLI's), else its pane's. */

@@ -88,8 +88,11 @@ export interface PackSummary {
 export interface UnpackOptions {
   /** A folder of the receiving clone. */
   repo: string;
-  /** Where the new worktree goes; must not exist. Its parent is made when missing. */
-  dest: string;
+  /**
+   * Where the new worktree goes; must not exist. Its parent is made when missing. A function is
+   * given the branch chosen (known once the header arrives) and names the place then.
+   */
+  dest: string | ((branch: string) => string);
   /** The branch name to use; default the sender's, suffixed (-2, -3...) when the clone has it. */
   branch?: string;
   onProgress?: (p: PullProgress) => void;
@@ -460,7 +463,9 @@ export async function unpackWorktree(input: Readable, opts: UnpackOptions): Prom
 async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackResult> {
   const { signal } = opts;
   const repo = await repoAt(opts.repo, signal);
-  if (existsSync(opts.dest)) throw new TuiosError('conflict', `${opts.dest} exists already.`, 'Pick another place for the new worktree.');
+  const taken = (p: string) => new TuiosError('conflict', `${p} exists already.`, 'Pick another place for the new worktree.');
+  let dest = typeof opts.dest === 'string' ? opts.dest : '';
+  if (dest && existsSync(dest)) throw taken(dest);
   const cwd = repo.main ?? repo.top;
   const work = await mkdtemp(join(repo.commonDir, 'tuios-pull-'));
   let lastReport = -PULL_PROGRESS_BYTES;
@@ -491,8 +496,12 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
       branch = `${wanted}-${i}`;
     }
     progress('checkout', 0, true);
-    await mkdir(dirname(opts.dest), { recursive: true, mode: 0o700 });
-    tmpTree = `${opts.dest}.tmp-${randomBytes(4).toString('hex')}`;
+    if (typeof opts.dest === 'function') {
+      dest = opts.dest(branch);
+      if (existsSync(dest)) throw taken(dest);
+    }
+    await mkdir(dirname(dest), { recursive: true, mode: 0o700 });
+    tmpTree = `${dest}.tmp-${randomBytes(4).toString('hex')}`;
     // HEAD checked out the ordinary way (a global filter such as LFS's smudges as usual).
     madeBranch = branch;
     await git(['worktree', 'add', '--quiet', '--no-track', '-b', branch, tmpTree, header.head], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
@@ -525,12 +534,12 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     await git(['read-tree', '-m', `${header.work_commit}^{tree}`, `${header.index_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     await git(['update-index', '-q', '--refresh'], { cwd: tree, signal, okCodes: [0, 1], timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     if (signal?.aborted) throw new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.');
-    await git(['worktree', 'move', tree, opts.dest], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['worktree', 'move', tree, dest], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     tmpTree = null;
     forgetSafety();
     const baseHere = header.base_commit ? (await git(['cat-file', '-e', `${header.base_commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] })).code === 0 : false;
     progress('done', bytes, true);
-    return { path: opts.dest, branch, head: header.head, base: header.base, base_commit: baseHere ? header.base_commit : null, counts: header.counts, skipped: header.skipped, bytes, pack_bytes: packBytes.reduce((a, b) => a + b, 0) };
+    return { path: dest, branch, head: header.head, base: header.base, base_commit: baseHere ? header.base_commit : null, counts: header.counts, skipped: header.skipped, bytes, pack_bytes: packBytes.reduce((a, b) => a + b, 0) };
   } catch (e) {
     // Leave nothing half-made: the temporary worktree and its branch go, once the early
     // checkout (if it started) has stopped.

@@ -12,7 +12,8 @@ import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import { addWorktree, branchExists, deleteBranchIfEmpty, mergeIntoBase, removeWorktree, statusOf, worktreePathFor } from '../git/repo.js';
 import { firstPrompts, groupOf, resolveHarness, worktreeOf, type FirstPrompt, type WorktreeAttr } from '../git/fleet.js';
-import { callerDir, grantsFor, launcherOf, localSession, refuseHost, repoFor, startAgentWindow, worktreeSession } from '../git/sessions.js';
+import { callOnHost, callerDir, grantsFor, launcherOf, linkedHost, localSession, repoFor, startAgentWindow, worktreeSession } from '../git/sessions.js';
+import { remoteTargetOf } from '../hosts/target.js';
 import { MAX_FAN, READY_WAIT_MS, START_AGENT_WAIT_MS } from '../git/limits.js';
 import { PROMPT_MAX_BYTES } from '../agent/typing.js';
 import { removeAttempt } from './worktree.js';
@@ -44,7 +45,7 @@ export const startAgent = defineVerb({
   name: 'start-agent',
   access: 'fan',
   summary: 'Start one agent in a new pane and return once it is ready (idle or done), its first prompt typed',
-  help: 'The pane opens in -s SESSION, else the caller\'s session, else the most recent one (a new session when there is none), in the caller\'s folder (or --cwd). Ready is idle or done, never unknown. --prompt is typed once it is ready, through the same acknowledged path as ask-agent: prompt_status is taken, or stalled when within 5 s it neither worked, asked nor finished a turn. A pane not ready for 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes; the prompt is still typed later, prompt_status waiting); --no-wait returns at once. -s HOST:SESSION needs the link between hosts.',
+  help: 'The pane opens in -s SESSION, else the caller\'s session, else the most recent one (a new session when there is none), in the caller\'s folder (or --cwd). Ready is idle or done, never unknown. --prompt is typed once it is ready, through the same acknowledged path as ask-agent: prompt_status is taken, or stalled when within 5 s it neither worked, asked nor finished a turn. A pane not ready for 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes; the prompt is still typed later, prompt_status waiting); --no-wait returns at once. -s HOST:SESSION starts it in that session on a linked host (--cwd is then a folder there).',
   target: 'none',
   mutates: true,
   cli: { positionals: ['harness'], rest: 'args', short: { n: 'name', p: 'prompt', c: 'cwd' }, comma: ['grants'], usage: "start-agent HARNESS [--name N] [--prompt 'PROMPT'] [-s SESSION] [--grants G,...] [-- ARGS...]" },
@@ -61,6 +62,10 @@ export const startAgent = defineVerb({
     term: z.string().max(64).optional().describe('TERM of the client (used when the call makes a session)'),
   }),
   async run({ params, svc, caller, signal }) {
+    if (params.session) {
+      const where = remoteTargetOf({ session: params.session }, svc.remote, (n) => !!svc.model.sessionByName(n));
+      if ('remote' in where) return { host: where.remote.host, ...((await callOnHost(svc, caller, 'start-agent', where.remote.host, params, signal, where.remote.session)) as Record<string, unknown>) };
+    }
     let s: Session | null = params.session ? localSession(svc, 'start-agent', params.session) : null;
     if (!s) {
       const own = svc.callerPane(caller);
@@ -128,13 +133,14 @@ export const fanOut = defineVerb({
     base: z.string().min(1).max(200).optional().describe('What the branches start from (default: the checked-out branch)'),
     repo: z.string().min(1).max(4096).optional().describe('A folder of the repository (default: the caller\'s folder)'),
     grants: grantsParam,
-    host: z.string().min(1).max(128).optional().describe('Run it on a linked machine (needs the link between hosts)'),
+    host: z.string().min(1).max(128).optional().describe('Run it on a linked machine (--repo is then a folder there, absolute)'),
     timeout: z.number().int().min(0).max(READY_WAIT_MS).optional().describe('How long the call waits for the prompts, in ms'),
     wait: z.boolean().optional().describe('Wait for the prompts (default true; --no-wait returns at once)'),
     term: z.string().max(64).optional().describe('TERM of the client'),
   }),
   async run({ params, svc, caller, signal }) {
-    refuseHost('fan', params.host);
+    const host = linkedHost(svc, params.host);
+    if (host) return { host, ...((await callOnHost(svc, caller, 'fan-out', host, params, signal)) as Record<string, unknown>) };
     const prompts = [...(params.text !== undefined ? [params.text] : []), ...(params.prompt ?? [])];
     if (prompts.length === 0) throw new TuiosError('invalid_params', 'fan needs a prompt.', "Give it after N: tuios fan 3 --agent claude 'PROMPT'", { field: 'text' });
     if (prompts.length !== 1 && prompts.length !== params.count) {

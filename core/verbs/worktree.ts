@@ -13,12 +13,15 @@ import { addWorktree, deleteBranchIfEmpty, diffWorktree, dirtyError, removeWorkt
 import { git, gitText } from '../git/run.js';
 import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../git/transfer.js';
 import { firstPrompts, groupOf, worktreeOf, type WorktreeAttr } from '../git/fleet.js';
-import { grantsFor, launcherOf, localSession, refuseHost, repoFor, worktreeSession } from '../git/sessions.js';
+import { callOnHost, grantsFor, launcherOf, linkedHost, localSession, repoFor, worktreeSession } from '../git/sessions.js';
+import { remoteTargetOf } from '../hosts/target.js';
+import { WORKTREE_PACK_STREAM } from '../git/pack-stream.js';
+import type { RepoInfo } from '../git/repo.js';
 import { GIT_DIFF_BUDGET_MS, LS_CONCURRENCY } from '../git/limits.js';
 
 const branchParam = z.string().min(1).max(200).describe('The branch');
 const repoParam = z.string().min(1).max(4096).optional().describe('A folder of the repository (default: the caller\'s folder)');
-const hostParam = z.string().min(1).max(128).optional().describe('Run it on a linked machine (needs the link between hosts)');
+const hostParam = z.string().min(1).max(128).optional().describe('Run it on a linked machine (--repo is then a folder there, absolute)');
 const grantsParam = z.array(z.string().max(32)).max(16).optional().describe('What the new pane may do through tuios (read,write,fan,respond,files,task,admin)');
 
 /** A worktree session named by a caller, on this machine, with its worktree record. */
@@ -72,7 +75,8 @@ export const newWorktree = defineVerb({
     term: z.string().max(64).optional().describe('TERM of the client'),
   }),
   async run({ params, svc, caller, signal }) {
-    refuseHost('worktree new', params.host);
+    const host = linkedHost(svc, params.host);
+    if (host) return { host, ...((await callOnHost(svc, caller, 'new-worktree', host, params, signal)) as Record<string, unknown>) };
     const grants = grantsFor(svc, caller, params.grants);
     const repo = await repoFor(svc, caller, params.repo, signal);
     const wt = await addWorktree(repo, { branch: params.branch, base: params.base, path: worktreePathFor(svc.paths.stateDir, repo, params.branch), signal });
@@ -208,14 +212,71 @@ export const removeWorktreeVerb = defineVerb({
   },
 });
 
+/** The base of a pulled worktree: the sender's when this clone has it, else where HEAD meets this clone's. */
+async function pulledBase(dest: RepoInfo, r: { base: string | null; base_commit: string | null; head: string }) {
+  const baseCommit = r.base_commit ?? (dest.head ? (await git(['merge-base', dest.head, r.head], { cwd: dest.top, okCodes: [0, 1] })).stdout.toString().trim() || r.head : r.head);
+  const base = r.base_commit ? (r.base ?? r.base_commit) : dest.branch ?? baseCommit;
+  return { base, baseCommit };
+}
+
+/**
+ * worktree pull HOST:SESSION: the host packs its session's worktree into a `worktree-pack` link
+ * stream (core/git/pack-stream.ts) against the commits this clone has, and it is unpacked here. A
+ * refusal there (forbidden, not found) or a link that drops ends the stream with its reason,
+ * which this call answers; unpackWorktree leaves nothing behind.
+ */
+async function pullFromHost(svc: Services, caller: Caller, host: string, session: string, params: { repo?: string; branch?: string; term?: string }, signal: AbortSignal) {
+  const remote = svc.remote;
+  if (!remote) throw new TuiosError('unsupported', 'This daemon has no link between hosts.', `Run it on ${host} itself.`);
+  if (caller.channel === 'link') throw new TuiosError('forbidden', 'A call from a linked host does not travel on to another machine.');
+  // As for any call that reaches another machine: a caller in a pane needs admin.
+  enforce(svc, caller, { verb: 'pull-worktree', access: 'admin', target: null });
+  const dest = await repoFor(svc, caller, params.repo, signal);
+  const haves = await listHaves(dest.top, signal);
+  const from = `${host}:${session}`;
+  const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: from, phase: p.phase, bytes: p.bytes });
+  const st = remote.openStream(host, WORKTREE_PACK_STREAM, { session, haves });
+  let r;
+  try {
+    r = await unpackWorktree(st, { repo: dest.top, dest: (branch) => worktreePathFor(svc.paths.stateDir, dest, branch), branch: params.branch, onProgress: progress, signal });
+  } catch (e) {
+    // The other side's reason, typed, over the cut it caused here.
+    if (st.closeReason) {
+      const m = /^([a-z_]+): (.*)$/s.exec(st.closeReason);
+      if (m && m[1] !== 'closed' && !(e instanceof TuiosError && e.code === m[1])) throw new TuiosError(m[1] as 'forbidden', m[2]!);
+    }
+    throw e;
+  } finally {
+    if (!st.destroyed) st.destroy();
+  }
+  const { base, baseCommit } = await pulledBase(dest, r);
+  const wt = { path: r.path, branch: r.branch, base, base_commit: baseCommit, created_branch: true };
+  const sess = await worktreeSession(svc, { repo: dest, wt, grants: grantsFor(svc, caller, undefined), launchedBy: launcherOf(svc, caller), pulledFrom: from, term: params.term });
+  return {
+    session: sess.session.name,
+    session_id: sess.session.id,
+    from,
+    host,
+    path: r.path,
+    branch: r.branch,
+    head: r.head,
+    base,
+    base_commit: baseCommit,
+    counts: r.counts,
+    skipped: r.skipped,
+    bytes: r.bytes,
+    pack_bytes: r.pack_bytes,
+  };
+}
+
 export const pullWorktree = defineVerb({
   name: 'pull-worktree',
   access: 'fan',
   summary: 'Bring a worktree session\'s commits and uncommitted work into a new worktree of another clone',
-  help: 'The commits arrive as commits (the same hashes), the uncommitted work as uncommitted work: modified, staged, deleted and untracked files as they were. The source worktree and its index are not touched. The new worktree has the same branch name, suffixed (-2) when the clone has that branch; a session opens in it. A transfer that fails midway leaves nothing behind. HOST:SESSION needs the link between hosts. Progress goes out as worktree-progress events (tuios subscribe worktree-progress).',
+  help: 'The commits arrive as commits (the same hashes), the uncommitted work as uncommitted work: modified, staged, deleted and untracked files as they were. The source worktree and its index are not touched. The new worktree has the same branch name, suffixed (-2) when the clone has that branch; a session opens in it. A transfer that fails midway leaves nothing behind. HOST:SESSION pulls from a linked host over the link, which needs files = true in that host\'s [hosts] table for this machine. Progress goes out as worktree-progress events (tuios subscribe worktree-progress).',
   target: 'none',
   mutates: true,
-  cli: { positionals: ['session'], short: { b: 'branch' }, usage: 'worktree pull SESSION [--repo PATH] [--branch NAME]' },
+  cli: { positionals: ['session'], short: { b: 'branch' }, usage: 'worktree pull [HOST:]SESSION [--repo PATH] [--branch NAME]' },
   params: z.object({
     session: z.string().min(1).max(300).describe('The session whose worktree is pulled (HOST:SESSION on a linked machine)'),
     repo: repoParam,
@@ -223,7 +284,9 @@ export const pullWorktree = defineVerb({
     term: z.string().max(64).optional().describe('TERM of the client'),
   }),
   async run({ params, svc, caller, signal }) {
-    const src = localSession(svc, 'worktree pull', params.session);
+    const where = remoteTargetOf({ session: params.session }, svc.remote, (n) => !!svc.model.sessionByName(n));
+    if ('remote' in where) return pullFromHost(svc, caller, where.remote.host, where.remote.session!, params, signal);
+    const src = localSession(svc, 'worktree pull', where.local.session ?? params.session);
     check(svc, caller, 'pull-worktree', 'read', src);
     const srcWt = worktreeOf(src);
     const srcDir = srcWt?.path ?? src.cwd;
@@ -249,8 +312,7 @@ export const pullWorktree = defineVerb({
     if (u.status === 'rejected') throw u.reason;
     if (p.status === 'rejected') throw p.reason;
     const r = u.value;
-    const baseCommit = r.base_commit ?? (dest.head ? (await git(['merge-base', dest.head, r.head], { cwd: dest.top, okCodes: [0, 1] })).stdout.toString().trim() || r.head : r.head);
-    const base = r.base_commit ? (r.base ?? r.base_commit) : dest.branch ?? baseCommit;
+    const { base, baseCommit } = await pulledBase(dest, r);
     const wt = { path: r.path, branch: r.branch, base, base_commit: baseCommit, created_branch: true };
     const sess = await worktreeSession(svc, { repo: dest, wt, grants: grantsFor(svc, caller, undefined), launchedBy: launcherOf(svc, caller), pulledFrom: src.name, term: params.term });
     return {

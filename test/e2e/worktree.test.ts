@@ -189,7 +189,7 @@ test('worktree pull brings commits, hashes and uncommitted work into a new workt
   assert.is(e.dirty, 4);
 });
 
-test('--host and HOST:SESSION answer unsupported until the link exists, before anything is made', async () => {
+test('--host and HOST:SESSION naming no linked host are refused before anything is made', async () => {
   const before = (await ls()).worktrees.length;
   for (const args of [
     ['worktree', 'new', 'feat/remote', '--host', 'box'],
@@ -199,7 +199,7 @@ test('--host and HOST:SESSION answer unsupported until the link exists, before a
   ]) {
     const r = await d.cli(args, { cwd: repo });
     assert.is(r.code, 1, args.join(' '));
-    assert.match(r.stderr, /link between hosts.*\(unsupported\)/s, args.join(' '));
+    assert.match(r.stderr, /box.*\(host_not_found\)/s, args.join(' ') + '\n' + r.stderr);
   }
   assert.is((await ls()).worktrees.length, before);
   assert.is(sh(repo, ['branch', '--list', 'feat/remote']).trim(), '');

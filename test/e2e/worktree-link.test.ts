@@ -1,0 +1,127 @@
+// Worktrees across two linked daemons on loopback (a hub linked to `build` and to `locked` with
+// `hosts add --yes`, as in link.test.ts), real git on both: a worktree on build with two commits
+// and uncommitted work (modified, staged, deleted, untracked) is pulled to the hub over the link's
+// stream frames with the same hashes and the same status, build's worktree and index untouched;
+// `locked`, whose [hosts.hub] table lacks files, refuses with forbidden and the hub has nothing
+// new; `worktree new --host build` makes a worktree on build.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { link, startHost, type Host } from '../helpers/link.js';
+import { identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
+
+let hub: Host;
+let build: Host;
+let locked: Host;
+let root: string;
+let peerRepo: string;
+let lockedRepo: string;
+let hubClone: string;
+
+interface LsEntry {
+  path: string;
+  branch: string;
+  session: string;
+  repo: string;
+  dirty: number | null;
+}
+
+const ls = async (h: Host) => (await h.d.json<{ worktrees: LsEntry[] }>(['worktree', 'ls'])).worktrees;
+const worktreeCount = (repo: string) => sh(repo, ['worktree', 'list', '--porcelain']).split('\n').filter((l) => l.startsWith('worktree ')).length;
+const branches = (repo: string) => sh(repo, ['branch', '--format=%(refname:short)']).trim().split('\n').sort();
+
+test.before(async () => {
+  root = tempDir('tuios-wt-link-');
+  peerRepo = makeRepo(join(root, 'build', 'api'));
+  lockedRepo = makeRepo(join(root, 'locked', 'api'));
+  hubClone = join(root, 'hub', 'api');
+  sh(root, ['clone', '-q', peerRepo, hubClone]);
+  identity(hubClone);
+  build = await startHost('build', { config: '[hosts.hub]\nfiles = true\n' });
+  locked = await startHost('locked');
+  hub = await startHost('hub');
+  await link(hub, build);
+  await link(hub, locked);
+});
+
+test.after(async () => {
+  for (const h of [hub, build, locked]) await h?.d.stop();
+  removeDir(root);
+});
+
+test('worktree pull HOST:SESSION brings the commits with their hashes and the uncommitted work, the peer untouched', async () => {
+  const made = JSON.parse(await build.d.ok(['worktree', 'new', 'feat/link', '--json'], { cwd: peerRepo })) as { path: string; session: string };
+  makeMessyWork(made.path);
+  const indexPath = sh(made.path, ['rev-parse', '--path-format=absolute', '--git-path', 'index']).trim();
+  const index0 = sha256File(indexPath);
+  const status0 = status(made.path);
+  const log0 = log(made.path);
+  const r = await hub.d.json<{ session: string; path: string; branch: string; head: string; from: string }>(['worktree', 'pull', `build:${made.session}`, '--repo', hubClone]);
+  assert.is(r.branch, 'feat/link');
+  assert.is(r.from, `build:${made.session}`);
+  assert.is(r.head, log0[0]);
+  assert.equal(log(r.path), log0, 'the same commits, the same hashes');
+  assert.is(status(r.path), status0, 'the uncommitted work as it was');
+  assert.match(status0, /^ M mod\.txt$/m);
+  assert.match(status0, /^M  staged\.txt$/m);
+  assert.match(status0, /^ D del\.txt$/m);
+  assert.match(status0, /^\?\? new\/untracked\.txt$/m);
+  assert.not.ok(existsSync(join(r.path, 'debug.log')), 'an ignored file stays home');
+  assert.is(sha256File(indexPath), index0, 'the peer\'s index is unchanged');
+  assert.is(status(made.path), status0, 'the peer\'s worktree is unchanged');
+  assert.equal(log(made.path), log0);
+  const e = (await ls(hub)).find((w) => w.session === r.session);
+  assert.ok(e, 'the pulled worktree has a session on the hub');
+  assert.is(e!.repo, 'api');
+  assert.is(e!.dirty, 4);
+  const s = await hub.d.call<{ sessions: Array<{ name: string; attrs?: Record<string, unknown> }> }>('list-sessions');
+  assert.ok(s.sessions.some((x) => x.name === r.session));
+});
+
+test('a peer whose [hosts] table lacks files refuses with forbidden, and the hub has nothing new', async () => {
+  const made = JSON.parse(await locked.d.ok(['worktree', 'new', 'feat/closed', '--json'], { cwd: lockedRepo })) as { path: string; session: string };
+  makeMessyWork(made.path);
+  const status0 = status(made.path);
+  const before = { wts: worktreeCount(hubClone), branches: branches(hubClone), sessions: (await ls(hub)).length };
+  const r = await hub.d.cli(['worktree', 'pull', `locked:${made.session}`, '--repo', hubClone]);
+  assert.is(r.code, 1, r.stdout);
+  assert.match(r.stderr, /files.*\(forbidden\)/s);
+  assert.is(worktreeCount(hubClone), before.wts, 'no new worktree');
+  assert.equal(branches(hubClone), before.branches, 'no new branch');
+  assert.is((await ls(hub)).length, before.sessions, 'no new session');
+  const common = sh(hubClone, ['rev-parse', '--path-format=absolute', '--git-common-dir']).trim();
+  assert.equal(readdirSync(common).filter((f) => f.startsWith('tuios-pull-')), [], 'no spool left');
+  assert.is(status(made.path), status0);
+});
+
+test('a session the peer does not have answers a typed error, nothing made', async () => {
+  const before = worktreeCount(hubClone);
+  const r = await hub.d.cli(['worktree', 'pull', 'build:no-such-session', '--repo', hubClone]);
+  assert.is(r.code, 1, r.stdout);
+  assert.match(r.stderr, /\((session_not_found|not_found)\)/);
+  assert.is(worktreeCount(hubClone), before);
+});
+
+test('worktree new --host makes a worktree and a session on the peer', async () => {
+  const r = await hub.d.json<{ host: string; session: string; path: string; branch: string; base: string }>(['worktree', 'new', 'feat/remote', '--host', 'build', '--repo', peerRepo]);
+  assert.is(r.host, 'build');
+  assert.is(r.branch, 'feat/remote');
+  assert.is(r.base, 'main');
+  assert.ok(r.path.startsWith(join(build.d.dir, 'state')), `under the peer's state folder: ${r.path}`);
+  assert.is(sh(r.path, ['symbolic-ref', '--short', 'HEAD']).trim(), 'feat/remote');
+  assert.ok((await ls(build)).some((w) => w.session === r.session && w.branch === 'feat/remote'));
+  assert.not.ok((await ls(hub)).some((w) => w.branch === 'feat/remote'), 'nothing on the hub');
+});
+
+test('worktree new --host with a relative --repo, or an unknown host, is refused before anything is made', async () => {
+  const rel = await hub.d.cli(['worktree', 'new', 'feat/rel', '--host', 'build', '--repo', 'api']);
+  assert.is(rel.code, 1);
+  assert.match(rel.stderr, /relative folder.*\(invalid_params\)/s, rel.stderr);
+  const unknown = await hub.d.cli(['worktree', 'new', 'feat/x', '--host', 'nowhere', '--repo', peerRepo]);
+  assert.is(unknown.code, 1);
+  assert.match(unknown.stderr, /\(host_not_found\)/);
+  assert.is(sh(peerRepo, ['branch', '--list', 'feat/rel', 'feat/x']).trim(), '');
+});
+
+test.run();
