@@ -17,7 +17,7 @@ import { LocalSource, type ScreenSource } from './source.js';
 import { layoutOf, reconcile, tile, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from './layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
-import { agentRows, type AgentRow } from './rows.js';
+import { agentRows, hostRailRow, type AgentRow } from './rows.js';
 import { stateMark } from './marks.js';
 import { Dock } from './alerts.js';
 import { Acts } from './acts.js';
@@ -829,7 +829,8 @@ export class Tui implements TuiHost {
       .sort((a, b) => a.order - b.order)
       .map((x) => ({ id: x.id, name: clean(x.name), windows: this.svc.model.windowsOf(x).length, current: x.id === s.id, mark: sessionMark(this.svc, x.id) }));
     const blocked = this.svc.inbox.list().filter((i) => ['approval', 'question', 'plan', 'ask', 'errored'].includes(i.kind) && (!i.session_id || this.visible(i.session_id))).length;
-    drawRail(this.canvas, r, { sessions, agents: this.agentRows(), agentsSeen: this.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.ascii, now, blocked });
+    const hosts = (this.svc.remote?.agentRows() ?? []).map(hostRailRow);
+    drawRail(this.canvas, r, { sessions, agents: this.agentRows(), hosts, agentsSeen: this.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.ascii, now, blocked });
   }
 
   /** The status line, unless it would be drawn as it was last (nothing else draws on its row). */

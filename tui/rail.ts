@@ -5,7 +5,7 @@
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_DIM, PLAIN, ROLE_COLOR } from './canvas.js';
 import type { Rect } from './pane-draw.js';
-import { railGroup, secondLine, showsAge, type AgentRow, type RailGroup } from './rows.js';
+import { railGroup, secondLine, showsAge, type RailRow, type RailGroup } from './rows.js';
 import { stateMark } from './marks.js';
 import { age, fit, pad, textWidth } from './text.js';
 
@@ -20,7 +20,9 @@ export interface RailSession {
 
 export interface RailInput {
   sessions: RailSession[];
-  agents: AgentRow[];
+  agents: RailRow[];
+  /** Linked hosts' agents (spec: Other machines): drawn in the same groups while their link is up. */
+  hosts?: RailRow[];
   agentsSeen: boolean;
   focusedWindow: string | null;
   ascii: boolean;
@@ -57,14 +59,20 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): void {
     y++;
   }
   const room = r.y + r.h - y;
-  if (!inp.agentsSeen || inp.agents.length === 0 || room < MIN_AGENTS_LINES - 1) return;
+  const hosts = inp.hosts ?? [];
+  if (!inp.agentsSeen || inp.agents.length + hosts.length === 0 || room < MIN_AGENTS_LINES - 1) return;
   y++;
   const header = ' agents';
   const need = inp.blocked > 0 ? `${inp.blocked} need you` : '';
   cv.text(r.x, y, header, attr(-1, -1, A_BOLD), r.x + w);
   if (need) cv.text(r.x + w - textWidth(need) - 1, y, need, roleAttr('warning'), r.x + w);
   y++;
-  const grouped = GROUP_ORDER.flatMap((g) => inp.agents.filter((a) => railGroup(a) === g).map((a) => ({ a, g })));
+  // A down host's rows come last, muted and out of every group: what it said last is not news.
+  const live = [...inp.agents, ...hosts.filter((h) => !h.down)];
+  const grouped: Array<{ a: RailRow; g: RailGroup | 'down' }> = [
+    ...GROUP_ORDER.flatMap((g) => live.filter((a) => railGroup(a) === g).map((a) => ({ a, g }))),
+    ...hosts.filter((h) => h.down).map((a) => ({ a, g: 'down' as const })),
+  ];
   const bottom = r.y + r.h;
   for (let i = 0; i < grouped.length; i++) {
     const { a, g } = grouped[i]!;
@@ -73,12 +81,23 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): void {
       if (y < bottom) cv.text(r.x, y, fit(`  +${left} more`, w), muted, r.x + w);
       break;
     }
-    drawRow(cv, r.x, y, w, a, g, inp);
+    if (g === 'down') drawDownRow(cv, r.x, y, w, a, inp);
+    else drawRow(cv, r.x, y, w, a, g, inp);
     y += 2;
   }
 }
 
-function drawRow(cv: Canvas, x: number, y: number, w: number, a: AgentRow, g: RailGroup, inp: RailInput): void {
+/** A row of a host whose link is down: its last state, dim, and when it was last heard. */
+function drawDownRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, inp: RailInput): void {
+  const dim = attr(ROLE_COLOR.muted, -1, A_DIM);
+  const m = stateMark(a.state, a.finishedUnread, inp.ascii);
+  if (m) cv.set(x + 1, y, m.glyph, dim);
+  cv.text(x + 3, y, fit(a.name, w - 3, inp.ascii), dim, x + w);
+  const seen = a.seenAt ? `seen ${age(Math.max(0, inp.now - a.seenAt))} ago` : 'link down';
+  cv.text(x + 4, y + 1, pad(seen, w - 4, inp.ascii), dim, x + w);
+}
+
+function drawRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, g: RailGroup, inp: RailInput): void {
   const focused = a.id === inp.focusedWindow;
   if (focused) cv.set(x, y, inp.ascii ? '>' : '▎', roleAttr('accent', A_BOLD));
   const m = stateMark(a.state, a.finishedUnread, inp.ascii);

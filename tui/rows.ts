@@ -6,6 +6,7 @@ import type { Item } from '../core/inbox/inbox.js';
 import type { AgentState } from '../core/agent/state.js';
 import { AGE_SHOWN_AFTER_MS, CONTEXT_WARN_PERCENT, EARLIER_AFTER_MS } from './limits.js';
 import { clean } from './text.js';
+import type { RemoteAgentRow } from '../core/hosts/remote.js';
 
 export interface AgentRow {
   id: string;
@@ -28,6 +29,41 @@ export interface AgentRow {
   context: number | null;
   /** Inbox items about this pane (its approval, question, ask, errored, done, mail). */
   items: Item[];
+}
+
+/** What the rail draws of a row: a local pane's, or one a linked host reported (no Window here). */
+export type RailRow = Omit<AgentRow, 'w' | 'sessionId' | 'order'> & {
+  /** The linked host the row is on; undefined for this machine's panes. */
+  host?: string;
+  /** The host's link is down: the row is what it said last, muted, not counted, no alert. */
+  down?: boolean;
+  /** When the link last heard the host (ms since the epoch). */
+  seenAt?: number;
+};
+
+/** A linked host's agent as a rail row; its need comes from the host's own needs_you. */
+export function hostRailRow(r: RemoteAgentRow): RailRow {
+  const needs = r.needs_you && r.state !== 'needs_input' && r.state !== 'errored';
+  return {
+    id: `${r.host}:${r.window_id}`,
+    host: r.host,
+    name: clean(`${r.host}:${r.name}`),
+    session: clean(r.session),
+    state: r.state as AgentState,
+    kind: clean(r.kind),
+    message: clean(r.message),
+    harness: r.harness ? clean(r.harness) : null,
+    finishedUnread: r.finished_unread,
+    stateSince: r.state_since,
+    meta: {},
+    queued: 0,
+    subagents: 0,
+    context: null,
+    // A host's own Inbox item (a question or mail there) keeps the row under Needs you here.
+    items: needs ? [{ kind: 'ask', summary: clean(r.message) } as Item] : [],
+    down: r.down,
+    seenAt: r.seen_at,
+  };
 }
 
 /** The rail's `you` groups, top to bottom. */
@@ -99,12 +135,12 @@ export function agentRows(svc: Services, visible: (sessionId: string) => boolean
   return rows.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
 }
 
-export function needsYouRow(r: AgentRow): boolean {
+export function needsYouRow(r: Pick<AgentRow, 'state' | 'items'>): boolean {
   return r.state === 'needs_input' || r.state === 'errored' || r.items.some((i) => NEEDS_KINDS.has(i.kind) && i.kind !== 'errored');
 }
 
 /** The rail's `you` group (spec: The rail's agents section). */
-export function railGroup(r: AgentRow): RailGroup {
+export function railGroup(r: RailRow): RailGroup {
   if (needsYouRow(r)) return 'needs';
   if (r.state === 'done' && r.finishedUnread) return 'done';
   if (r.state === 'working') return 'working';
@@ -120,7 +156,7 @@ export function viewGroup(r: AgentRow, now: number): ViewGroup {
 }
 
 /** The `need` word (spec: What a row says without colour). */
-export function needWord(r: AgentRow): string {
+export function needWord(r: RailRow): string {
   const ask = r.items.find((i) => i.kind === 'ask');
   if (r.state === 'needs_input') return r.kind === 'approval' || r.kind === 'question' ? r.kind : 'needs you';
   if (r.state === 'errored') return 'errored';
@@ -130,7 +166,7 @@ export function needWord(r: AgentRow): string {
 }
 
 /** What the pane asks, with the need word taken off its front so it is said once. */
-export function askText(r: AgentRow): string {
+export function askText(r: RailRow): string {
   const ask = r.items.find((i) => i.kind === 'ask');
   const msg = r.state === 'needs_input' || r.state === 'errored' ? r.message : ask?.summary ?? r.items.find((i) => i.kind === 'mail')?.summary ?? r.message;
   const word = needWord(r);
@@ -140,12 +176,12 @@ export function askText(r: AgentRow): string {
 }
 
 /** Whether a row shows its age: once its state is five minutes old, or always under the cursor. */
-export function showsAge(r: AgentRow, now: number, selected = false): boolean {
+export function showsAge(r: RailRow, now: number, selected = false): boolean {
   return selected || now - r.stateSince >= AGE_SHOWN_AFTER_MS;
 }
 
 /** The second line of a row, by its group (spec: What the second line says). */
-export function secondLine(r: AgentRow, group: RailGroup, opts: { width: number; ageInline: string }): string {
+export function secondLine(r: RailRow, group: RailGroup, opts: { width: number; ageInline: string }): string {
   const bits: string[] = [];
   if (r.context !== null && r.context >= CONTEXT_WARN_PERCENT) bits.push(`ctx ${r.context}%`);
   const subs = r.subagents > 0 ? `${r.subagents} subagent${r.subagents === 1 ? '' : 's'}` : '';
