@@ -6,9 +6,11 @@
 // new; `worktree new --host build` makes a worktree on build.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { link, startHost, type Host } from '../helpers/link.js';
+import { waitFor } from '../helpers/wait.js';
+import { STANDIN_MANIFEST, STANDIN_SCRIPT } from '../helpers/worktree-standin.js';
 import { identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
 
 let hub: Host;
@@ -38,7 +40,14 @@ test.before(async () => {
   hubClone = join(root, 'hub', 'api');
   sh(root, ['clone', '-q', peerRepo, hubClone]);
   identity(hubClone);
-  build = await startHost('build', { config: '[hosts.hub]\nfiles = true\n' });
+  // build runs the stand-in agent (test/helpers/worktree-standin.ts): one file per prompt.
+  const tools = join(root, 'tools');
+  mkdirSync(join(tools, 'bin'), { recursive: true });
+  mkdirSync(join(tools, 'harnesses'));
+  writeFileSync(join(tools, 'bin', 'standin'), STANDIN_SCRIPT);
+  chmodSync(join(tools, 'bin', 'standin'), 0o755);
+  writeFileSync(join(tools, 'harnesses', 'standin.toml'), STANDIN_MANIFEST);
+  build = await startHost('build', { config: '[hosts.hub]\nfiles = true\n', env: { PATH: `${join(tools, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`, TUIOS_HARNESS_DIR: join(tools, 'harnesses'), TUIOS_AGENT_STALL_SECONDS: '0' } });
   locked = await startHost('locked');
   hub = await startHost('hub');
   await link(hub, build);
@@ -122,6 +131,55 @@ test('worktree new --host with a relative --repo, or an unknown host, is refused
   assert.is(unknown.code, 1);
   assert.match(unknown.stderr, /\(host_not_found\)/);
   assert.is(sh(peerRepo, ['branch', '--list', 'feat/rel', 'feat/x']).trim(), '');
+});
+
+interface Win {
+  id: string;
+  name: string;
+  session: string;
+  foreground: { comm: string } | null;
+}
+
+async function standinsOn(h: Host, session: (s: string) => boolean, n: number): Promise<Win[]> {
+  return waitFor(async () => {
+    const ws = (await h.d.call<{ windows: Win[] }>('list-windows')).windows.filter((w) => session(w.session) && w.foreground?.comm === 'standin');
+    return ws.length === n ? ws : null;
+  }, { what: `${n} stand-ins on ${h.name}` });
+}
+
+const fileText = (p: string) => waitFor(() => (existsSync(p) ? readFileSync(p, 'utf8') : null), { what: p });
+
+test('fan --host runs the attempts on the peer, each prompt typed there once its agent is ready', async () => {
+  const pending = hub.d.cli(['fan', '2', '--agent', 'standin', 'remote retry work', '--host', 'build', '--repo', peerRepo, '--branch', 'fan/remote', '--json'], { timeoutMs: 120_000 });
+  const ws = await standinsOn(build, (s) => s.startsWith('api-fan-remote-'), 2);
+  for (const w of ws) await build.d.ok(['set-agent-state', '-w', w.id, 'idle']);
+  const res = await pending;
+  assert.is(res.code, 0, res.stderr);
+  const r = JSON.parse(res.stdout) as { host: string; group: string; attempts: Array<{ session: string; path: string; branch: string; prompt_status: string }> };
+  assert.is(r.host, 'build');
+  assert.is(r.group, 'fan/remote');
+  assert.equal(r.attempts.map((a) => a.branch), ['fan/remote-1', 'fan/remote-2']);
+  assert.equal(r.attempts.map((a) => a.prompt_status), ['taken', 'taken']);
+  for (const a of r.attempts) {
+    assert.ok(a.path.startsWith(join(build.d.dir, 'state')), a.path);
+    assert.is(await fileText(join(a.path, 'prompt-1.txt')), 'remote retry work\n');
+  }
+  assert.not.ok((await ls(hub)).some((w) => w.branch.startsWith('fan/remote')), 'nothing on the hub');
+});
+
+test('start-agent -s HOST:SESSION starts the agent in that session on the peer and types its prompt there', async () => {
+  const wt = JSON.parse(await build.d.ok(['worktree', 'new', 'feat/helper', '--json'], { cwd: peerRepo })) as { path: string; session: string };
+  const pending = hub.d.cli(['start-agent', 'standin', '--name', 'helper', '--prompt', 'from the hub', '-s', `build:${wt.session}`, '--json']);
+  const [w] = await standinsOn(build, (s) => s === wt.session, 1);
+  await build.d.ok(['set-agent-state', '-w', w!.id, 'idle']);
+  const res = await pending;
+  assert.is(res.code, 0, res.stderr);
+  const out = JSON.parse(res.stdout) as { host: string; session: string; window_id: string; prompt_status: string };
+  assert.is(out.host, 'build');
+  assert.is(out.session, wt.session);
+  assert.is(out.window_id, w!.id);
+  assert.is(out.prompt_status, 'taken');
+  assert.is(await fileText(join(wt.path, 'prompt-1.txt')), 'from the hub\n');
 });
 
 test.run();
