@@ -6,7 +6,8 @@
 // new; `worktree new --host build` makes a worktree on build.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { link, startHost, type Host } from '../helpers/link.js';
 import { waitFor } from '../helpers/wait.js';
@@ -138,11 +139,13 @@ interface Win {
   name: string;
   session: string;
   foreground: { comm: string } | null;
+  agent_state?: { harness_id?: string | null };
 }
 
+/** Stand-ins running, and known as the standin harness (a pane made ready before that is typed at as it changes). */
 async function standinsOn(h: Host, session: (s: string) => boolean, n: number): Promise<Win[]> {
   return waitFor(async () => {
-    const ws = (await h.d.call<{ windows: Win[] }>('list-windows')).windows.filter((w) => session(w.session) && w.foreground?.comm === 'standin');
+    const ws = (await h.d.call<{ windows: Win[] }>('list-windows')).windows.filter((w) => session(w.session) && w.foreground?.comm === 'standin' && w.agent_state?.harness_id === 'standin');
     return ws.length === n ? ws : null;
   }, { what: `${n} stand-ins on ${h.name}` });
 }
@@ -159,7 +162,7 @@ test('fan --host runs the attempts on the peer, each prompt typed there once its
   assert.is(r.host, 'build');
   assert.is(r.group, 'fan/remote');
   assert.equal(r.attempts.map((a) => a.branch), ['fan/remote-1', 'fan/remote-2']);
-  assert.equal(r.attempts.map((a) => a.prompt_status), ['taken', 'taken']);
+  assert.equal(r.attempts.map((a) => a.prompt_status), ['taken', 'taken'], res.stdout);
   for (const a of r.attempts) {
     assert.ok(a.path.startsWith(join(build.d.dir, 'state')), a.path);
     assert.is(await fileText(join(a.path, 'prompt-1.txt')), 'remote retry work\n');
@@ -180,6 +183,33 @@ test('start-agent -s HOST:SESSION starts the agent in that session on the peer a
   assert.is(out.window_id, w!.id);
   assert.is(out.prompt_status, 'taken');
   assert.is(await fileText(join(wt.path, 'prompt-1.txt')), 'from the hub\n');
+});
+
+// Last: it kills build.
+test('the peer killed mid-transfer leaves no worktree, branch, session or spool on the hub', async () => {
+  const made = JSON.parse(await build.d.ok(['worktree', 'new', 'feat/big', '--json'], { cwd: peerRepo })) as { path: string; session: string };
+  // Random bytes do not compress: the work pack is tens of MB and takes a while on the wire.
+  for (let i = 0; i < 4; i++) writeFileSync(join(made.path, `blob-${i}.bin`), randomBytes(12 * 1024 * 1024));
+  const before = { wts: worktreeCount(hubClone), branches: branches(hubClone), sessions: (await ls(hub)).length };
+  const common = sh(hubClone, ['rev-parse', '--path-format=absolute', '--git-common-dir']).trim();
+  const spools = () => readdirSync(common).filter((f) => f.startsWith('tuios-pull-'));
+  const pending = hub.d.cli(['worktree', 'pull', `build:${made.session}`, '--repo', hubClone]);
+  // Bytes of the work pack have arrived, and the end has not.
+  await waitFor(() => spools().some((d) => {
+    const f = join(common, d, 'pack-1');
+    return existsSync(f) && statSync(f).size > 0;
+  }), { interval: 5, what: 'the work pack arriving' });
+  build.d.kill9();
+  const r = await pending;
+  assert.is(r.code, 1, r.stdout);
+  assert.match(r.stderr, /\((host_down|git_failed)\)/, r.stderr);
+  assert.is(worktreeCount(hubClone), before.wts, 'no new worktree');
+  assert.equal(branches(hubClone), before.branches, 'no new branch');
+  assert.is((await ls(hub)).length, before.sessions, 'no new session');
+  assert.equal(spools(), [], 'no spool left');
+  const parent = join(hub.d.dir, 'state', 'tuios', 'worktrees');
+  const left = existsSync(parent) ? readdirSync(parent).flatMap((d) => readdirSync(join(parent, d))) : [];
+  assert.not.ok(left.some((n) => n.startsWith('feat-big')), `nothing under the hub's worktrees: ${left.join(', ')}`);
 });
 
 test.run();
