@@ -102,6 +102,16 @@ export function echoProbe(text: string): string {
 /** Characters of the text looked for on the screen: few enough to sit on one row of an input box. */
 const ECHO_PROBE_CHARS = 10;
 
+/**
+ * Whether the pane still holds the program a submission began with (ADR-0076: identity
+ * re-verified before Enter). A program the detector names only meanwhile is the same program,
+ * now recognised: a pane marked ready by its agent's own report can be typed into before the
+ * detector's first look, and that must not fail the submit.
+ */
+export function sameOccupant(before: string | null, now: string | null): boolean {
+  return before === now || before === null;
+}
+
 /** Operation ids: a same-id retry replays the cached result and never types again (ADR-0076). */
 export class OpCache {
   private readonly ops = new Map<string, { at: number; result: Promise<unknown> }>();

@@ -12,6 +12,7 @@ import type { Window } from '../model/window.js';
 import type { Manifest } from '../agent/manifest.js';
 import { findHarness } from '../agent/manifest.js';
 import { deliverPrompt } from '../agent/deliver.js';
+import { sameOccupant } from '../agent/typing.js';
 import type { AgentState } from '../agent/state.js';
 import type { Item } from '../inbox/inbox.js';
 import { TuiosError } from '../errors.js';
@@ -144,7 +145,7 @@ export class FirstPrompts implements Disposable {
     const recheck = () => {
       const st = svc.agents.stateOf(w);
       if (st === 'needs_input') throw new TuiosError('agent_blocked', `${w.name} turned to a prompt before Enter; nothing was submitted.`, undefined, { typed: false });
-      if (svc.agents.harnessOf(w) !== harness0) throw new TuiosError('conflict', `The program in ${w.name} changed before Enter; nothing was submitted.`, undefined, { typed: false });
+      if (!sameOccupant(harness0, svc.agents.harnessOf(w))) throw new TuiosError('conflict', `The program in ${w.name} changed before Enter; nothing was submitted.`, undefined, { typed: false });
     };
     try {
       const d = await deliverPrompt(svc, w, text, recheck);

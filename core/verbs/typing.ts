@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { deliverPrompt, stalledError } from '../agent/deliver.js';
+import { sameOccupant } from '../agent/typing.js';
 import { agentPanes } from './agents.js';
 import { confirmToken } from '../agent/selector.js';
 import { enforce, paneOf } from '../security/access.js';
@@ -86,7 +87,7 @@ async function askOne(ctx: VerbContext<unknown>, o: AskOne) {
     // Right before the text and again right before Enter: the grants, the prompt, the occupant.
     enforce(svc, caller, { verb: 'ask-agent', access: 'write', target: w, types: true, blockedCheck: !o.allowBlocked });
     if (!o.allowBlocked && svc.agents.stateOf(w) === 'needs_input') throw new TuiosError('agent_blocked', `${w.name} turned to a prompt before Enter; nothing was submitted.`, undefined, { typed: false });
-    if (svc.agents.harnessOf(w) !== harness0) throw new TuiosError('conflict', `The program in ${w.name} changed before Enter; nothing was submitted.`, undefined, { typed: false });
+    if (!sameOccupant(harness0, svc.agents.harnessOf(w))) throw new TuiosError('conflict', `The program in ${w.name} changed before Enter; nothing was submitted.`, undefined, { typed: false });
   };
   const asker = paneOf(svc, caller).window;
   if (asker) {
