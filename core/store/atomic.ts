@@ -4,11 +4,18 @@ import { openSync, writeSync, fsyncSync, closeSync, renameSync, mkdirSync, readF
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-export function writeFileAtomic(path: string, data: string | Buffer): void {
+export interface AtomicOptions {
+  /** The new file's mode (default 0600). */
+  mode?: number;
+  /** The mode of folders made for it (default 0700). */
+  dirMode?: number;
+}
+
+export function writeFileAtomic(path: string, data: string | Buffer, opts: AtomicOptions = {}): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: opts.dirMode ?? 0o700 });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'w', 0o600);
+  const fd = openSync(tmp, 'w', opts.mode ?? 0o600);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
     fsyncSync(fd);

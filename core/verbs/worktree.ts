@@ -11,7 +11,7 @@ import type { Session } from '../model/model.js';
 import type { Caller } from '../rpc/caller.js';
 import { addWorktree, deleteBranchIfEmpty, diffWorktree, dirtyError, removeWorktree, repoAt, resolveCommit, statusOf, worktreePathFor } from '../git/repo.js';
 import { git, gitText } from '../git/run.js';
-import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../git/transfer.js';
+import { listHaves, packWorktree, unpackWorktree, type PullProgress, type UnpackResult } from '../git/transfer.js';
 import { firstPrompts, groupOf, worktreeOf, type WorktreeAttr } from '../git/fleet.js';
 import { callOnHost, grantsFor, launcherOf, linkedHost, localSession, repoFor, worktreeSession } from '../git/sessions.js';
 import { remoteTargetOf } from '../hosts/target.js';
@@ -249,14 +249,18 @@ async function pullFromHost(svc: Services, caller: Caller, host: string, session
   } finally {
     if (!st.destroyed) st.destroy();
   }
+  return { ...(await openPulled(svc, caller, dest, r, from, params.term)), host };
+}
+
+/** The session in a pulled worktree, and what the pull answers: the same here and from a host. */
+async function openPulled(svc: Services, caller: Caller, dest: RepoInfo, r: UnpackResult, from: string, term: string | undefined) {
   const { base, baseCommit } = await pulledBase(dest, r);
   const wt = { path: r.path, branch: r.branch, base, base_commit: baseCommit, created_branch: true };
-  const sess = await worktreeSession(svc, { repo: dest, wt, grants: grantsFor(svc, caller, undefined), launchedBy: launcherOf(svc, caller), pulledFrom: from, term: params.term });
+  const sess = await worktreeSession(svc, { repo: dest, wt, grants: grantsFor(svc, caller, undefined), launchedBy: launcherOf(svc, caller), pulledFrom: from, term });
   return {
     session: sess.session.name,
     session_id: sess.session.id,
     from,
-    host,
     path: r.path,
     branch: r.branch,
     head: r.head,
@@ -311,25 +315,7 @@ export const pullWorktree = defineVerb({
     if (p.status === 'rejected' && (u.status === 'fulfilled' || isCut(u.reason) || !isCut(p.reason))) throw p.reason;
     if (u.status === 'rejected') throw u.reason;
     if (p.status === 'rejected') throw p.reason;
-    const r = u.value;
-    const { base, baseCommit } = await pulledBase(dest, r);
-    const wt = { path: r.path, branch: r.branch, base, base_commit: baseCommit, created_branch: true };
-    const sess = await worktreeSession(svc, { repo: dest, wt, grants: grantsFor(svc, caller, undefined), launchedBy: launcherOf(svc, caller), pulledFrom: src.name, term: params.term });
-    return {
-      session: sess.session.name,
-      session_id: sess.session.id,
-      from: src.name,
-      path: r.path,
-      branch: r.branch,
-      head: r.head,
-      base,
-      base_commit: baseCommit,
-      counts: r.counts,
-      skipped: r.skipped,
-      bytes: r.bytes,
-      pack_bytes: r.pack_bytes,
-      prerequisites: p.value.header.prerequisites.length,
-    };
+    return { ...(await openPulled(svc, caller, dest, u.value, src.name, params.term)), prerequisites: p.value.header.prerequisites.length };
   },
 });
 

@@ -3,9 +3,9 @@
 // nothing when nothing changed, keeps the file from before tuios touched it as `<file>.tuios.bak`
 // (once), follows a symlinked file, refuses a file it cannot parse, a symlink to nothing and a
 // configuration folder that does not exist yet. Runs in the CLI: no daemon involved.
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../store/atomic.js';
 import { INTEGRATIONS, KIMI_BEGIN, KIMI_END, type Env, type Integration } from './table.js';
 import { deepEqual, parseJsonObject, styleOf, writeJsonText } from './json-text.js';
 import { MARKER_RE, versionsIn, withOurs, withoutOurs } from './hook-entries.js';
@@ -54,33 +54,15 @@ function readText(path: string): string | null {
   }
 }
 
-/** Temp file beside it, same mode, fsync, rename. */
+/** A harness's own file, written atomically with the mode it had (a new one 0644, its folders 0755). */
 function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
   let mode = 0o644;
   try {
     mode = statSync(path).mode & 0o7777;
   } catch {
     // a new file
   }
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'w', mode);
-  try {
-    writeSync(fd, Buffer.from(text));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // nothing to clean
-    }
-    throw e;
-  }
+  writeFileAtomic(path, text, { mode, dirMode: 0o755 });
 }
 
 export interface Change {
