@@ -3,7 +3,7 @@
 // diff against its base, removing it, and merging a branch into its base. Every call goes through
 // the safe runner (core/git/run.ts).
 import { createHash } from 'node:crypto';
-import { copyFile, lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -189,7 +189,14 @@ export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUn
   const tmp = await mkdtemp(join(tmpdir(), 'tuios-index-'));
   const env = { GIT_INDEX_FILE: join(tmp, 'index') };
   try {
-    if (existsSync(indexPath)) await copyFile(indexPath, env.GIT_INDEX_FILE);
+    if (existsSync(indexPath)) {
+      await copyFile(indexPath, env.GIT_INDEX_FILE);
+      // The copy keeps the index's own mtime: git trusts a cached stat only for an entry older than
+      // its index file ("racy git"), so a fresh mtime would hide a same-size edit made in the same
+      // clock tick as the last index write. Date truncates to the millisecond, never later.
+      const s = await stat(indexPath);
+      await utimes(env.GIT_INDEX_FILE, s.atime, s.mtime);
+    }
     else if (head) await git(['read-tree', head], { cwd: top, env, signal });
     let indexTree: string;
     try {

@@ -2,7 +2,7 @@
 // still runs), bounded in time and output. Real repositories in temp folders.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { git, neutralisingArgs } from '../../core/git/run.js';
@@ -75,6 +75,26 @@ test('status, working trees and diffs run no filter, textconv, diff program or f
   assert.ok(d.files.some((f) => f.path === 'b.evil' && f.status === 'U'), 'an untracked file shows as U');
   assert.match(d.patch, /\+evil v1/, 'the file as it is on disk');
   for (const n of ['clean', 'smudge', 'process', 'textconv', 'external', 'fsmonitor', 'repo-overrides-trusted']) assert.not.ok(existsSync(marker(n)), `${n} did not run`);
+});
+
+test('an edit of the same size in the same clock tick as the last index write is still seen (racy git)', async () => {
+  // A coarse file clock makes the edit's stat equal the cached one; only the index file's own
+  // mtime tells git to look at the content. Pinned here by setting the times by hand (ctime cannot
+  // be set, so the repository stops trusting it, as core.trustctime=false does on such systems).
+  const r = makeRepo(join(root, 'racy'));
+  sh(r, ['config', 'core.trustctime', 'false']);
+  const t = new Date(1_700_000_000_000);
+  write(join(r, 'same.txt'), 'version 0\n');
+  utimesSync(join(r, 'same.txt'), t, t);
+  sh(r, ['add', 'same.txt']);
+  sh(r, ['commit', '-q', '-m', 'v0']);
+  utimesSync(join(r, '.git', 'index'), t, t);
+  write(join(r, 'same.txt'), 'version 1\n');
+  utimesSync(join(r, 'same.txt'), t, t);
+  const trees = await workingTrees(r);
+  assert.is.not(trees.workTree, sh(r, ['rev-parse', 'HEAD^{tree}']).trim(), 'the edit is in the working tree');
+  const d = await diffWorktree(r, null);
+  assert.match(d.patch, /\+version 1/);
 });
 
 test('a filter the global config names still runs (the repository cannot replace it)', async () => {
