@@ -139,6 +139,11 @@ export const LINK_RETRY_MAX_MS = 30_000;
 export const LINK_SEND_TIMEOUT_MS = 10_000;
 /** A remote verb call: as long as the longest local one a link carries (respond waits up to a minute). */
 export const LINK_CALL_TIMEOUT_MS = 90_000;
+/**
+ * A verb with its own budget (fan, start-agent, worktree new wait for checkouts and for agents to
+ * be ready) is waited for that long plus this: its quick steps around the waits and the round trip.
+ */
+export const LINK_CALL_MARGIN_MS = 30_000;
 /** Remote calls one link carries at once; more wait for `limit_reached`. */
 export const LINK_MAX_INFLIGHT_CALLS = 64;
 /** Pane and file streams one link carries at once. */

@@ -213,7 +213,7 @@ export class Links implements RemoteHosts, Disposable {
   }
 
   call(host: string, verb: string, params: Record<string, unknown>, o: RemoteCallOptions): Promise<unknown> {
-    return this.peer(host).call(verb, params, o.vouched, o.signal);
+    return this.peer(host).call(verb, params, o.vouched, o.signal, o.timeoutMs);
   }
 
   sendMail(host: string, m: OutgoingMail, signal: AbortSignal): Promise<MailOutcome> {

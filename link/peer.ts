@@ -259,16 +259,24 @@ export class PeerLink {
 
   // ---- what the rest of the daemon asks of the host ----
 
-  call(verb: string, params: Record<string, unknown>, vouched: boolean, signal: AbortSignal): Promise<unknown> {
+  /** The generic cap on a remote call: LINK_CALL_TIMEOUT_MS, or TUIOS_LINK_CALL_TIMEOUT_SECONDS (tests). */
+  private genericCallMs(): number {
+    const secs = Number(this.d.svc.baseEnv.TUIOS_LINK_CALL_TIMEOUT_SECONDS);
+    return Number.isFinite(secs) && secs > 0 ? secs * 1000 : LINK_CALL_TIMEOUT_MS;
+  }
+
+  /** One verb on the host; its answer within `timeoutMs` (a long verb's own deadline), else the generic cap. */
+  call(verb: string, params: Record<string, unknown>, vouched: boolean, signal: AbortSignal, timeoutMs?: number): Promise<unknown> {
     const s = this.session;
     if (!s || !this.isUp) return Promise.reject(this.downError());
     if (this.calls.size >= LINK_MAX_INFLIGHT_CALLS) return Promise.reject(new TuiosError('limit_reached', `${LINK_MAX_INFLIGHT_CALLS} calls to ${this.cfg.name} are already running.`, 'Wait for them to end.'));
     const id = this.nextCall++;
+    const ms = timeoutMs ?? this.genericCallMs();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.calls.delete(id);
-        reject(new TuiosError('timeout', `${this.cfg.name} did not answer ${verb} within ${LINK_CALL_TIMEOUT_MS / 1000} s.`));
-      }, LINK_CALL_TIMEOUT_MS);
+        reject(new TuiosError('timeout', `${this.cfg.name} did not answer ${verb} within ${Math.round(ms / 1000)} s.`));
+      }, ms);
       timer.unref();
       this.calls.set(id, { resolve, reject, timer });
       signal.addEventListener(

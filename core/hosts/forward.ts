@@ -2,13 +2,15 @@
 // the host part of its targets removed. What this machine checks first: the verb can travel (no
 // streams), a caller inside a pane holds admin (another machine is never in a pane's reach
 // otherwise), and the person is vouched for only when their nonce verifies here. The nonce itself
-// never leaves this machine.
+// never leaves this machine. A verb with a budget (fan, start-agent, worktree new) waits that long
+// for its answer, not the link's generic cap.
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { VerbDef } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { enforce } from '../security/access.js';
 import { remoteTargetOf, type RemoteTarget } from './target.js';
+import { LINK_CALL_MARGIN_MS } from '../limits.js';
 
 /** The remote target of a targeted call, or null when it runs here (with `local:` stripped in place). */
 export function remoteTargetFor(svc: Services, verb: VerbDef, params: Record<string, unknown>): RemoteTarget | null {
@@ -40,5 +42,8 @@ export async function forwardCall(svc: Services, verb: VerbDef, target: RemoteTa
   delete out.window;
   if (target.session !== undefined) out.session = target.session;
   if (target.window !== undefined) out.window = target.window;
-  return remote.call(target.host, verb.name, out, { vouched, signal });
+  // A verb that waits on purpose carries its own deadline; every other call has the link's cap.
+  const budget = verb.budgetMs?.(out as never);
+  const timeoutMs = budget !== undefined && Number.isFinite(budget) ? budget + LINK_CALL_MARGIN_MS : undefined;
+  return remote.call(target.host, verb.name, out, { vouched, signal, timeoutMs });
 }

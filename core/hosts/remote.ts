@@ -66,6 +66,8 @@ export interface RemoteCallOptions {
   /** The caller is the person on this machine (its nonce verified here): the peer may let it answer. */
   vouched: boolean;
   signal: AbortSignal;
+  /** How long to wait for the answer: a long verb's own budget; default the link's generic cap. */
+  timeoutMs?: number;
 }
 
 export interface RemoteHosts {

@@ -72,6 +72,12 @@ export interface VerbDef<S extends z.ZodObject = z.ZodObject> {
   /** It types into its target window: the typing rules of grants apply, now and right before the write. */
   types?: boolean;
   cli?: CliSpec;
+  /**
+   * A verb that waits on purpose (for agents to be ready, for a checkout): the longest it may run
+   * with these params. A call to it over a link waits this plus LINK_CALL_MARGIN_MS instead of the
+   * generic LINK_CALL_TIMEOUT_MS.
+   */
+  budgetMs?(params: z.infer<S>): number;
   run(ctx: VerbContext<z.infer<S>>): unknown;
 }
 

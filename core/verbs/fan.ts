@@ -14,7 +14,7 @@ import { addWorktree, branchExists, deleteBranchIfEmpty, mergeIntoBase, removeWo
 import { firstPrompts, groupOf, resolveHarness, worktreeOf, type FirstPrompt, type WorktreeAttr } from '../git/fleet.js';
 import { callOnHost, callerDir, grantsFor, launcherOf, linkedHost, localSession, repoFor, startAgentWindow, worktreeSession } from '../git/sessions.js';
 import { remoteTargetOf } from '../hosts/target.js';
-import { MAX_FAN, READY_WAIT_MS, START_AGENT_WAIT_MS } from '../git/limits.js';
+import { GIT_TRANSFER_TIMEOUT_MS, MAX_FAN, READY_WAIT_MS, START_AGENT_WAIT_MS } from '../git/limits.js';
 import { PROMPT_MAX_BYTES } from '../agent/typing.js';
 import { removeAttempt } from './worktree.js';
 
@@ -34,6 +34,11 @@ function within<T>(p: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(done, () => done(null));
   });
+}
+
+/** How long start-agent and fan wait for their agents: --timeout, default 5 minutes, 0 with --no-wait. */
+function waitOf(p: { wait?: boolean; timeout?: number }): number {
+  return p.wait === false ? 0 : (p.timeout ?? START_AGENT_WAIT_MS);
 }
 
 function paneResult(svc: Services, w: Window, fp: FirstPrompt | null) {
@@ -61,6 +66,7 @@ export const startAgent = defineVerb({
     wait: z.boolean().optional().describe('Wait for ready (default true; --no-wait returns at once)'),
     term: z.string().max(64).optional().describe('TERM of the client (used when the call makes a session)'),
   }),
+  budgetMs: (p) => waitOf(p),
   async run({ params, svc, caller, signal }) {
     if (params.session) {
       const where = remoteTargetOf({ session: params.session }, svc.remote, (n) => !!svc.model.sessionByName(n));
@@ -91,7 +97,7 @@ export const startAgent = defineVerb({
     }
     const w = started.window;
     const fps = firstPrompts(svc);
-    const waitMs = params.wait === false ? 0 : (params.timeout ?? START_AGENT_WAIT_MS);
+    const waitMs = waitOf(params);
     const base = { session: s.name, session_id: s.id, harness: started.harness, program: started.program };
     if (params.prompt) {
       const done = fps.start(w, params.prompt);
@@ -138,6 +144,8 @@ export const fanOut = defineVerb({
     wait: z.boolean().optional().describe('Wait for the prompts (default true; --no-wait returns at once)'),
     term: z.string().max(64).optional().describe('TERM of the client'),
   }),
+  // A checkout per attempt, then the wait for the prompts.
+  budgetMs: (p) => p.count * GIT_TRANSFER_TIMEOUT_MS + waitOf(p),
   async run({ params, svc, caller, signal }) {
     const host = linkedHost(svc, params.host);
     if (host) return { host, ...((await callOnHost(svc, caller, 'fan-out', host, params, signal)) as Record<string, unknown>) };
@@ -179,7 +187,7 @@ export const fanOut = defineVerb({
     }
     const fps = firstPrompts(svc);
     const outcomes = made.map((m, i) => fps.start(m.w, prompts.length === 1 ? prompts[0]! : prompts[i]!));
-    const waitMs = params.wait === false ? 0 : (params.timeout ?? START_AGENT_WAIT_MS);
+    const waitMs = waitOf(params);
     if (waitMs > 0) await within(Promise.all(outcomes), waitMs, signal);
     return {
       group: stem,

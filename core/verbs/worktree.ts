@@ -17,7 +17,7 @@ import { callOnHost, grantsFor, launcherOf, linkedHost, localSession, repoFor, w
 import { remoteTargetOf } from '../hosts/target.js';
 import { WORKTREE_PACK_STREAM } from '../git/pack-stream.js';
 import type { RepoInfo } from '../git/repo.js';
-import { GIT_DIFF_BUDGET_MS, LS_CONCURRENCY } from '../git/limits.js';
+import { GIT_DIFF_BUDGET_MS, GIT_TRANSFER_TIMEOUT_MS, LS_CONCURRENCY } from '../git/limits.js';
 
 const branchParam = z.string().min(1).max(200).describe('The branch');
 const repoParam = z.string().min(1).max(4096).optional().describe('A folder of the repository (default: the caller\'s folder)');
@@ -74,6 +74,8 @@ export const newWorktree = defineVerb({
     host: hostParam,
     term: z.string().max(64).optional().describe('TERM of the client'),
   }),
+  // The checkout of a large repository (worktree add is bounded at this).
+  budgetMs: () => GIT_TRANSFER_TIMEOUT_MS,
   async run({ params, svc, caller, signal }) {
     const host = linkedHost(svc, params.host);
     if (host) return { host, ...((await callOnHost(svc, caller, 'new-worktree', host, params, signal)) as Record<string, unknown>) };
