@@ -30,15 +30,20 @@ const PERSON_VERBS = new Set(['respond', 'release-agent-message', 'answer-ask', 
 /**
  * Verbs without a target that a linked host may still call: reads of the whole machine, release,
  * and the fleet verbs that start work here (`worktree new --host`, `fan --host`, `start-agent -s
- * HOST:SESSION`), which change something and so need write.
+ * HOST:SESSION`, `worktree rm HOST:SESSION`), which change something and so need write, and
+ * `worktree diff HOST:SESSION`, which needs files.
  */
-const UNTARGETED = new Set(['list-agents', 'list-attention', 'list-sessions', 'list-windows', 'list-verbs', 'server-info', 'release-agent-message', 'new-worktree', 'fan-out', 'start-agent']);
+const UNTARGETED = new Set(['list-agents', 'list-attention', 'list-sessions', 'list-windows', 'list-verbs', 'server-info', 'release-agent-message', 'new-worktree', 'fan-out', 'start-agent', 'diff-worktree', 'remove-worktree']);
+
+/** Reads of files' content (`worktree diff HOST:SESSION`): files, as `worktree pull` needs. */
+const FILE_VERBS = new Set(['diff-worktree']);
 
 /** The right a verb needs over a link, or a refusal for a verb that never runs over one. */
 export function rightFor(v: VerbDef): Right {
   if (v.stream) throw new TuiosError('unsupported', `${v.name} streams, and a stream does not run over a link.`);
   if (v.target === 'none' && !UNTARGETED.has(v.name)) throw new TuiosError('forbidden', `${v.name} does not run for a linked host.`, 'Run it on this machine itself.');
   if (PERSON_VERBS.has(v.name) || v.access === 'respond') return 'respond';
+  if (FILE_VERBS.has(v.name)) return 'files';
   if (v.mutates) return 'write';
   return 'list';
 }

@@ -20,6 +20,10 @@ export const GIT_SAFETY_CACHE_ENTRIES = 256;
 export const DIFF_MAX_BYTES = 2 * 1024 * 1024;
 /** Files listed by one diff (spec: 400 files). */
 export const DIFF_MAX_FILES = 400;
+/** A diff answered over the link: its JSON stays under one link frame (1 MiB) with room for the frame. */
+export const DIFF_LINK_MAX_BYTES = 768 * 1024;
+/** One piece of that patch: under the link's cut of one text (LINK_MAX_TEXT_BYTES, 64 KiB). */
+export const DIFF_LINK_PART_BYTES = 32 * 1024;
 /** An untracked file larger than this is never read (spec: max_untracked_mb, 50 MB by default). */
 export const MAX_UNTRACKED_FILE_BYTES = 50 * 1024 * 1024;
 

@@ -17,7 +17,7 @@ import { callOnHost, grantsFor, launcherOf, linkedHost, localSession, repoFor, w
 import { remoteTargetOf } from '../hosts/target.js';
 import { WORKTREE_PACK_STREAM } from '../git/pack-stream.js';
 import type { RepoInfo } from '../git/repo.js';
-import { GIT_DIFF_BUDGET_MS, GIT_TRANSFER_TIMEOUT_MS, LS_CONCURRENCY } from '../git/limits.js';
+import { DIFF_LINK_MAX_BYTES, DIFF_LINK_PART_BYTES, GIT_DIFF_BUDGET_MS, GIT_TRANSFER_TIMEOUT_MS, LS_CONCURRENCY } from '../git/limits.js';
 
 const branchParam = z.string().min(1).max(200).describe('The branch');
 const repoParam = z.string().min(1).max(4096).optional().describe('A folder of the repository (default: the caller\'s folder)');
@@ -30,6 +30,40 @@ function worktreeSessionOf(svc: Services, verb: string, ref: string): { s: Sessi
   const wt = worktreeOf(s);
   if (!wt) throw new TuiosError('not_repo', `The session ${s.name} is not in a worktree tuios made.`, 'List them with: tuios worktree ls');
   return { s, wt };
+}
+
+/** The linked host and its session when `ref` is HOST:SESSION, else null (this machine; `local:` too). */
+function onHost(svc: Services, ref: string): { host: string; session: string } | null {
+  const where = remoteTargetOf({ session: ref }, svc.remote, (n) => !!svc.model.sessionByName(n));
+  return 'remote' in where ? { host: where.remote.host, session: where.remote.session! } : null;
+}
+
+/** Cuts a byte string at a character boundary. */
+function cutUtf8(b: Buffer, end: number): number {
+  while (end > 0 && end < b.length && (b[end]! & 0xc0) === 0x80) end--;
+  return end;
+}
+
+/**
+ * A diff answered over the link: the patch in parts no longer than one text the link carries, and
+ * cut (truncated) until the whole answer fits in one link frame.
+ */
+function diffForLink<T extends { patch: string; truncated: boolean }>(d: T): Omit<T, 'patch'> & { patch: string; patch_parts: string[] } {
+  let b = Buffer.from(d.patch);
+  let truncated = d.truncated;
+  for (;;) {
+    const parts: string[] = [];
+    for (let off = 0; off < b.length; ) {
+      let end = cutUtf8(b, Math.min(b.length, off + DIFF_LINK_PART_BYTES));
+      if (end <= off) end = Math.min(b.length, off + DIFF_LINK_PART_BYTES);
+      parts.push(b.subarray(off, end).toString('utf8'));
+      off = end;
+    }
+    const out = { ...d, patch: '', patch_parts: parts, truncated };
+    if (Buffer.byteLength(JSON.stringify(out)) <= DIFF_LINK_MAX_BYTES || b.length === 0) return out;
+    b = b.subarray(0, cutUtf8(b, Math.floor(b.length / 2)));
+    truncated = true;
+  }
 }
 
 function check(svc: Services, caller: Caller, verb: string, access: 'read' | 'write', s: Session): void {
@@ -179,35 +213,44 @@ export const listWorktrees = defineVerb({
 export const diffWorktreeVerb = defineVerb({
   name: 'diff-worktree',
   summary: 'What a worktree session changed against its base: commits and uncommitted work together',
-  help: 'Untracked files show with status U; ignored files are left out. The working state is read through a temporary copy of the index, so the worktree, its index and what was staged are never changed. A diff stops at 400 files or 2 MiB of text (truncated); all its git calls are bounded at 10 s together. --stat leaves the patch out.',
+  help: 'Untracked files show with status U; ignored files are left out. The working state is read through a temporary copy of the index, so the worktree, its index and what was staged are never changed. A diff stops at 400 files or 2 MiB of text (truncated); all its git calls are bounded at 10 s together. --stat leaves the patch out. HOST:SESSION reads a worktree on a linked host, which needs files = true in that host\'s [hosts] table for this machine (a diff is the files\' content, as a pull is); over the link the patch is cut to fit one answer (truncated).',
   target: 'none',
   mutates: false,
-  cli: { positionals: ['session'], usage: 'worktree diff SESSION [--stat]' },
+  cli: { positionals: ['session'], usage: 'worktree diff [HOST:]SESSION [--stat]' },
   params: z.object({
     session: z.string().min(1).max(300).describe('The worktree session'),
     stat: z.boolean().optional().describe('Counts only, no patch'),
   }),
   async run({ params, svc, caller, signal }) {
+    const there = onHost(svc, params.session);
+    if (there) {
+      const r = (await callOnHost(svc, caller, 'diff-worktree', there.host, { stat: params.stat }, signal, there.session)) as Record<string, unknown>;
+      const { patch_parts: parts, ...rest } = r;
+      return { host: there.host, ...rest, patch: Array.isArray(parts) ? parts.filter((x) => typeof x === 'string').join('') : (rest.patch ?? '') };
+    }
     const { s, wt } = worktreeSessionOf(svc, 'worktree diff', params.session);
     check(svc, caller, 'diff-worktree', 'read', s);
     if (!existsSync(wt.path)) throw new TuiosError('not_repo', `The worktree ${wt.path} of ${s.name} is gone.`, 'Remove the session with: tuios worktree rm ' + s.name + ' --force');
     const d = await diffWorktree(wt.path, wt.base_commit, { signal, patch: !params.stat, budgetMs: GIT_DIFF_BUDGET_MS });
-    return { session: s.name, path: wt.path, branch: wt.branch, base: wt.base, ...d };
+    const out = { session: s.name, path: wt.path, branch: wt.branch, base: wt.base, ...d };
+    return caller.channel === 'link' ? diffForLink(out) : out;
   },
 });
 
 export const removeWorktreeVerb = defineVerb({
   name: 'remove-worktree',
   summary: 'Remove a worktree session: its session, its worktree, and its branch if it holds nothing new',
-  help: 'Refuses a worktree with uncommitted work (tracked changes or untracked files) with dirty_worktree, listing them, unless --force. A branch with commits its base lacks is kept (branch_deleted: false).',
+  help: 'Refuses a worktree with uncommitted work (tracked changes or untracked files) with dirty_worktree, listing them, unless --force. A branch with commits its base lacks is kept (branch_deleted: false). HOST:SESSION removes one on a linked host, which needs write there, with the same refusal.',
   target: 'none',
   mutates: true,
-  cli: { positionals: ['session'], short: { f: 'force' }, usage: 'worktree rm SESSION [--force]' },
+  cli: { positionals: ['session'], short: { f: 'force' }, usage: 'worktree rm [HOST:]SESSION [--force]' },
   params: z.object({
     session: z.string().min(1).max(300).describe('The worktree session'),
     force: z.boolean().optional().describe('Remove it even with uncommitted work (it is lost)'),
   }),
   async run({ params, svc, caller, signal }) {
+    const there = onHost(svc, params.session);
+    if (there) return { host: there.host, ...((await callOnHost(svc, caller, 'remove-worktree', there.host, { force: params.force }, signal, there.session)) as Record<string, unknown>) };
     const { s, wt } = worktreeSessionOf(svc, 'worktree rm', params.session);
     check(svc, caller, 'remove-worktree', 'write', s);
     return { removed: await removeAttempt(svc, s, wt, { force: !!params.force, signal }) };

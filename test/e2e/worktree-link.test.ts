@@ -3,7 +3,8 @@
 // and uncommitted work (modified, staged, deleted, untracked) is pulled to the hub over the link's
 // stream frames with the same hashes and the same status, build's worktree and index untouched;
 // `locked`, whose [hosts.hub] table lacks files, refuses with forbidden and the hub has nothing
-// new; `worktree new --host build` makes a worktree on build.
+// new; `worktree new --host build` makes a worktree on build; `worktree diff` and `worktree rm`
+// of HOST:SESSION run on the peer under its policy.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -132,6 +133,63 @@ test('worktree new --host with a relative --repo, or an unknown host, is refused
   assert.is(unknown.code, 1);
   assert.match(unknown.stderr, /\(host_not_found\)/);
   assert.is(sh(peerRepo, ['branch', '--list', 'feat/rel', 'feat/x']).trim(), '');
+});
+
+test('worktree diff HOST:SESSION reads the peer\'s worktree there (files), its commits and uncommitted work', async () => {
+  const made = JSON.parse(await build.d.ok(['worktree', 'new', 'feat/diffed', '--json'], { cwd: peerRepo })) as { path: string; session: string };
+  makeMessyWork(made.path);
+  const status0 = status(made.path);
+  const r = await hub.d.json<{ host: string; session: string; branch: string; commits: number; files: Array<{ path: string; status: string }>; patch: string; truncated: boolean }>(['worktree', 'diff', `build:${made.session}`]);
+  assert.is(r.host, 'build');
+  assert.is(r.session, made.session);
+  assert.is(r.branch, 'feat/diffed');
+  assert.is(r.commits, 2);
+  const byPath = Object.fromEntries(r.files.map((f) => [f.path, f.status]));
+  assert.is(byPath['mod.txt'], 'M');
+  assert.is(byPath['del.txt'], 'D');
+  assert.is(byPath['new/untracked.txt'], 'U');
+  assert.match(r.patch, /^diff --git a\/mod\.txt b\/mod\.txt$/m);
+  assert.is(r.truncated, false);
+  const stat = await hub.d.json<{ patch: string; files: unknown[] }>(['worktree', 'diff', `build:${made.session}`, '--stat']);
+  assert.is(stat.patch, '');
+  assert.is(stat.files.length, r.files.length);
+  assert.is(status(made.path), status0, 'the peer\'s worktree is unchanged');
+});
+
+test('worktree diff HOST:SESSION on a peer whose [hosts] table lacks files is refused there', async () => {
+  const made = JSON.parse(await locked.d.ok(['worktree', 'new', 'feat/nodiff', '--json'], { cwd: lockedRepo })) as { session: string };
+  const r = await hub.d.cli(['worktree', 'diff', `locked:${made.session}`]);
+  assert.is(r.code, 1, r.stdout);
+  assert.match(r.stderr, /read files.*\(forbidden\)/s);
+  assert.match(r.stderr, /files = true/);
+});
+
+test('worktree rm HOST:SESSION refuses uncommitted work there, and --force removes it there', async () => {
+  const made = JSON.parse(await build.d.ok(['worktree', 'new', 'feat/gone', '--json'], { cwd: peerRepo })) as { path: string; session: string };
+  writeFileSync(join(made.path, 'wip.txt'), 'not committed\n');
+  const refused = await hub.d.cli(['worktree', 'rm', `build:${made.session}`]);
+  assert.is(refused.code, 1, refused.stdout);
+  assert.match(refused.stderr, /uncommitted work.*\(dirty_worktree\)/s);
+  assert.match(refused.stderr, /--force/);
+  assert.ok(existsSync(join(made.path, 'wip.txt')), 'nothing removed');
+  assert.ok((await ls(build)).some((w) => w.session === made.session));
+  const r = await hub.d.json<{ host: string; removed: { session: string; path: string; branch: string; branch_deleted: boolean } }>(['worktree', 'rm', `build:${made.session}`, '--force']);
+  assert.is(r.host, 'build');
+  assert.is(r.removed.session, made.session);
+  assert.is(r.removed.branch_deleted, true);
+  assert.not.ok(existsSync(made.path), 'the worktree is gone on the peer');
+  assert.not.ok((await ls(build)).some((w) => w.session === made.session), 'its session is gone on the peer');
+  assert.is(sh(peerRepo, ['branch', '--list', 'feat/gone']).trim(), '');
+});
+
+test('worktree rm HOST:SESSION of a clean worktree removes it; an unknown host is refused first', async () => {
+  const made = JSON.parse(await locked.d.ok(['worktree', 'new', 'feat/tidy', '--json'], { cwd: lockedRepo })) as { path: string; session: string };
+  const r = await hub.d.json<{ removed: { session: string } }>(['worktree', 'rm', `locked:${made.session}`]);
+  assert.is(r.removed.session, made.session);
+  assert.not.ok(existsSync(made.path));
+  const unknown = await hub.d.cli(['worktree', 'rm', 'nowhere:x']);
+  assert.is(unknown.code, 1);
+  assert.match(unknown.stderr, /\(host_not_found\)/);
 });
 
 interface Win {

@@ -61,6 +61,8 @@ test('policy: a host without a table may list and write; respond, files and hold
   assert.is(rightFor(verb('send-text')), 'write');
   assert.is(rightFor(verb('respond')), 'respond');
   assert.is(rightFor(verb('release-agent-message')), 'respond');
+  assert.is(rightFor(verb('diff-worktree')), 'files', 'a diff is the files\' content');
+  assert.is(rightFor(verb('remove-worktree')), 'write');
   assert.is(code(() => rightFor(verb('kill-server'))), 'forbidden');
   assert.is(code(() => rightFor(verb('subscribe'))), 'unsupported');
   assert.is(code(() => checkRight(p, 'hub', 'respond', 'respond')), 'forbidden');
