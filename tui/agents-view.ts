@@ -3,12 +3,13 @@
 // row asks, and the keys that answer, reply, dismiss, snooze and mark. Acts go through verbs as
 // the person; a refusal is said in the dock line, with the daemon's reason.
 import type { Canvas } from './canvas.js';
-import { attr, roleAttr, A_BOLD, A_DIM, A_INVERSE, PLAIN } from './canvas.js';
+import { attr, roleAttr, A_BOLD, A_DIM, A_INVERSE, PLAIN, ROLE_COLOR } from './canvas.js';
 import type { Rect } from './pane-draw.js';
 import type { Token } from './keys.js';
 import type { Overlay, TuiHost } from './overlay.js';
 import type { Item } from '../core/inbox/inbox.js';
-import { VIEW_GROUPS, VIEW_GROUP_TITLE, askText, needWord, needsYouRow, showsAge, viewGroup, type AgentRow, type ViewGroup } from './rows.js';
+import { VIEW_GROUP_TITLE, askText, countedIn, needWord, needsYouRow, showsAge, viewGroup, viewOrder, type AgentRow, type ViewGroup } from './rows.js';
+import { remoteAgentSelectorRow } from '../core/hosts/rows.js';
 import { GroupSettler } from './settle.js';
 import { Card, ANSWER_LABEL, type Answer, type CardContent, type PeekedPrompt } from './card.js';
 import { Editor } from './editor.js';
@@ -34,8 +35,8 @@ export function newAgentsViewMemory(): AgentsViewMemory {
 }
 
 type ViewRow =
-  | { key: string; type: 'agent'; agent: AgentRow; group: ViewGroup | 'snoozed'; since: number }
-  | { key: string; type: 'item'; item: Item; group: ViewGroup | 'snoozed'; since: number };
+  | { key: string; type: 'agent'; agent: AgentRow; group: ViewGroup | 'snoozed'; since: number; down?: boolean }
+  | { key: string; type: 'item'; item: Item; group: ViewGroup | 'snoozed'; since: number; down?: boolean };
 
 type Mode = 'list' | 'peek' | 'reply' | 'select' | 'snooze' | 'bulk-allow' | 'text' | 'narrow-focus' | 'reason';
 
@@ -107,7 +108,8 @@ export class AgentsView implements Overlay {
   }
 
   private agentMatches(a: AgentRow): boolean {
-    if (this.selector && !matches(this.selector, selectorRow(a.w, this.host.svc))) return false;
+    const sel = this.selector && (a.remote ? remoteAgentSelectorRow(a.remote, this.host.svc) : a.w ? selectorRow(a.w, this.host.svc) : null);
+    if (this.selector && (!sel || !matches(this.selector, sel))) return false;
     const hay = `${a.name} ${a.session} ${a.message}`.toLowerCase();
     return this.words.every((w) => hay.includes(w));
   }
@@ -147,7 +149,7 @@ export class AgentsView implements Overlay {
       if (!this.agentMatches(a)) continue;
       const g = this.settler.group(a.id, viewGroup(a, now), now, (ms) => this.wake(ms));
       const wait = a.items.filter((i) => NEEDS_ITEM_KINDS.has(i.kind)).reduce((m, i) => Math.min(m, i.opened_at), a.stateSince);
-      out.push({ key: a.id, type: 'agent', agent: a, group: g, since: g === 'needs' ? wait : a.stateSince });
+      out.push({ key: a.id, type: 'agent', agent: a, group: g, since: g === 'needs' ? wait : a.stateSince, down: !!a.down });
       keys.add(a.id);
     }
     for (const i of svc.inbox.list()) {
@@ -159,8 +161,7 @@ export class AgentsView implements Overlay {
       keys.add(`item:${i.id}`);
     }
     this.settler.keep(keys);
-    const order = (g: ViewRow['group']) => (g === 'snoozed' ? 99 : VIEW_GROUPS.indexOf(g));
-    const sorted = out.filter((r) => this.passesFilter(r)).sort((a, b) => order(a.group) - order(b.group) || a.since - b.since || a.key.localeCompare(b.key));
+    const sorted = viewOrder(out.filter((r) => this.passesFilter(r)));
     if (this.showSnoozed) {
       for (const i of [...svc.inbox.snoozed.values()].sort((a, b) => a.opened_at - b.opened_at)) {
         if (i.session_id && !this.host.visible(i.session_id)) continue;
@@ -189,6 +190,8 @@ export class AgentsView implements Overlay {
   /** The Inbox items a row stands for (what d dismisses, z snoozes). */
   private itemsOf(r: ViewRow): Item[] {
     if (r.type === 'item') return [r.item];
+    // A linked host's Inbox items are display-only here: nothing to dismiss, snooze or release.
+    if (r.agent.host) return [];
     return r.agent.items.filter((i) => NEEDS_ITEM_KINDS.has(i.kind) || i.kind === 'done');
   }
 
@@ -262,6 +265,7 @@ export class AgentsView implements Overlay {
         if (r) this.goTo(r, true);
         return;
       case ' ':
+        if (r && r.type === 'agent' && this.unreachable(r.agent)) return;
         if (r && r.type === 'agent' && r.agent.state === 'needs_input') {
           this.mode = 'peek';
           this.card.refresh(r.agent);
@@ -302,9 +306,11 @@ export class AgentsView implements Overlay {
         this.host.track(this.undo());
         return;
       case 'd':
+        if (!this.marks.size && r?.type === 'agent' && r.agent.host) return this.displayOnly(r.agent, 'dismissed');
         this.host.track(this.dismiss(this.marks.size ? this.markedShown() : r ? [r] : []));
         return;
       case 'z':
+        if (!this.marks.size && r?.type === 'agent' && r.agent.host) return this.displayOnly(r.agent, 'snoozed');
         if (r && r.group === 'snoozed' && r.type === 'item') {
           this.host.track(this.person('mark-attention', { action: 'wake', id: r.item.id }, 'Woken.'));
           return;
@@ -489,7 +495,25 @@ export class AgentsView implements Overlay {
 
   // ---- acts ----
 
+  /** A row of a host whose link is down: what it said last, so nothing acts on it (spec). Says so. */
+  private unreachable(a: AgentRow): boolean {
+    if (!a.down) return false;
+    const seen = a.seenAt ? `, last heard ${age(Math.max(0, Date.now() - a.seenAt))} ago` : '';
+    this.host.dock.say(`${a.host} cannot be reached: its link is down${seen}. The row is what it said last.`, stateMark('errored', false, this.host.ascii));
+    return true;
+  }
+
+  /** d or z on a linked host's row: its Inbox is that host's, shown here and changed only there. */
+  private displayOnly(a: AgentRow, what: 'dismissed' | 'snoozed'): void {
+    this.host.dock.say(`Not ${what}: ${a.host}'s Inbox items are display-only here; answer it (space) or deal with it on ${a.host}.`);
+  }
+
   private goTo(r: ViewRow, zoom: boolean): void {
+    if (r.type === 'agent' && r.agent.host) {
+      if (this.unreachable(r.agent)) return;
+      this.host.openRemotePane(r.agent);
+      return;
+    }
     const w = r.type === 'agent' ? r.agent.w : r.item.window_id ? this.host.svc.model.windows.get(r.item.window_id) : undefined;
     if (!w) {
       this.host.dock.say(r.type === 'item' && r.item.kind === 'mail' ? 'The mailbox is not in this build yet; read it with tuios read-agent-messages.' : 'This row has no pane to go to.');
@@ -546,30 +570,32 @@ export class AgentsView implements Overlay {
       return;
     }
     if (!r || r.type !== 'agent') return this.host.dock.say('r replies to an agent; this row is not one.');
+    if (this.unreachable(r.agent)) return;
     if (!this.mem.drafts.has(r.key)) this.mem.drafts.set(r.key, new Editor());
     this.mode = 'reply';
   }
 
   private async reply(r: ViewRow, text: string, ed: Editor): Promise<void> {
     if (r.type !== 'agent') return;
-    const res = await this.host.acts.call<{ id: string; position: number }>('queue-prompt', { window: r.agent.id, text }, true);
+    // A linked host's agent: queued there, through the link, under that host's policy for this one.
+    const res = await this.host.acts.call<{ id: string; position: number }>('queue-prompt', { window: r.agent.target, text }, true);
     if (res.ok) {
       ed.clear();
       this.mem.drafts.delete(r.key);
       const when = r.agent.state === 'working' || r.agent.state === 'needs_input' ? 'typed when it rests' : 'typed now';
-      this.host.dock.say(`Queued for ${r.agent.name} (${res.value.id}), ${when}.`);
+      this.host.dock.say(`Queued for ${r.agent.name} (${res.value.id}${r.agent.host ? ` on ${r.agent.host}` : ''}), ${when}.`);
     } else this.host.dock.say(`Not queued: ${res.message}`, stateMark('errored', false, this.host.ascii));
     this.host.redraw();
   }
 
   private async bulkReply(rows: ViewRow[], text: string, ed: Editor): Promise<void> {
-    const agents = rows.filter((r): r is Extract<ViewRow, { type: 'agent' }> => r.type === 'agent');
+    const agents = rows.filter((r): r is Extract<ViewRow, { type: 'agent' }> => r.type === 'agent' && !r.agent.down);
     const waiting = agents.filter((r) => r.agent.state === 'needs_input');
     const targets = agents.filter((r) => r.agent.state !== 'needs_input').slice(0, MAX_BULK_REPLY);
     let ok = 0;
     const failed: string[] = [];
     for (const r of targets) {
-      const res = await this.host.acts.call('queue-prompt', { window: r.agent.id, text }, true);
+      const res = await this.host.acts.call('queue-prompt', { window: r.agent.target, text }, true);
       if (res.ok) ok++;
       else failed.push(r.agent.name);
     }
@@ -581,6 +607,7 @@ export class AgentsView implements Overlay {
 
   /** An answer from the card: after the 0.4 s rule, the offered check, and a risky allow's second press. */
   private async answerFromCard(r: ViewRow, action: Answer, choice: number | undefined, keyName: string, now: number, text?: string): Promise<void> {
+    if (r.type === 'agent' && this.unreachable(r.agent)) return;
     const c = this.contentOf(r);
     if (c?.kind === 'ask') {
       if (action !== 'choose' || choice === undefined) return this.host.dock.say('Pick one of the numbered answers.');
@@ -604,7 +631,7 @@ export class AgentsView implements Overlay {
     }
     const res = await this.host.acts.call<{ state: string }>(
       'respond',
-      { window: c.row.id, action, ...(choice !== undefined ? { choice: String(choice) } : {}), ...(text !== undefined ? { choice: text } : {}), prompt_id: p.prompt_id, ...(allows && p.risk?.risky ? { risk_ack: p.risk.ack } : {}), timeout: 3000 },
+      { window: c.row.target, action, ...(choice !== undefined ? { choice: String(choice) } : {}), ...(text !== undefined ? { choice: text } : {}), prompt_id: p.prompt_id, ...(allows && p.risk?.risky ? { risk_ack: p.risk.ack } : {}), timeout: 3000 },
       true,
     );
     const who = c.row.harness ?? c.row.name;
@@ -623,8 +650,8 @@ export class AgentsView implements Overlay {
   private async peekAll(rows: ViewRow[]): Promise<Array<{ row: AgentRow; prompt: PeekedPrompt }>> {
     const out: Array<{ row: AgentRow; prompt: PeekedPrompt }> = [];
     for (const r of rows) {
-      if (r.type !== 'agent' || r.agent.state !== 'needs_input') continue;
-      const p = await this.host.acts.call<PeekedPrompt>('peek-prompt', { window: r.agent.id });
+      if (r.type !== 'agent' || r.agent.state !== 'needs_input' || r.agent.down) continue;
+      const p = await this.host.acts.call<PeekedPrompt>('peek-prompt', { window: r.agent.target });
       if (p.ok) out.push({ row: r.agent, prompt: p.value });
     }
     return out;
@@ -634,7 +661,7 @@ export class AgentsView implements Overlay {
     const prompts = (await this.peekAll(rows)).filter((x) => x.prompt.offered.includes('deny'));
     let ok = 0;
     for (const { row, prompt } of prompts) {
-      const r = await this.host.acts.call('respond', { window: row.id, action: 'deny', prompt_id: prompt.prompt_id, timeout: 0 }, true);
+      const r = await this.host.acts.call('respond', { window: row.target, action: 'deny', prompt_id: prompt.prompt_id, timeout: 0 }, true);
       if (r.ok) ok++;
     }
     this.host.dock.say(`Rejected ${ok} approval${ok === 1 ? '' : 's'}${prompts.length > ok ? `; ${prompts.length - ok} changed first` : ''}.`);
@@ -654,7 +681,7 @@ export class AgentsView implements Overlay {
     let ok = 0;
     for (const { row, prompt } of list) {
       // An approval that changed after the list showed it is not allowed (prompt_id).
-      const r = await this.host.acts.call('respond', { window: row.id, action: 'approve', prompt_id: prompt.prompt_id, timeout: 0 }, true);
+      const r = await this.host.acts.call('respond', { window: row.target, action: 'approve', prompt_id: prompt.prompt_id, timeout: 0 }, true);
       if (r.ok) ok++;
     }
     this.host.dock.say(`Allowed ${ok} of ${list.length}.`);
@@ -699,7 +726,7 @@ export class AgentsView implements Overlay {
   private drawHeader(cv: Canvas, area: Rect): void {
     const ascii = this.host.ascii;
     let x = cv.text(area.x + 1, area.y, 'Agents', attr(-1, -1, A_BOLD));
-    const count = (g: ViewGroup) => this.lastRows.filter((r) => r.group === g).length;
+    const count = (g: ViewGroup) => countedIn(this.lastRows, g);
     const parts: Array<[string, number, string]> = [
       ['needs_input', count('needs'), 'need you'],
       ['working', count('working'), 'working'],
@@ -729,7 +756,8 @@ export class AgentsView implements Overlay {
     for (const row of this.lastRows) {
       if (row.group !== group) {
         group = row.group;
-        const n = this.lastRows.filter((x) => x.group === group).length;
+        // A down host's rows are shown under their last group and not counted in it.
+        const n = countedIn(this.lastRows, row.group);
         lines.push({ kind: 'head', text: `${row.group === 'snoozed' ? 'Snoozed' : VIEW_GROUP_TITLE[row.group]}  ${n}` });
       }
       lines.push({ kind: 'row', row, second: false });
@@ -781,6 +809,7 @@ export class AgentsView implements Overlay {
     }
     const a = row.agent;
     const group = row.group === 'snoozed' ? 'idle' : row.group;
+    if (a.down) return this.drawDownRow(cv, r, a, second, selected, now);
     if (second) {
       let text = '';
       if (group === 'needs') text = `${needWord(a)} · ${askText(a)}`;
@@ -792,7 +821,8 @@ export class AgentsView implements Overlay {
     const m = stateMark(a.state, a.finishedUnread, ascii);
     if (m) cv.set(r.x + 2, r.y, m.glyph, roleAttr(m.role, A_BOLD));
     const right = showsAge(a, now, selected) || group === 'needs' ? age(now - row.since) : '';
-    const info = `${a.harness ?? ''}  ${a.session}`;
+    // The session, or the machine for an agent on another one (its name carries the session).
+    const info = `${a.harness ?? ''}  ${a.host ?? a.session}`;
     const nameW = Math.max(6, Math.min(16, r.w - 8 - textWidth(info) - right.length));
     cv.text(r.x + 4, r.y, pad(a.name, nameW, ascii), attr(-1, -1, selected ? A_BOLD : 0), end);
     cv.text(r.x + 5 + nameW, r.y, fit(info, end - (r.x + 5 + nameW) - right.length - 2, ascii), roleAttr('muted'), end);
@@ -801,6 +831,23 @@ export class AgentsView implements Overlay {
       cv.text(r.x + 5 + nameW, r.y, fit(askText(a), end - (r.x + 5 + nameW) - right.length - 2, ascii), roleAttr('warning'), end);
     }
     if (right) cv.text(end - right.length - 1, r.y, right, roleAttr(group === 'needs' ? 'warning' : 'muted'), end);
+  }
+
+  /** A linked host's row while its link is down: dim, `link down`, the last state it knew (spec). */
+  private drawDownRow(cv: Canvas, r: Rect, a: AgentRow, second: boolean, selected: boolean, now: number): void {
+    const ascii = this.host.ascii;
+    const end = r.x + r.w;
+    const dim = attr(ROLE_COLOR.muted, -1, A_DIM);
+    if (second) {
+      cv.text(r.x + 5, r.y, fit(`link down · last ${a.state === 'needs_input' ? needWord(a) : a.state}${a.message ? ` · ${a.message}` : ''}`, r.w - 6, ascii), dim, end);
+      return;
+    }
+    const m = stateMark(a.state, a.finishedUnread, ascii);
+    if (m) cv.set(r.x + 2, r.y, m.glyph, dim);
+    const right = a.seenAt ? `seen ${age(Math.max(0, now - a.seenAt))} ago` : 'link down';
+    const nameW = Math.max(6, r.w - 8 - right.length);
+    cv.text(r.x + 4, r.y, fit(a.name, nameW, ascii), selected ? attr(ROLE_COLOR.muted, -1, A_DIM | A_BOLD) : dim, end);
+    cv.text(end - right.length - 1, r.y, right, dim, end);
   }
 
   private drawFocus(cv: Canvas, r: Rect, sel: ViewRow | null, now: number): { x: number; y: number } | null {
@@ -820,7 +867,7 @@ export class AgentsView implements Overlay {
       x = cv.text(x + 2, y, fit([a.harness, a.meta.model].filter(Boolean).join(' · '), end - x - 18, ascii), roleAttr('muted'), end);
       if (m) cv.text(end - 14, y, `${m.glyph} ${a.state === 'needs_input' ? 'needs you' : a.state}`, roleAttr(m.role, A_BOLD), end);
       y++;
-      const facts = [a.session, a.meta.branch, a.meta.diff, a.context !== null ? `ctx ${a.context}%` : '', a.meta.cost, a.queued ? `${a.queued} queued` : '', a.subagents ? `${a.subagents} subagents` : ''].filter(Boolean).join('   ');
+      const facts = [a.host ? `on ${a.host}${a.down ? ' (link down)' : ''}` : '', a.session, a.meta.branch, a.meta.diff, a.context !== null ? `ctx ${a.context}%` : '', a.meta.cost, a.queued ? `${a.queued} queued` : '', a.subagents ? `${a.subagents} subagents` : ''].filter(Boolean).join('   ');
       cv.text(r.x, y++, fit(facts, r.w, ascii), roleAttr('muted'), end);
       for (let i = r.x; i < end; i++) cv.set(i, y, ascii ? '-' : '─', roleAttr('muted'));
       y++;
@@ -957,6 +1004,8 @@ export class AgentsView implements Overlay {
     else if (this.mode === 'reply') keys = 'enter queue it   ctrl+] go to the pane   esc keep the draft';
     else if (this.mode === 'reason') keys = 'enter deny with this reason (empty sends the default)   esc drop it';
     else if (this.marks.size) keys = `${this.marks.size} marked: r reply   1 allow   3 reject   d dismiss   z snooze   * clear`;
+    else if (sel && sel.type === 'agent' && sel.agent.down) keys = `${sel.agent.host} is down: its row is what it said last   j/k move   esc close`;
+    else if (sel && sel.type === 'agent' && sel.agent.host && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   enter open its pane   esc close';
     else if (sel && sel.type === 'agent' && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   d dismiss   z snooze   enter go   ctrl+] zoom   esc close';
     else keys = 'j/k move   enter go   r reply   d dismiss   z snooze   u undo   S snoozed   / select   f filter   x mark   ? help   esc close';
     cv.fill(r.x, r.y, r.w, 1, attr(-1, -1, A_INVERSE));

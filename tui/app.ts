@@ -8,7 +8,7 @@ import type { Window } from '../core/model/window.js';
 import type { Session } from '../core/model/model.js';
 import type { BusEvent } from '../core/bus.js';
 import type { TuiOptions } from '../core/verbs/tui.js';
-import { enforce, readableSessions } from '../core/security/access.js';
+import { enforce, readableSessions, readsEverySession } from '../core/security/access.js';
 import { MIN_COLS } from '../core/limits.js';
 import { openStreamTerminal, type StreamTerminal } from './terminal.js';
 import { Canvas, attr, roleAttr, A_BOLD, A_INVERSE, PLAIN } from './canvas.js';
@@ -17,7 +17,8 @@ import { LocalSource, type ScreenSource } from './source.js';
 import { layoutOf, reconcile, tile, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from './layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
-import { agentRows, hostRailRow, type AgentRow } from './rows.js';
+import { agentRows, hostAgentRow, hostRailRow, type AgentRow } from './rows.js';
+import { RemotePaneView } from './remote-pane.js';
 import { stateMark } from './marks.js';
 import { Dock } from './alerts.js';
 import { Acts } from './acts.js';
@@ -87,6 +88,7 @@ export class Tui implements TuiHost {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly subs: Array<{ dispose(): void }> = [];
   private rowsCache: AgentRow[] | null = null;
+  private hostRowsCache: AgentRow[] | null = null;
   private readonly agentsMemory = newAgentsViewMemory();
   private readonly seenSent = new Map<string, number>();
   private walk: { kind: 'o' | 'O'; ids: string[]; at: number } | null = null;
@@ -260,7 +262,13 @@ export class Tui implements TuiHost {
   }
 
   openAgents(select?: string): void {
-    this.openOverlay(new AgentsView(this, this.agentsMemory, () => this.agentRows(), { select }));
+    this.openOverlay(new AgentsView(this, this.agentsMemory, () => [...this.agentRows(), ...this.hostRows()], { select }));
+  }
+
+  openRemotePane(row: AgentRow): void {
+    if (!row.host || !this.svc.remote) return this.dock.say('This row has no pane to go to.');
+    // The replica takes the pane's own size from the stream; until then, the screen's.
+    this.openOverlay(new RemotePaneView(this, row, { cols: this.cols, rows: Math.max(1, this.rows - 2) }));
   }
 
   goToWindow(w: Window, opts: { zoom?: boolean } = {}): void {
@@ -303,6 +311,7 @@ export class Tui implements TuiHost {
   private onEvent(ev: BusEvent): void {
     if (QUIET_EVENTS.has(ev.type)) return;
     this.rowsCache = null;
+    this.hostRowsCache = null;
     switch (ev.type) {
       case 'session-closed':
         if (ev.session_id === this.sessionId) return this.close('the session ended');
@@ -312,6 +321,9 @@ export class Tui implements TuiHost {
         break;
       case 'attention':
         if (ev.op === 'open') this.onArrival(ev.item);
+        break;
+      case 'host-agent-state':
+        this.onHostAgentState(ev);
         break;
     }
     this.redraw();
@@ -325,6 +337,15 @@ export class Tui implements TuiHost {
     if (!(ev.state === 'needs_input' || ev.state === 'errored' || (ev.state === 'done' && ev.old_state === 'working'))) return;
     if (looking) return;
     this.dock.alert({ windowId: ev.window_id, session: clean(this.session()?.name ?? ''), who: clean(ev.harness ?? ev.name), state: ev.state === 'needs_input' && (ev.kind === 'approval' || ev.kind === 'question') ? ev.kind : ev.state, what: clean(ev.message), needsYou: ev.state !== 'done' });
+  }
+
+  /** A linked host's agent that starts to need you: the same dock message, naming the machine; none from a down link. */
+  private onHostAgentState(ev: BusEvent<'host-agent-state'>): void {
+    if (ev.gone || ev.state === ev.old_state || (ev.state !== 'needs_input' && ev.state !== 'errored')) return;
+    if (!readsEverySession(this.svc, this.o.caller)) return;
+    const row = this.svc.remote?.agentRows().find((r) => r.host === ev.host && r.window_id === ev.window_id);
+    if (!row || row.down) return;
+    this.dock.alert({ windowId: null, session: clean(`${ev.host}:${ev.session}`), who: clean(ev.harness ?? ev.name), state: ev.state === 'needs_input' && (ev.kind === 'approval' || ev.kind === 'question') ? ev.kind : ev.state, what: clean(ev.message), needsYou: true });
   }
 
   /** Inbox arrivals: other sessions' items (this session's states alert from the state sync), and asks and mail here. */
@@ -346,6 +367,13 @@ export class Tui implements TuiHost {
   agentRows(): AgentRow[] {
     this.rowsCache ??= agentRows(this.svc, (id) => this.visible(id));
     return this.rowsCache;
+  }
+
+  /** Linked hosts' agents, for a client that may read every session here (as list-agents --all-hosts). */
+  private hostRows(): AgentRow[] {
+    if (!this.svc.remote || !readsEverySession(this.svc, this.o.caller)) return [];
+    this.hostRowsCache ??= this.svc.remote.agentRows().map((r, i) => hostAgentRow(r, i));
+    return this.hostRowsCache;
   }
 
   // ---- keys ----
@@ -408,6 +436,10 @@ export class Tui implements TuiHost {
         return this.openHelp();
       case 'd':
         return this.close('detached');
+      case 'q':
+        // Closes a view drawn over the panes (a linked host's pane takes every other key).
+        if (this.overlay) return this.closeOverlay();
+        break;
       case 'i':
         return this.openAgents();
       case 'o':
@@ -574,7 +606,7 @@ export class Tui implements TuiHost {
     const row = rows.find((r) => !done.includes(r.id)) ?? rows[0]!;
     this.walk = { kind: 'O', ids: again ? [...done, row.id] : [row.id], at: now };
     this.closeOverlay();
-    this.goToWindow(row.w);
+    if (row.w) this.goToWindow(row.w);
   }
 
   // ---- frames ----
@@ -663,6 +695,7 @@ export class Tui implements TuiHost {
       this.later(AGE_TICK_MS, () => {
         this.ageTick = false;
         this.rowsCache = null;
+        this.hostRowsCache = null;
         this.redraw();
       });
     }
@@ -829,7 +862,7 @@ export class Tui implements TuiHost {
       .sort((a, b) => a.order - b.order)
       .map((x) => ({ id: x.id, name: clean(x.name), windows: this.svc.model.windowsOf(x).length, current: x.id === s.id, mark: sessionMark(this.svc, x.id) }));
     const blocked = this.svc.inbox.list().filter((i) => ['approval', 'question', 'plan', 'ask', 'errored'].includes(i.kind) && (!i.session_id || this.visible(i.session_id))).length;
-    const hosts = (this.svc.remote?.agentRows() ?? []).map(hostRailRow);
+    const hosts = readsEverySession(this.svc, this.o.caller) ? (this.svc.remote?.agentRows() ?? []).map(hostRailRow) : [];
     drawRail(this.canvas, r, { sessions, agents: this.agentRows(), hosts, agentsSeen: this.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.ascii, now, blocked });
   }
 

@@ -33,6 +33,8 @@ export const ANSWER_LABEL: Record<Answer, string> = { approve: 'allow once', app
 export class Card {
   private fetchedFor: string | null = null;
   private prompt: PeekedPrompt | null = null;
+  /** The row the prompt was read for (a linked host's prompt names its own window id). */
+  private promptFor: string | null = null;
   private error: string | null = null;
   private signature: string | null = null;
   private shownAt = 0;
@@ -45,6 +47,8 @@ export class Card {
 
   /** What the card shows for a row now; starts a read of its prompt when the row changed. */
   contentFor(row: AgentRow | null, item: Item | null): CardContent | null {
+    // A linked host's ask or mail is display-only here: the card reads only its prompts.
+    if (row?.host && row.state !== 'needs_input') return null;
     const ask = item?.kind === 'ask' ? item : row?.items.find((i) => i.kind === 'ask');
     if (ask && !(row && row.state === 'needs_input')) {
       return { kind: 'ask', item: ask, question: clean(ask.summary), options: (ask.options ?? []).map(clean) };
@@ -52,7 +56,7 @@ export class Card {
     if (!row || row.state !== 'needs_input') return null;
     const key = `${row.id}:${row.stateSince}:${row.message}`;
     if (this.fetchedFor !== key) this.fetch(row, key);
-    if (this.prompt && this.prompt.window_id === row.id) return { kind: 'prompt', row, prompt: this.prompt };
+    if (this.prompt && this.promptFor === row.id) return { kind: 'prompt', row, prompt: this.prompt };
     if (this.error) return { kind: 'unreadable', row, why: this.error };
     return { kind: 'loading', row };
   }
@@ -66,8 +70,10 @@ export class Card {
     this.fetchedFor = key;
     this.prompt = null;
     this.error = null;
-    void this.acts.call<PeekedPrompt>('peek-prompt', { window: row.id }).then((r) => {
+    // A linked host's pane is read there, across the link (peek-prompt -w HOST:WINDOW).
+    void this.acts.call<PeekedPrompt>('peek-prompt', { window: row.target }).then((r) => {
       if (this.fetchedFor !== key) return;
+      this.promptFor = row.id;
       if (r.ok) this.prompt = { ...r.value, lines: r.value.lines.map(clean), options: r.value.options.map((o) => ({ ...o, label: clean(o.label) })) };
       else this.error = r.code === 'unknown_verb' ? 'This daemon cannot read prompts yet; answer it in the pane (enter).' : r.message;
       this.changed();
@@ -110,6 +116,7 @@ export class Card {
   forget(): void {
     this.fetchedFor = null;
     this.prompt = null;
+    this.promptFor = null;
     this.error = null;
   }
 }

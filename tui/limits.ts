@@ -44,3 +44,7 @@ export const PASTE_BLOCK_LINES = 3;
 export const MAX_DRAFT_CHARS = 64 * 1024;
 /** The times on agent rows move on once a minute while they are on screen. */
 export const AGE_TICK_MS = 60_000;
+/** Keys typed into a linked host's pane go in calls of at most this many bytes... */
+export const REMOTE_KEYS_PER_CALL_BYTES = 4096;
+/** ...and at most this many wait for the link; past it a key is dropped and the dock says so. */
+export const REMOTE_KEYS_MAX_PENDING_BYTES = 64 * 1024;

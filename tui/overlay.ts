@@ -8,6 +8,7 @@ import type { Rect } from './pane-draw.js';
 import type { Token } from './keys.js';
 import type { Acts } from './acts.js';
 import type { Dock } from './alerts.js';
+import type { AgentRow } from './rows.js';
 
 export interface TuiHost {
   readonly svc: Services;
@@ -21,6 +22,8 @@ export interface TuiHost {
   /** Shows a window: its session, its workspace, focus; `zoom` zooms it. */
   goToWindow(w: Window, opts?: { zoom?: boolean }): void;
   switchSession(id: string): void;
+  /** Shows a linked host's agent pane from a replica fed over the link (remote-pane.ts). */
+  openRemotePane(row: AgentRow): void;
   closeOverlay(): void;
   openHelp(section?: 'agents'): void;
   redraw(): void;

@@ -10,7 +10,10 @@ import type { RemoteAgentRow } from '../core/hosts/remote.js';
 
 export interface AgentRow {
   id: string;
-  w: Window;
+  /** The pane here; null for an agent of a linked host (its window lives there). */
+  w: Window | null;
+  /** What verbs name it by: the window id here, `HOST:WINDOW_ID` on a linked host. */
+  target: string;
   name: string;
   session: string;
   sessionId: string;
@@ -29,25 +32,40 @@ export interface AgentRow {
   context: number | null;
   /** Inbox items about this pane (its approval, question, ask, errored, done, mail). */
   items: Item[];
-}
-
-/** What the rail draws of a row: a local pane's, or one a linked host reported (no Window here). */
-export type RailRow = Omit<AgentRow, 'w' | 'sessionId' | 'order'> & {
   /** The linked host the row is on; undefined for this machine's panes. */
   host?: string;
   /** The host's link is down: the row is what it said last, muted, not counted, no alert. */
   down?: boolean;
   /** When the link last heard the host (ms since the epoch). */
   seenAt?: number;
-};
+  /** The row as the host reported it (for selectors); undefined for this machine's panes. */
+  remote?: RemoteAgentRow;
+}
 
-/** A linked host's agent as a rail row; its need comes from the host's own needs_you. */
+/** What the rail draws of a row: a local pane's, or one a linked host reported (no Window here). */
+export type RailRow = Omit<AgentRow, 'w' | 'sessionId' | 'order' | 'target' | 'remote'>;
+
+/** A linked host's agent as a rail row, named `host:name`; its need comes from the host's own needs_you. */
 export function hostRailRow(r: RemoteAgentRow): RailRow {
+  return { ...hostAgentRow(r, 0), name: clean(`${r.host}:${r.name}`) };
+}
+
+/**
+ * A linked host's agent as an agents-view row, named `host:session/name` (spec: The Inbox, Other
+ * machines). Verbs reach it as `HOST:WINDOW_ID`; its need comes from the host's own needs_you.
+ */
+export function hostAgentRow(r: RemoteAgentRow, index: number): AgentRow {
   const needs = r.needs_you && r.state !== 'needs_input' && r.state !== 'errored';
   return {
     id: `${r.host}:${r.window_id}`,
+    w: null,
+    target: `${r.host}:${r.window_id}`,
+    sessionId: `${r.host}:${r.session_id}`,
+    // After this machine's panes, in the order the host listed them.
+    order: [Number.MAX_SAFE_INTEGER, index],
     host: r.host,
-    name: clean(`${r.host}:${r.name}`),
+    remote: r,
+    name: clean(`${r.host}:${r.session}/${r.name}`),
     session: clean(r.session),
     state: r.state as AgentState,
     kind: clean(r.kind),
@@ -115,6 +133,7 @@ export function agentRows(svc: Services, visible: (sessionId: string) => boolean
     rows.push({
       id: w.id,
       w,
+      target: w.id,
       name: clean(w.name),
       session: clean(s?.name ?? '?'),
       sessionId: w.sessionId,
@@ -208,4 +227,24 @@ export function secondLine(r: RailRow, group: RailGroup, opts: { width: number; 
   // At rest says nothing, but a running subagent count is the one sign the work goes on.
   if (subs && r.harness) bits.unshift(r.harness);
   return subs ? bits.join(' · ') : '';
+}
+
+/** Where a row of the agents view sits: its settled group, since when it waits, and whether its host is down. */
+export interface Placed {
+  key: string;
+  group: ViewGroup | 'snoozed';
+  since: number;
+  /** A linked host's row whose link is down: muted, not counted, after the live rows of its group. */
+  down?: boolean;
+}
+
+/** The agents view's order: the five groups, then Snoozed; in a group the live rows, oldest wait first, then down hosts' rows. */
+export function viewOrder<T extends Placed>(rows: T[]): T[] {
+  const order = (g: Placed['group']) => (g === 'snoozed' ? 99 : VIEW_GROUPS.indexOf(g));
+  return [...rows].sort((a, b) => order(a.group) - order(b.group) || Number(!!a.down) - Number(!!b.down) || a.since - b.since || a.key.localeCompare(b.key));
+}
+
+/** How many rows of a group count: a down host's rows are shown, never counted. */
+export function countedIn(rows: Placed[], g: Placed['group']): number {
+  return rows.filter((r) => r.group === g && !r.down).length;
 }

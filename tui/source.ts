@@ -1,8 +1,8 @@
 // A screen source: what the TUI draws a pane from. A local pane reads its window's emulator; a
-// pane on another host will read a replica fed over the link (the link supplies that source).
+// pane on another host reads a replica emulator fed over the link's pane stream (replica.ts).
 // The TUI sees only this interface, so it cannot tell the two apart.
 import type { IBufferCell } from '@xterm/headless';
-import type { Window } from '../core/model/window.js';
+import type { Emulator } from '../core/screen/emulator.js';
 import { RowDamage, type RowRange } from './row-damage.js';
 
 /** Colour of a cell: -1 the terminal's default, 0-255 a palette index, RGB as 0x1000000 | rgb. */
@@ -71,14 +71,19 @@ interface CoreMouse {
   activeEncoding?: string;
 }
 
-/** A pane of this host: its window's emulator. */
+/** What holds the emulator a source reads: a window here, or a replica of a pane on another host. */
+export interface HasScreen {
+  readonly screen: Emulator;
+}
+
+/** A pane of this host (its window's emulator), or a replica's emulator: the same cells either way. */
 export class LocalSource implements ScreenSource {
   private cell: IBufferCell | undefined;
   private damage: RowDamage | null = null;
   /** The emulator's terminal the damage listens to (a new one after a respawn, say). */
   private damageOf: unknown = null;
 
-  constructor(private readonly w: Window) {}
+  constructor(private readonly w: HasScreen) {}
 
   takeChangedRows(): RowRange | null {
     const term = this.w.screen.term;

@@ -1,0 +1,127 @@
+// The agents view across linked hosts, as a person uses it in tmux: two daemons linked on
+// loopback, a stand-in Claude Code on the peer drawing the captured permission screen. The hub's
+// agents view lists it under Needs you as `peer:api/claude`; space peeks it across the link; `1`
+// is refused while the peer keeps respond off for the hub (the dock says why) and answers once
+// it is on, and the peer's pane goes working. Enter opens the peer's pane here from a replica fed
+// over the link, keys typed there reach it, and a dropped link shows it disconnected without
+// taking the client down.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN } from '../helpers/daemon.js';
+import { waitFor } from '../helpers/wait.js';
+import { Terminal } from '../helpers/terminal.js';
+import { link, startHost, waitHost, type Host } from '../helpers/link.js';
+import { screenStandin, type ScreenStandin } from '../helpers/screen-standin.js';
+
+const TUIOS = `${process.execPath} ${BIN}`;
+let hub: Host;
+let peer: Host;
+let t: Terminal;
+let standin: ScreenStandin;
+let win = '';
+
+const stateOf = async (w: string) => peer.d.call<{ state: string; harness_id: string | null; message: string }>('get-agent-state', { window: w });
+
+/** Sets respond for the hub in the peer's [hosts.hub] table, and waits until the peer judges by it. */
+async function peerRespond(on: boolean): Promise<void> {
+  const cfg = join(peer.d.dir, 'config', 'tuios', 'config.toml');
+  writeFileSync(cfg, readFileSync(cfg, 'utf8').replace(/respond = (true|false)/, `respond = ${on}`));
+  // focus-window needs respond over a link: refused as forbidden exactly while it is off.
+  await waitFor(async () => {
+    const r = await hub.d.cli(['focus-window', '-w', `peer:${win}`]);
+    return /forbidden/.test(r.stderr) !== on;
+  }, { timeout: 30_000, what: `respond = ${on} in force on the peer` });
+}
+
+test.before(async () => {
+  peer = await startHost('peer', { config: '[hosts.hub]\nrespond = false\n' });
+  hub = await startHost('hub');
+  await link(hub, peer);
+  await peer.d.ok(['new-session', 'api', 'sleep', '3600']);
+  standin = screenStandin(peer.d.dir, 'claude');
+  const cwd = join(peer.d.home, 'project');
+  mkdirSync(cwd, { recursive: true });
+  win = (await peer.d.call<{ id: string }>('new-window', { session: 'api', name: 'claude', argv: standin.argv, env: standin.env, cwd, cols: 120, rows: 40 })).id;
+  await waitFor(async () => {
+    const a = await stateOf(win);
+    return a.harness_id === 'claude-code' && a.state === 'idle';
+  }, { timeout: 60_000, what: 'the stand-in attributed to claude-code and at rest' });
+  await hub.d.ok(['new-session', 'main', '--window-name', 'here']);
+});
+
+test.after(async () => {
+  t?.kill();
+  await hub?.d.stop();
+  await peer?.d.stop();
+});
+
+test('the peer\'s agent on its prompt is under Needs you as peer:api/claude, and space peeks it across the link', async () => {
+  const r = await peer.d.call<{ state: string }>('ask-agent', { window: win, text: 'run touch a.txt', timeout: 30_000 });
+  assert.is(r.state, 'needs_input');
+  await waitFor(async () => (await stateOf(win)).message === 'approve Bash: touch a.txt', { timeout: 30_000, what: 'the approval message' });
+  t = new Terminal(hub.d.env, `${TUIOS} attach -s main`);
+  await t.wait(/┌─ here /);
+  t.keys('C-b', 'i');
+  const s = await t.wait(/Needs you\s+1[\s\S]*peer:api\/claude/, 'the peer row under Needs you', 30_000);
+  assert.match(s, /claude-code\s+peer/, 'the machine stands where the session would');
+  t.keys('g');
+  t.keys('Space');
+  // The card is the prompt as the peer's pane shows it, read there with peek-prompt.
+  await t.wait(/The pane shows[\s\S]*touch a\.txt/, 'the peeked prompt', 30_000);
+  await t.wait(/a allow once/, 'the answer keys once the card has settled', 30_000);
+});
+
+test('with respond off on the peer, 1 is refused and the dock line says why', async () => {
+  t.keys('1');
+  await t.wait(/Not answered: peer: respond is refused: the linked host hub may not answer prompts/, 'the refusal in the dock', 30_000);
+  assert.is((await stateOf(win)).state, 'needs_input', 'nothing was pressed on the peer');
+  assert.not.ok(standin.events().some((e) => e.t === 'key' && e.key === '1'), 'no key reached the stand-in');
+});
+
+test('with respond on, 1 answers it across the link and the peer\'s pane goes working', async () => {
+  await peerRespond(true);
+  t.keys('1');
+  await t.wait(/Sent "1" to claude-code; it is (working|idle) now/, 'the answer line', 30_000);
+  await waitFor(() => standin.events().some((e) => e.t === 'key' && e.key === '1' && e.mode === 'approval'), { timeout: 30_000, what: 'the 1 on the stand-in' });
+  await waitFor(async () => ['working', 'idle', 'done'].includes((await stateOf(win)).state), { timeout: 30_000, what: 'the peer pane past the prompt' });
+});
+
+test('enter opens the peer\'s pane from a replica; typed keys reach it there; ctrl+b q closes it', async () => {
+  await waitFor(async () => (await stateOf(win)).state !== 'working', { timeout: 30_000, what: 'the stand-in at rest' });
+  await t.wait(/peer:api\/claude/, 'the row', 30_000);
+  t.keys('g');
+  t.keys('Enter');
+  await t.wait(/on peer · live/, 'the remote view', 30_000);
+  // The stand-in's finished screen, drawn here from the stream.
+  await t.wait(/ran touch a\.txt/, 'the peer pane\'s text', 30_000);
+  const before = standin.events().length;
+  t.type('z');
+  await waitFor(() => standin.events().slice(before).some((e) => e.t === 'key' && e.key === 'z'), { timeout: 30_000, what: 'the typed key on the peer' });
+  t.keys('C-b', 'q');
+  await t.wait(/┌─ here /, 'the hub\'s own pane again', 30_000);
+});
+
+test('a dropped link shows the replica disconnected, and the client goes on', async () => {
+  t.keys('C-b', 'i');
+  await t.wait(/peer:api\/claude/, 'the row', 30_000);
+  t.keys('g');
+  t.keys('Enter');
+  await t.wait(/on peer · live/, 'the remote view', 30_000);
+  peer.d.kill9();
+  await peer.d.waitExit();
+  await t.wait(/on peer · disconnected/, 'the replica disconnected', 30_000);
+  await waitHost(hub, 'peer', (h) => h.state === 'down', 'down');
+  t.keys('C-b', 'q');
+  await t.wait(/┌─ here /, 'the hub\'s own pane again', 30_000);
+  // The row stays, muted, and enter on it says the machine cannot be reached.
+  t.keys('C-b', 'i');
+  await t.wait(/peer:api\/claude[^\n]*seen \S+ ago/, 'the down row with when it was heard', 30_000);
+  t.keys('g');
+  t.keys('Enter');
+  await t.wait(/peer cannot be reached: its link is down/, 'the unreachable line', 30_000);
+  assert.ok(await hub.d.answers(), 'the hub daemon is up');
+});
+
+test.run();
