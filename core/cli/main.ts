@@ -81,6 +81,8 @@ async function runVerb(p: Parsed): Promise<number> {
     return EXIT_FAIL;
   }
   addCallerContext(p);
+  // A pull draws its progress on a terminal (core/cli/progress.ts); loaded only for it.
+  const progress = p.verb.name === 'pull-worktree' ? await (await import('./progress.js')).startProgress(socket, p) : null;
   try {
     if (p.verb.stream) {
       const code = await new Promise<number>((resolveExit) => {
@@ -105,6 +107,7 @@ async function runVerb(p: Parsed): Promise<number> {
       return code;
     }
     const result = await callConfirmed(client, p);
+    progress?.stop(result);
     const text = p.json ? JSON.stringify(result, null, 2) : formatResult(p.verb.name, result);
     if (text) out(text + '\n');
     return EXIT_OK;
@@ -116,6 +119,7 @@ async function runVerb(p: Parsed): Promise<number> {
     err(`tuios: ${(e as Error).message}\n`);
     return EXIT_FAIL;
   } finally {
+    progress?.stop();
     client.close();
   }
 }

@@ -47,7 +47,8 @@ export interface FirstPrompt {
 declare module '../bus.js' {
   interface EventMap {
     'first-prompt': { window_id: string; session_id: string; name: string; status: PromptStatus; reason?: string };
-    'worktree-progress': { session_id: string | null; phase: string; bytes: number };
+    /** A pull's progress; `pull_id` is the progress_id its caller gave, so a client tells its own pull. */
+    'worktree-progress': { session_id: string | null; phase: string; bytes: number; objects: number; pull_id: string | null };
   }
 }
 

@@ -49,6 +49,8 @@ export interface PullProgress {
   phase: 'scan' | 'pack' | 'receive' | 'index' | 'checkout' | 'done';
   /** Bytes of the transfer so far (sent by the packer, received by the unpacker). */
   bytes: number;
+  /** Objects in the packs received so far, as each pack's header announces them (the unpacker). */
+  objects?: number;
 }
 
 export interface PackHeader {
@@ -375,7 +377,7 @@ const PACKS = 2;
 async function spoolTransfer(
   input: Readable,
   spools: string[],
-  o: { maxBytes: number; signal?: AbortSignal; progress: (bytes: number) => void; onHistory: (header: PackHeader, bytes: number) => void },
+  o: { maxBytes: number; signal?: AbortSignal; progress: (bytes: number, objects: number) => void; onHistory: (header: PackHeader, bytes: number) => void },
 ): Promise<{ header: PackHeader; bytes: number; packBytes: number[] }> {
   const reader = new FrameReader();
   const files = spools.map((p) => createWriteStream(p, { mode: 0o600 }));
@@ -388,6 +390,9 @@ async function spoolTransfer(
   );
   const hashes = spools.map(() => createHash('sha256'));
   const packBytes = spools.map(() => 0);
+  // Each pack starts "PACK", version, object count (4 bytes each): the count is known early.
+  const packHeads = spools.map(() => Buffer.alloc(0));
+  const objects = spools.map(() => 0);
   let cur = 0;
   let header: PackHeader | null = null;
   let end = null as { packs: Array<{ bytes: number; sha256: string }> } | null;
@@ -405,6 +410,10 @@ async function spoolTransfer(
           if (!header) throw badStream('its pack comes before its header');
           hashes[cur]!.update(f.payload);
           packBytes[cur]! += f.payload.length;
+          if (packHeads[cur]!.length < 12) {
+            const h = (packHeads[cur] = Buffer.concat([packHeads[cur]!, f.payload.subarray(0, 12 - packHeads[cur]!.length)]));
+            if (h.length === 12 && h.subarray(0, 4).toString('latin1') === 'PACK') objects[cur] = h.readUInt32BE(8);
+          }
           const file = files[cur]!;
           if (!file.write(f.payload)) await new Promise<void>((r) => file.once('drain', () => r()));
         } else if (f.type === FRAME_NEXT) {
@@ -423,7 +432,7 @@ async function spoolTransfer(
           }
         }
       }
-      o.progress(reader.bytes);
+      o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0));
     }
   } catch (e) {
     for (const file of files) file.destroy();
@@ -469,10 +478,13 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   const cwd = repo.main ?? repo.top;
   const work = await mkdtemp(join(repo.commonDir, 'tuios-pull-'));
   let lastReport = -PULL_PROGRESS_BYTES;
-  const progress = (phase: PullProgress['phase'], bytes: number, force = false) => {
-    if (!opts.onProgress || (!force && bytes - lastReport < PULL_PROGRESS_BYTES)) return;
-    lastReport = bytes;
-    opts.onProgress({ phase, bytes });
+  // What has arrived so far: the later phases report it, and the receive goes on meanwhile.
+  let received = 0;
+  let objects = 0;
+  const progress = (phase: PullProgress['phase'], force = false) => {
+    if (!opts.onProgress || (!force && received - lastReport < PULL_PROGRESS_BYTES)) return;
+    lastReport = received;
+    opts.onProgress({ phase, bytes: received, objects });
   };
   let tmpTree: string | null = null;
   let madeBranch: string | null = null;
@@ -485,7 +497,7 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
       const r = await git(['cat-file', '-e', `${p}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
       if (r.code !== 0) throw new TuiosError('conflict', `The transfer needs commit ${p.slice(0, 12)}, which this clone does not have.`, 'Pull again: the offer of what this clone has is read anew each time.');
     }
-    progress('index', 0, true);
+    progress('index', true);
     // index-pack checks the pack's own checksum: a damaged pack indexes nothing.
     if (historyBytes > 0) await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[0]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     const wanted = opts.branch ?? header.branch ?? 'pulled';
@@ -495,7 +507,7 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
       if (i > 100) throw new TuiosError('name_taken', `The branches ${wanted} to ${wanted}-100 exist already.`, 'Name a branch with --branch.');
       branch = `${wanted}-${i}`;
     }
-    progress('checkout', 0, true);
+    progress('checkout', true);
     if (typeof opts.dest === 'function') {
       dest = opts.dest(branch);
       if (existsSync(dest)) throw taken(dest);
@@ -508,11 +520,16 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   };
   let early: Promise<void> | null = null;
   try {
-    progress('receive', 0, true);
+    progress('receive', true);
     const { header, bytes, packBytes } = await spoolTransfer(input, spools, {
       maxBytes: opts.maxBytes ?? PULL_MAX_BYTES,
       signal,
-      progress: (b) => progress('receive', b),
+      progress: (b, n) => {
+        const phaseObjects = n !== objects;
+        received = b;
+        objects = n;
+        progress('receive', phaseObjects);
+      },
       onHistory: (h, n) => {
         early = checkoutHead(h, n);
         early.catch(() => undefined); // awaited below; a failure there is this call's failure
@@ -520,6 +537,8 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     });
     if (!early) throw badStream('it has no history pack');
     await early;
+    received = bytes;
+    progress('index', true);
     // The work pack is thin against the history's objects.
     if (packBytes[1]! > 0) await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[1]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     // The work commits must be what the header says: W on HEAD and I, I on HEAD.
@@ -530,6 +549,7 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     // The files moved from HEAD to W (only what differs is written), then the index to I without
     // touching the files: what was untracked leaves the index, an unstaged deletion comes back.
     const tree = tmpTree!;
+    progress('checkout', true);
     await git(['read-tree', '-m', '-u', header.head, `${header.work_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     await git(['read-tree', '-m', `${header.work_commit}^{tree}`, `${header.index_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     await git(['update-index', '-q', '--refresh'], { cwd: tree, signal, okCodes: [0, 1], timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
@@ -538,7 +558,7 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     tmpTree = null;
     forgetSafety();
     const baseHere = header.base_commit ? (await git(['cat-file', '-e', `${header.base_commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] })).code === 0 : false;
-    progress('done', bytes, true);
+    progress('done', true);
     return { path: dest, branch, head: header.head, base: header.base, base_commit: baseHere ? header.base_commit : null, counts: header.counts, skipped: header.skipped, bytes, pack_bytes: packBytes.reduce((a, b) => a + b, 0) };
   } catch (e) {
     // Leave nothing half-made: the temporary worktree and its branch go, once the early

@@ -270,7 +270,7 @@ async function pulledBase(dest: RepoInfo, r: { base: string | null; base_commit:
  * refusal there (forbidden, not found) or a link that drops ends the stream with its reason,
  * which this call answers; unpackWorktree leaves nothing behind.
  */
-async function pullFromHost(svc: Services, caller: Caller, host: string, session: string, params: { repo?: string; branch?: string; term?: string }, signal: AbortSignal) {
+async function pullFromHost(svc: Services, caller: Caller, host: string, session: string, params: { repo?: string; branch?: string; term?: string; progress_id?: string }, signal: AbortSignal) {
   const remote = svc.remote;
   if (!remote) throw new TuiosError('unsupported', 'This daemon has no link between hosts.', `Run it on ${host} itself.`);
   if (caller.channel === 'link') throw new TuiosError('forbidden', 'A call from a linked host does not travel on to another machine.');
@@ -279,7 +279,7 @@ async function pullFromHost(svc: Services, caller: Caller, host: string, session
   const dest = await repoFor(svc, caller, params.repo, signal);
   const haves = await listHaves(dest.top, signal);
   const from = `${host}:${session}`;
-  const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: from, phase: p.phase, bytes: p.bytes });
+  const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: from, phase: p.phase, bytes: p.bytes, objects: p.objects ?? 0, pull_id: params.progress_id ?? null });
   const st = remote.openStream(host, WORKTREE_PACK_STREAM, { session, haves });
   let r;
   try {
@@ -322,7 +322,7 @@ export const pullWorktree = defineVerb({
   name: 'pull-worktree',
   access: 'fan',
   summary: 'Bring a worktree session\'s commits and uncommitted work into a new worktree of another clone',
-  help: 'The commits arrive as commits (the same hashes), the uncommitted work as uncommitted work: modified, staged, deleted and untracked files as they were. The source worktree and its index are not touched. The new worktree has the same branch name, suffixed (-2) when the clone has that branch; a session opens in it. A transfer that fails midway leaves nothing behind. HOST:SESSION pulls from a linked host over the link, which needs files = true in that host\'s [hosts] table for this machine. Progress goes out as worktree-progress events (tuios subscribe worktree-progress).',
+  help: 'The commits arrive as commits (the same hashes), the uncommitted work as uncommitted work: modified, staged, deleted and untracked files as they were. The source worktree and its index are not touched. The new worktree has the same branch name, suffixed (-2) when the clone has that branch; a session opens in it. A transfer that fails midway leaves nothing behind. HOST:SESSION pulls from a linked host over the link, which needs files = true in that host\'s [hosts] table for this machine. Progress goes out as worktree-progress events (tuios subscribe worktree-progress: phase, bytes, objects, and pull_id, the --progress-id the caller gave); at a terminal the CLI draws them on stderr as one line, and prints nothing of them when stderr is not a terminal or with --json.',
   target: 'none',
   mutates: true,
   cli: { positionals: ['session'], short: { b: 'branch' }, usage: 'worktree pull [HOST:]SESSION [--repo PATH] [--branch NAME]' },
@@ -331,6 +331,7 @@ export const pullWorktree = defineVerb({
     repo: repoParam,
     branch: z.string().min(1).max(200).optional().describe('The branch name here (default: the source\'s)'),
     term: z.string().max(64).optional().describe('TERM of the client'),
+    progress_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('A token this pull\'s worktree-progress events carry as pull_id'),
   }),
   async run({ params, svc, caller, signal }) {
     const where = remoteTargetOf({ session: params.session }, svc.remote, (n) => !!svc.model.sessionByName(n));
@@ -344,7 +345,7 @@ export const pullWorktree = defineVerb({
     if (dest.commonDir === from.commonDir) {
       throw new TuiosError('conflict', `${src.name} is already a worktree of ${dest.name}.`, 'Pull into another clone with --repo PATH.', { field: 'repo' });
     }
-    const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: src.id, phase: p.phase, bytes: p.bytes });
+    const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: src.id, phase: p.phase, bytes: p.bytes, objects: p.objects ?? 0, pull_id: params.progress_id ?? null });
     const haves = await listHaves(dest.top, signal);
     const branchHint = params.branch ?? from.branch ?? srcWt?.branch ?? 'pulled';
     const destPath = worktreePathFor(svc.paths.stateDir, dest, branchHint);
