@@ -12,6 +12,7 @@ import type { IBufferLine, IBufferCell, IMarker, Terminal as XTerminal } from '@
 import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS } from '../limits.js';
 import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
 import { RowTextCache } from './row-text.js';
+import { installFastPrint } from './fast-print.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -110,6 +111,7 @@ export class Emulator {
     });
     const wb = (this.term as unknown as { _core?: { _writeBuffer?: { writeSync?: (d: string | Uint8Array) => void } } })._core?._writeBuffer;
     this.syncParse = typeof wb?.writeSync === 'function' ? wb.writeSync.bind(wb) : null;
+    installFastPrint(this.term);
     this.rowText = new RowTextCache(this.term);
     this.serializer = new SerializeAddon();
     this.term.loadAddon(this.serializer);

@@ -41,6 +41,14 @@ export class Tmux {
 /** Writes (once) a file of `mb` megabytes of mixed words and SGR-coloured words, in lines. */
 export function sgrCorpus(path: string, mb: number): string {
   if (existsSync(path)) return path;
+  const block = sgrCorpusBlock();
+  const reps = Math.max(1, Math.round((mb * 1024 * 1024) / block.length));
+  writeFileSync(path, block.repeat(reps));
+  return path;
+}
+
+/** The corpus's repeated block: 4 MB of lines of words, a quarter of them SGR-coloured. */
+export function sgrCorpusBlock(): string {
   const words = ['alpha', 'beta', 'gamma', 'delta', 'build', 'test', 'error', 'warning', 'ok', 'src/main.ts:42', 'function', 'return', 'const', '=>', '{', '}'];
   let seed = 1;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
@@ -60,10 +68,7 @@ export function sgrCorpus(path: string, mb: number): string {
     parts.push(l);
     size += l.length;
   }
-  const block = parts.join('');
-  const reps = Math.max(1, Math.round((mb * 1024 * 1024) / block.length));
-  writeFileSync(path, block.repeat(reps));
-  return path;
+  return parts.join('');
 }
 
 export function fmt(n: number, digits = 1): string {
