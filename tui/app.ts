@@ -668,7 +668,8 @@ export class Tui implements TuiHost {
     this.drawStatus(s, now);
     const cells = cv.draw();
     this.placeCursor(cursor, cells > 0);
-    const want = this.overlay ? { ...NO_MODES, bracketedPaste: true } : modesFrom(focused ? this.source(focused).modes() : null);
+    const paneModes = this.overlay?.paneModes?.();
+    const want = paneModes ? modesFrom(paneModes) : this.overlay ? { ...NO_MODES, bracketedPaste: true } : modesFrom(focused ? this.source(focused).modes() : null);
     const change = modeChange(this.modes, want);
     if (change) this.out.push(change);
     this.modes = want;

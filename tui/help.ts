@@ -27,6 +27,7 @@ const AGENTS: Array<[string, string]> = [
   ['in the view', 'j k g G enter, space peek, 1-9 a A d answer'],
   ['', 'r reply, d z u S dismiss snooze undo snoozed'],
   ['', '/ select, f filter, x * mark, ctrl+] go, esc q'],
+  ['q', 'close a view: a linked host\'s pane, opened with enter'],
 ];
 
 export class HelpOverlay implements Overlay {

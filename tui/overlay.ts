@@ -9,6 +9,7 @@ import type { Token } from './keys.js';
 import type { Acts } from './acts.js';
 import type { Dock } from './alerts.js';
 import type { AgentRow } from './rows.js';
+import type { SourceModes } from './source.js';
 
 export interface TuiHost {
   readonly svc: Services;
@@ -39,6 +40,8 @@ export interface Overlay {
   key(tok: Token): void;
   /** Draws into `area`; returns where the cursor goes, or null to hide it. */
   draw(cv: Canvas, area: Rect, now: number): { x: number; y: number } | null;
+  /** A view that passes keys on to a pane (a linked host's): that pane's input modes, for the client. */
+  paneModes?(): SourceModes | null;
   dispose?(): void;
 }
 

@@ -10,6 +10,7 @@ import { drawSource } from './pane-draw.js';
 import type { Token } from './keys.js';
 import type { Overlay, TuiHost } from './overlay.js';
 import type { AgentRow } from './rows.js';
+import type { SourceModes } from './source.js';
 import { Replica } from './replica.js';
 import { stateMark } from './marks.js';
 import { fit } from './text.js';
@@ -97,6 +98,12 @@ export class RemotePaneView implements Overlay {
     if (st.kind !== 'live' || this.readOnly || src.modes().cursorHidden) return null;
     const c = src.cursor();
     return c.x < body.w && c.y < body.h ? { x: body.x + c.x, y: body.y + c.y } : null;
+  }
+
+  /** The host's pane asks for its keys in its own modes; mouse reports are not passed on. */
+  paneModes(): SourceModes | null {
+    if (this.replica.state.kind !== 'live' || this.readOnly) return null;
+    return { ...this.replica.source.modes(), mouse: 'none' };
   }
 
   dispose(): void {

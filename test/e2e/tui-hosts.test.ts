@@ -2,9 +2,10 @@
 // loopback, a stand-in Claude Code on the peer drawing the captured permission screen. The hub's
 // agents view lists it under Needs you as `peer:api/claude`; space peeks it across the link; `1`
 // is refused while the peer keeps respond off for the hub (the dock says why) and answers once
-// it is on, and the peer's pane goes working. Enter opens the peer's pane here from a replica fed
-// over the link, keys typed there reach it, and a dropped link shows it disconnected without
-// taking the client down.
+// it is on, and the peer's pane goes working. r queues a reply there; d says the peer's Inbox is
+// display-only. Enter opens the peer's pane here from a replica fed over the link, keys typed
+// there reach it, the view is read-only once the peer refuses write, and a dropped link shows it
+// disconnected without taking the client down.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -88,6 +89,21 @@ test('with respond on, 1 answers it across the link and the peer\'s pane goes wo
   await waitFor(async () => ['working', 'idle', 'done'].includes((await stateOf(win)).state), { timeout: 30_000, what: 'the peer pane past the prompt' });
 });
 
+test('r queues a reply on the peer through the link; d says its Inbox is display-only here', async () => {
+  await waitFor(async () => (await stateOf(win)).state !== 'working', { timeout: 30_000, what: 'the stand-in at rest' });
+  t.keys('g');
+  t.keys('d');
+  await t.wait(/Not dismissed: peer's Inbox items are display-only here/, 'the display-only line', 30_000);
+  t.keys('r');
+  await t.wait(/Reply to peer:api\/claude/, 'the reply editor', 30_000);
+  t.type('hello from the hub');
+  t.keys('Enter');
+  await t.wait(/Queued for peer:api\/claude \(q\d+ on peer\)/, 'the queued line', 30_000);
+  await waitFor(() => standin.events().some((e) => e.t === 'submit' && e.text === 'hello from the hub'), { timeout: 30_000, what: 'the reply typed on the peer' });
+  const q = await peer.d.call<{ queued: Array<{ by: string }> }>('list-queued', { all: true });
+  assert.ok(q.queued.some((m) => m.by === 'human'), 'queued there as the person the hub vouched for');
+});
+
 test('enter opens the peer\'s pane from a replica; typed keys reach it there; ctrl+b q closes it', async () => {
   await waitFor(async () => (await stateOf(win)).state !== 'working', { timeout: 30_000, what: 'the stand-in at rest' });
   await t.wait(/peer:api\/claude/, 'the row', 30_000);
@@ -95,10 +111,28 @@ test('enter opens the peer\'s pane from a replica; typed keys reach it there; ct
   t.keys('Enter');
   await t.wait(/on peer · live/, 'the remote view', 30_000);
   // The stand-in's finished screen, drawn here from the stream.
-  await t.wait(/ran touch a\.txt/, 'the peer pane\'s text', 30_000);
+  await t.wait(/reply: hello from the hub/, 'the peer pane\'s text', 30_000);
   const before = standin.events().length;
   t.type('z');
   await waitFor(() => standin.events().slice(before).some((e) => e.t === 'key' && e.key === 'z'), { timeout: 30_000, what: 'the typed key on the peer' });
+  t.keys('C-b', 'q');
+  await t.wait(/┌─ here /, 'the hub\'s own pane again', 30_000);
+});
+
+test('once the peer refuses write, the view is read-only and the dock says why', async () => {
+  const cfg = join(peer.d.dir, 'config', 'tuios', 'config.toml');
+  writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('respond = true', 'respond = true\nwrite = false'));
+  await waitFor(async () => /may not change anything/.test((await hub.d.cli(['select-window', '-w', `peer:${win}`])).stderr), { timeout: 30_000, what: 'write = false in force on the peer' });
+  t.keys('C-b', 'i');
+  await t.wait(/peer:api\/claude/, 'the row', 30_000);
+  t.keys('g');
+  t.keys('Enter');
+  await t.wait(/on peer · live/, 'the remote view', 30_000);
+  const before = standin.events().length;
+  t.type('y');
+  await t.wait(/Read-only: peer: send-keys is refused: the linked host hub may not change anything/, 'the read-only line', 30_000);
+  await t.wait(/on peer · read-only/, 'the view marked read-only', 30_000);
+  assert.not.ok(standin.events().slice(before).some((e) => e.t === 'key' && e.key === 'y'), 'nothing typed on the peer');
   t.keys('C-b', 'q');
   await t.wait(/┌─ here /, 'the hub\'s own pane again', 30_000);
 });
