@@ -174,3 +174,21 @@ export const LINK_REFUSALS_KEPT = 16;
 export const LINK_STREAM_CHUNK_BYTES = 64 * 1024;
 /** Bytes one stream may hold in the link's send buffer before its source waits. */
 export const LINK_STREAM_HIGH_WATER = 1024 * 1024;
+
+// ---- panes on another machine (new-window --host) ----
+/** Processes one daemon runs for windows held on other machines. */
+export const HOSTED_PANES_MAX = 64;
+/** Output a hosted pane's peer holds for the link before it pauses the PTY (then the program blocks). */
+export const HOSTED_SEND_HIGH_BYTES = 256 * 1024;
+export const HOSTED_SEND_LOW_BYTES = 64 * 1024;
+/** How long new-window --host waits for the peer to say the process started. */
+export const HOSTED_START_TIMEOUT_MS = 20_000;
+/** After a kill, how long the window's end waits for the peer's exit before the stream is dropped. */
+export const HOSTED_KILL_GRACE_MS = 5000;
+/**
+ * A hosted pane whose link dropped: the peer keeps the process (its PTY paused) this long for the
+ * window's owner to re-attach, and the owner keeps trying as long. After it the process is hung up.
+ */
+export const HOSTED_REATTACH_MS = 5 * 60_000;
+/** Output the peer keeps to send again on a re-attach (what was in flight when the link dropped). */
+export const HOSTED_RESEND_BYTES = 2 * 1024 * 1024;

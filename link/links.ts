@@ -69,6 +69,7 @@ export class Links implements RemoteHosts, Disposable {
   private readonly hidden = new Map<string, number>();
   private readonly subs: Disposable[] = [];
   private readonly unregisterPane: () => void;
+  private readonly upListeners = new Set<(host: string) => void>();
 
   constructor(
     private readonly svc: Services,
@@ -144,7 +145,10 @@ export class Links implements RemoteHosts, Disposable {
               }
             }
           },
-          state: (host, s) => this.svc.bus.publish('host-link', { host, state: s.state, reason: s.reason }),
+          state: (host, s) => {
+            this.svc.bus.publish('host-link', { host, state: s.state, reason: s.reason });
+            if (s.state === 'up') for (const fn of [...this.upListeners]) fn(host);
+          },
           outbox: (host) => this.updateWaitingRow(host),
           refused: (host, r) => this.openRefusalRow(host, r),
         },
@@ -225,6 +229,11 @@ export class Links implements RemoteHosts, Disposable {
     return this.peer(host).openStream(kind, params);
   }
 
+  onLinkUp(fn: (host: string) => void): () => void {
+    this.upListeners.add(fn);
+    return () => this.upListeners.delete(fn);
+  }
+
   agentRows(): RemoteAgentRow[] {
     const out: RemoteAgentRow[] = [];
     for (const p of this.peers.values()) {
@@ -270,5 +279,6 @@ export class Links implements RemoteHosts, Disposable {
     for (const l of [...this.served]) l.close('this daemon is stopping');
     this.journal.dispose();
     this.unregisterPane();
+    this.upListeners.clear();
   }
 }

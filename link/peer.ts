@@ -5,7 +5,7 @@
 import type { Services } from '../core/daemon/services.js';
 import type { Logger } from '../core/log.js';
 import type { MailOutcome, OutgoingMail } from '../core/hosts/remote.js';
-import { TuiosError } from '../core/errors.js';
+import { TuiosError, toErrorBody } from '../core/errors.js';
 import type { Bodies, BranchName, Frame } from './codec/schema.js';
 import { LinkSession, type CloseReason } from './session.js';
 import { HostMirror, type RowChange } from './follow/mirror.js';
@@ -15,9 +15,12 @@ import { dialLink, DialError, EXIT_NO_DAEMON, type Dialed } from './transport/di
 import type { KnownHosts } from './transport/known-hosts.js';
 import { OpenedStream } from './streams.js';
 import { cleanErrorBody, cleanResult, peerLine } from './clean.js';
+import { runHostedReport } from '../core/hosts/hosted-pane.js';
 import { LINK_CALL_TIMEOUT_MS, LINK_MAX_INFLIGHT_CALLS, LINK_MAX_STREAMS, LINK_REDIAL_FIRST_MS, LINK_REDIAL_MAX_MS, LINK_SEND_TIMEOUT_MS } from '../core/limits.js';
 
-const ACCEPTS: ReadonlySet<BranchName> = new Set(['AgentSnapshot', 'AgentDelta', 'InboxSnapshot', 'InboxDelta', 'MailAck', 'Result', 'StreamData', 'StreamClose']);
+// Call: only a hosted pane's report (as_window), run here as that window; StreamControl: a hosted
+// pane's start and exit.
+const ACCEPTS: ReadonlySet<BranchName> = new Set(['AgentSnapshot', 'AgentDelta', 'InboxSnapshot', 'InboxDelta', 'MailAck', 'Result', 'StreamData', 'StreamClose', 'StreamControl', 'Call']);
 
 export interface PeerConfig {
   name: string;
@@ -93,6 +96,7 @@ export class PeerLink {
   private nextStream = 1;
   private readonly calls = new Map<number, PendingCall>();
   private readonly streams = new Map<number, OpenedStream>();
+  private hostedInflight = 0;
 
   constructor(
     public cfg: PeerConfig,
@@ -225,9 +229,34 @@ export class PeerLink {
         st?.finish(peerLine(f.body.reason, 500));
         return;
       }
+      case 'StreamControl':
+        this.streams.get(f.body.stream)?.feedControl(f.body.op, f.body.params);
+        return;
+      case 'Call':
+        return this.onHostedCall(f.body);
       default:
         return;
     }
+  }
+
+  /** A report from a pane of ours whose process runs on the host: run here as that window only. */
+  private onHostedCall(c: Bodies['Call']): void {
+    const s = this.session;
+    const answer = (r: Bodies['Result']) => {
+      if (this.session === s) s?.send('Result', r);
+    };
+    if (this.hostedInflight >= LINK_MAX_INFLIGHT_CALLS) {
+      return answer({ id: c.id, ok: false, result: 'null', error: JSON.stringify({ code: 'limit_reached', message: `At most ${LINK_MAX_INFLIGHT_CALLS} reports run at once for one link.` }) });
+    }
+    this.hostedInflight++;
+    void runHostedReport(this.d.svc, this.cfg.name, c.as_window, c.verb, c.params).then(
+      (result) => answer({ id: c.id, ok: true, result: JSON.stringify(result ?? {}), error: 'null' }),
+      (e: unknown) => {
+        const b = toErrorBody(e);
+        if (b.code === 'internal') this.d.log.error('hosted pane report failed', { host: this.cfg.name, verb: c.verb.slice(0, 64), error: e instanceof Error ? e.stack : String(e) });
+        answer({ id: c.id, ok: false, result: 'null', error: JSON.stringify(b) });
+      },
+    ).finally(() => this.hostedInflight--);
   }
 
   private onClose(why: CloseReason): void {
@@ -323,10 +352,17 @@ export class PeerLink {
     if (!s || !this.isUp) throw this.downError();
     if (this.streams.size >= LINK_MAX_STREAMS) throw new TuiosError('limit_reached', `${LINK_MAX_STREAMS} streams to ${this.cfg.name} are open.`);
     const id = this.nextStream++;
-    const st = new OpenedStream(id, () => {
-      this.streams.delete(id);
-      this.session?.send('StreamClose', { stream: id, reason: 'closed by the viewer' });
-    });
+    const st = new OpenedStream(
+      id,
+      () => {
+        this.streams.delete(id);
+        if (this.session === s) s.send('StreamClose', { stream: id, reason: 'closed by the viewer' });
+      },
+      {
+        data: (data) => this.session === s && s.send('StreamData', { stream: id, data }),
+        control: (op, params) => this.session === s && s.send('StreamControl', { stream: id, op, params: JSON.stringify(params) }),
+      },
+    );
     this.streams.set(id, st);
     if (!s.send('StreamOpen', { stream: id, kind, params: JSON.stringify(params) })) {
       this.streams.delete(id);

@@ -1,8 +1,10 @@
 // Byte streams over a link: pane output for a replica emulator, files, and whatever a part of the
-// daemon registers in svc.linkStreams (worktree pull's packs). The dialer opens a stream by kind with JSON params;
+// daemon registers in svc.linkStreams (worktree pull's packs, hosted panes). The dialer opens a stream by kind with JSON params;
 // the serving side's handler for that kind writes into a sink that becomes StreamData frames,
-// waits when the link's send buffer is full, and ends with one StreamClose. Each side holds at
-// most LINK_MAX_STREAMS; a kind nobody registered is closed with `unsupported`.
+// waits when the link's send buffer is full, and ends with one StreamClose. The opener may send
+// bytes back (StreamData) and both sides control words (StreamControl): a hosted pane's input,
+// resize and flow control. Each side holds at most LINK_MAX_STREAMS; a kind nobody registered is
+// closed with `unsupported`.
 import { Readable } from 'node:stream';
 import type { Services } from '../core/daemon/services.js';
 import { TuiosError, toErrorBody } from '../core/errors.js';
@@ -13,9 +15,30 @@ import type { StreamKinds, StreamSink } from '../core/hosts/streams.js';
 export type { StreamKind, StreamSink } from '../core/hosts/streams.js';
 import { LINK_MAX_PENDING_BYTES, LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_HIGH_WATER } from '../core/limits.js';
 
+/** A call back to the opener's machine as one of its windows (a hosted pane's report). */
+export type CallAs = (asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
+
+interface Served {
+  ctl: AbortController;
+  input: ((data: Buffer) => void) | null;
+  control: ((op: string, params: Record<string, unknown>) => void) | null;
+}
+
+const noCalls: CallAs = () => Promise.reject(new TuiosError('unsupported', 'This link does not call back to the opener.'));
+
+/** A control word's params: a JSON object, else nothing (a bad one is never an exception). */
+export function controlParams(json: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The serving side of one link's streams. */
 export class ServedStreams {
-  private readonly open = new Map<number, AbortController>();
+  private readonly open = new Map<number, Served>();
 
   constructor(
     private readonly svc: Services,
@@ -23,6 +46,7 @@ export class ServedStreams {
     private readonly kinds: StreamKinds,
     private readonly host: string,
     private readonly policy: () => LinkPolicy,
+    private readonly callAs: CallAs = noCalls,
   ) {}
 
   onOpen(id: number, kind: string, paramsJson: string): void {
@@ -44,10 +68,20 @@ export class ServedStreams {
       return close('invalid_params: the stream params are not a JSON object');
     }
     const ctl = new AbortController();
-    this.open.set(id, ctl);
+    const entry: Served = { ctl, input: null, control: null };
+    this.open.set(id, entry);
     let ended = false;
     const sink: StreamSink = {
       signal: ctl.signal,
+      host: this.host,
+      onInput: (fn) => {
+        entry.input = fn;
+      },
+      onControl: (fn) => {
+        entry.control = fn;
+      },
+      control: (op, p) => !ended && this.session.send('StreamControl', { stream: id, op, params: JSON.stringify(p) }),
+      callAs: (asWindow, verb, p, signal) => this.callAs(asWindow, verb, p, signal),
       write: async (data) => {
         for (let off = 0; off < data.length && !ended && !this.session.isClosed; off += LINK_STREAM_CHUNK_BYTES) {
           if (this.session.pending > LINK_STREAM_HIGH_WATER) await this.drained();
@@ -59,7 +93,7 @@ export class ServedStreams {
         if (ended) return;
         ended = true;
         this.open.delete(id);
-        ctl.abort();
+        ctl.abort('ended');
         close(reason ?? '');
       },
     };
@@ -74,10 +108,21 @@ export class ServedStreams {
 
   /** The opener closed it (or the link went): its handler's signal aborts. */
   onClose(id: number): void {
-    const ctl = this.open.get(id);
-    if (!ctl) return;
+    const e = this.open.get(id);
+    if (!e) return;
     this.open.delete(id);
-    ctl.abort();
+    e.ctl.abort('closed');
+  }
+
+  /** Bytes from the opener: to the handler that takes them, else dropped (a one-way kind). */
+  onData(id: number, data: Buffer): void {
+    this.open.get(id)?.input?.(data);
+  }
+
+  onControl(id: number, op: string, paramsJson: string): void {
+    const e = this.open.get(id);
+    if (!e?.control) return;
+    e.control(op.slice(0, 64), controlParams(paramsJson));
   }
 
   private drained(): Promise<void> {
@@ -99,21 +144,54 @@ export class ServedStreams {
   }
 
   dispose(): void {
-    for (const ctl of this.open.values()) ctl.abort();
+    for (const e of this.open.values()) e.ctl.abort('link');
     this.open.clear();
   }
 }
+
+/** How an opened stream reaches the other side besides closing. */
+export interface StreamOut {
+  data(data: Buffer): boolean;
+  control(op: string, params: Record<string, unknown>): boolean;
+}
+
+const noOut: StreamOut = { data: () => false, control: () => false };
 
 /** A stream this side opened: its bytes as a Readable, its end with the other side's reason. */
 export class OpenedStream extends Readable {
   /** Empty for a clean end, else `code: words` from the other side (or this side's link). */
   closeReason: string | null = null;
 
+  private controlListener: ((op: string, params: Record<string, unknown>) => void) | null = null;
+
   constructor(
     readonly id: number,
     private readonly cancel: () => void,
+    private readonly out: StreamOut = noOut,
   ) {
     super({ highWaterMark: LINK_STREAM_HIGH_WATER });
+  }
+
+  /** Bytes to the serving side, cut to frames of at most LINK_STREAM_CHUNK_BYTES. */
+  input(data: Buffer): boolean {
+    if (this.closeReason !== null) return false;
+    for (let off = 0; off < data.length; off += LINK_STREAM_CHUNK_BYTES) if (!this.out.data(data.subarray(off, off + LINK_STREAM_CHUNK_BYTES))) return false;
+    return true;
+  }
+
+  control(op: string, params: Record<string, unknown>): boolean {
+    if (this.closeReason !== null) return false;
+    return this.out.control(op, params);
+  }
+
+  onControl(fn: (op: string, params: Record<string, unknown>) => void): void {
+    this.controlListener = fn;
+  }
+
+  /** Called by the link: a control word from the serving side. */
+  feedControl(op: string, paramsJson: string): void {
+    if (this.closeReason !== null) return;
+    this.controlListener?.(op.slice(0, 64), controlParams(paramsJson));
   }
 
   override _read(): void {

@@ -27,10 +27,13 @@ const formatters: Record<string, Formatter> = {
       ['SESSION', 'NAME', 'ID', 'PID', 'COMMAND', 'SIZE', 'STATE', 'CWD'],
       ...ws.map((w) => {
         const fg = w.foreground as { comm?: string } | null;
-        const exit = w.exit as { code: number | null; signal: number | null } | null;
+        const exit = w.exit as { code: number | null; signal: number | null; reason?: string } | null;
         const agent = w.agent_state as { state?: string } | undefined;
-        const state = exit ? (exit.signal ? `exited (signal ${exit.signal})` : `exited ${exit.code}`) : agent?.state && agent.state !== 'none' ? agent.state : 'running';
-        return [str(w.session), str(w.name), str(w.short_id), str(w.pid), str(fg?.comm), `${w.cols}x${w.rows}`, state, str(w.cwd)];
+        const ended = exit?.reason ? exit.reason.split(':')[0]! : exit?.signal ? `exited (signal ${exit.signal})` : `exited ${exit?.code}`;
+        const state = exit ? ended : w.disconnected ? 'disconnected' : agent?.state && agent.state !== 'none' ? agent.state : 'running';
+        // A process on a linked host: its pid there, as HOST:PID.
+        const pid = w.host ? `${str(w.host)}:${w.host_pid ?? '-'}` : str(w.pid);
+        return [str(w.session), str(w.name), str(w.short_id), pid, str(fg?.comm), `${w.cols}x${w.rows}`, state, str(w.cwd)];
       }),
     ]);
   },

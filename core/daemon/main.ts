@@ -42,6 +42,8 @@ import { DeliveryQueue } from '../agent/queue.js';
 import { packageRoot } from '../config/package-root.js';
 import { installFleet } from '../git/fleet.js';
 import { installPackStream } from '../git/pack-stream.js';
+import { HostedPanes, hostedPaneStream } from '../hosts/hosted-serve.js';
+import { HOSTED_PANE_STREAM, HostedPane } from '../hosts/hosted-pane.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { StreamKinds } from '../hosts/streams.js';
@@ -148,6 +150,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     explicitSocket: paths.socketExplicit,
     baseEnv,
     onExit: (w, st) => model.windowExited(w, st),
+    // new-window --host: the process runs on a linked host, over its link.
+    hosted: (spec) => HostedPane.open(svc.remote, spec),
     paneGrants: (w) => grantsText(grantsOf(w, permissions.current).grants),
     onStarted: (w) => {
       w.addScreenHooks({ onTitle: (t) => model.windowRetitled(w, t), onCwd: (uri) => (w.oscCwd = fileUriPath(uri)) });
@@ -220,6 +224,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     queue: null as unknown as DeliveryQueue,
     remote: null,
     linkStreams: new StreamKinds(),
+    hostedPanes: new HostedPanes(),
     endpoints: new Map(),
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,
@@ -242,6 +247,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   const fleet = installFleet(svc);
   // worktree pull HOST:SESSION from a linked host opens this stream here.
   const unregisterPacks = installPackStream(svc);
+  // A window on a linked host whose process runs here (its new-window --host).
+  const unregisterHosted = svc.linkStreams.register(HOSTED_PANE_STREAM, hostedPaneStream(svc.hostedPanes));
   const dispatcher = new Dispatcher(svc, [...allVerbs, ...extensions.flatMap((e) => e.verbs ?? [])]);
   (svc as { dispatcher: Dispatcher }).dispatcher = dispatcher;
 
@@ -288,6 +295,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     queue.dispose();
     fleet.dispose();
     unregisterPacks();
+    unregisterHosted();
+    svc.hostedPanes.dispose();
     resumes.dispose();
     holds.dispose();
     inbox.dispose();

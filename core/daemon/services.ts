@@ -22,6 +22,7 @@ import type { OpCache } from '../agent/typing.js';
 import type { DeliveryQueue } from '../agent/queue.js';
 import type { RemoteHosts } from '../hosts/remote.js';
 import type { StreamKinds } from '../hosts/streams.js';
+import type { HostedPanes } from '../hosts/hosted-serve.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -50,6 +51,8 @@ export interface Services {
   remote: RemoteHosts | null;
   /** Stream kinds linked hosts may open here (the link serves them; parts register at start). */
   readonly linkStreams: StreamKinds;
+  /** Processes this machine runs for windows held on linked hosts (their new-window --host). */
+  readonly hostedPanes: HostedPanes;
   /** Where the extensions listen (ssh: {host, port, fingerprint}), as server-info reports it. */
   readonly endpoints: Map<string, unknown>;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */

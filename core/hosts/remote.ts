@@ -86,4 +86,6 @@ export interface RemoteHosts {
    * JSON params. Throws host_down when the link is not up; a refusal ends the stream with its reason.
    */
   openStream(host: string, kind: string, params: Record<string, unknown>): RemoteStream;
+  /** Called each time a host's link comes up (a hosted pane re-attaches then); returns the unsubscribe. */
+  onLinkUp(fn: (host: string) => void): () => void;
 }

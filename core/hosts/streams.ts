@@ -13,8 +13,24 @@ export interface StreamSink {
   write(data: Buffer): Promise<void>;
   /** Ends the stream: `code: words` for a failure, nothing for a clean end. */
   end(reason?: string): void;
-  /** Aborted when the opener closes the stream or the link drops. */
+  /**
+   * Aborted when the opener closes the stream or the link drops; `signal.reason` says which:
+   * 'closed' (the opener closed it), 'link' (the link went), 'ended' (this side ended it).
+   */
   readonly signal: AbortSignal;
+  /** Bytes the opener sends (a hosted pane's input); one listener, each frame's data as it came. */
+  onInput(fn: (data: Buffer) => void): void;
+  /** The opener's control words (resize, pause, ...); one listener. Params are a parsed object. */
+  onControl(fn: (op: string, params: Record<string, unknown>) => void): void;
+  /** A control word to the opener; false when it did not go (link closed, or the peer reads none). */
+  control(op: string, params: Record<string, unknown>): boolean;
+  /**
+   * A verb call to the opener's machine run there as its window `asWindow` and nothing else
+   * (a hosted pane's report). The answer, or the opener's typed error.
+   */
+  callAs(asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** The host that opened the stream. */
+  readonly host: string;
 }
 
 export interface StreamKind {
@@ -27,6 +43,12 @@ export interface StreamKind {
 export type RemoteStream = Readable & {
   /** null while it runs; '' after a clean end; `code: words` after a failure. */
   readonly closeReason: string | null;
+  /** Bytes to the serving side (a hosted pane's input); false once the stream or link is gone. */
+  input(data: Buffer): boolean;
+  /** A control word to the serving side; false when it did not go. */
+  control(op: string, params: Record<string, unknown>): boolean;
+  /** The serving side's control words; one listener. */
+  onControl(fn: (op: string, params: Record<string, unknown>) => void): void;
 };
 
 export class StreamKinds {

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { newId, newToken, FULL_ID_RE, ID_PREFIX_RE } from '../ids.js';
 import { TuiosError } from '../errors.js';
 import { Window, type WindowInit } from './window.js';
-import type { ExitStatus } from '../pty/pane-process.js';
+import type { ExitStatus } from '../pty/window-process.js';
 import { MAX_SESSIONS, MAX_WINDOWS } from '../limits.js';
 
 export class Session {
@@ -45,6 +45,8 @@ export interface NewWindowSpec {
   id?: string;
   /** Grants given at start (core/security/grants); none: the config's default. */
   grants?: string[];
+  /** A linked host to run the process on (new-window --host); the window lives here. */
+  host?: string;
 }
 
 /** What the model needs from the outside to give a window a process. */

@@ -1,7 +1,7 @@
 // A window: one pane's process and its emulator, joined by flow control, plus the plain data the
 // model keeps about it (name, session, workspace, size, exit status).
 import { Emulator, type EmulatorHooks } from '../screen/emulator.js';
-import { PaneProcess, type ExitStatus } from '../pty/pane-process.js';
+import type { ExitStatus, WindowProcess } from '../pty/window-process.js';
 import { readCwd, readComm, foregroundPgid, readArgv } from '../pty/procfs.js';
 import { shortId } from '../ids.js';
 import { PTY_HIGH_WATERMARK_BYTES, PTY_LOW_WATERMARK_BYTES, PARSE_SLICE_BYTES } from '../limits.js';
@@ -21,6 +21,8 @@ export interface WindowInit {
   paneToken: string;
   /** True when the window runs the user's shell (no command given). */
   isShell: boolean;
+  /** The linked host its process runs on (`new-window --host`); none: this machine. */
+  host?: string | null;
 }
 
 /** How long after spawning /proc still shows the daemon's own folder for a pane. */
@@ -40,11 +42,13 @@ export class Window {
   readonly startCwd: string;
   readonly paneToken: string;
   readonly isShell: boolean;
+  /** The linked host the process runs on; null: this machine. */
+  readonly host: string | null;
   readonly createdAt = Date.now();
   cols: number;
   rows: number;
   readonly screen: Emulator;
-  process: PaneProcess | null = null;
+  process: WindowProcess | null = null;
   exit: ExitStatus | null = null;
   closed = false;
   /** Last folder the pane reported with OSC 7 (a hint only; /proc wins). */
@@ -74,6 +78,7 @@ export class Window {
     this.startCwd = init.startCwd;
     this.paneToken = init.paneToken;
     this.isShell = init.isShell;
+    this.host = init.host ?? null;
     this.cols = init.cols;
     this.rows = init.rows;
     this.screen = new Emulator({ cols: init.cols, rows: init.rows, scrollback: init.scrollback });
@@ -81,7 +86,7 @@ export class Window {
   }
 
   /** Joins a started process to the emulator. PTY bytes flow only through here. */
-  attachProcess(p: PaneProcess, onExit: (w: Window, s: ExitStatus) => void): void {
+  attachProcess(p: WindowProcess, onExit: (w: Window, s: ExitStatus) => void): void {
     this.process = p;
     p.onData((data) => this.feed(data));
     p.onExit((s) => {

@@ -41,6 +41,33 @@ export function buildPaneEnv(
   return env;
 }
 
+/**
+ * The environment of a process this machine runs for a window held on another machine (spec: A
+ * pane on another machine): the window's id there in TUIOS_PANE_ID, TUIOS_PANE_HOSTED=1, and no
+ * TUIOS_SOCKET or TUIOS_SESSION, so `tuios` in it reaches this machine's own daemon, which
+ * forwards its reports. TUIOS_SERVER is kept when this daemon runs on a socket named by --server.
+ */
+export function buildHostedPaneEnv(
+  base: Record<string, string | undefined>,
+  extra: Record<string, string>,
+  id: { windowId: string; socket: string; explicitSocket: boolean },
+  term: string,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v === undefined || DROP.has(k) || DROP_PREFIX.some((p) => k.startsWith(p))) continue;
+    env[k] = v;
+  }
+  for (const [k, v] of Object.entries(extra)) if (!isReservedEnvName(k)) env[k] = v;
+  env.TERM = term;
+  env.TUIOS_ENV = '1';
+  env.TUIOS_PANE_ID = id.windowId;
+  env.TUIOS_PANE_HOSTED = '1';
+  if (id.explicitSocket) env.TUIOS_SERVER = id.socket;
+  if (!env.TERM_PROGRAM || env.TERM_PROGRAM === 'tmux') env.TERM_PROGRAM = 'TUIOS';
+  return env;
+}
+
 /** Variables a caller may not set on a pane: ours, and tmux's, which would confuse programs. */
 export function isReservedEnvName(name: string): boolean {
   // TUIOS_AGENT is the one the user sets, on a wrapper, to name the harness it runs.

@@ -3,6 +3,9 @@
 import * as pty from 'node-pty';
 import { existsSync, statSync } from 'node:fs';
 import { TuiosError, errorText } from '../errors.js';
+import type { ExitStatus, WindowProcess } from './window-process.js';
+
+export type { ExitStatus, WindowProcess } from './window-process.js';
 
 export interface SpawnOptions {
   argv: string[];
@@ -14,12 +17,8 @@ export interface SpawnOptions {
   term: string;
 }
 
-export interface ExitStatus {
-  code: number | null;
-  signal: number | null;
-}
-
-export class PaneProcess {
+export class PaneProcess implements WindowProcess {
+  readonly host = null;
   private readonly p: pty.IPty;
   private exited: ExitStatus | null = null;
   private paused = false;

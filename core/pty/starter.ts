@@ -3,11 +3,13 @@
 import { basename } from 'node:path';
 import type { NewWindowSpec, PaneStarter, Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
-import type { ExitStatus } from './pane-process.js';
+import type { ExitStatus, WindowProcess } from './window-process.js';
 import { PaneProcess } from './pane-process.js';
+import type { HostedSpec } from '../hosts/hosted-pane.js';
 import { buildPaneEnv, resolvePaneTerm } from './env.js';
 import type { Config } from '../config/schema.js';
 import { DEFAULT_COLS, DEFAULT_ROWS } from '../limits.js';
+import { TuiosError } from '../errors.js';
 
 export interface StarterDeps {
   config(): Config;
@@ -15,6 +17,8 @@ export interface StarterDeps {
   explicitSocket: boolean;
   baseEnv: Record<string, string | undefined>;
   onExit(w: Window, s: ExitStatus): void;
+  /** A process on a linked host for a window here (new-window --host); absent: refused. */
+  hosted?(spec: HostedSpec): WindowProcess;
   /** Services that watch every window (title events, agent readers) hook in here. */
   onStarted(w: Window, s: Session): void;
   /** Extra identity the pane env carries (grants), decided by core/security. */
@@ -29,6 +33,21 @@ export class PtyStarter implements PaneStarter {
   }
 
   prepare(session: Session, spec: NewWindowSpec) {
+    if (spec.host) {
+      // The host runs its own shell when no command is given, in its own folder when none is named.
+      const argv = spec.argv ?? [];
+      return {
+        name: spec.name ?? (argv[0] ? basename(argv[0]) : spec.host),
+        argv,
+        startCwd: spec.cwd ?? '~',
+        cols: spec.cols ?? DEFAULT_COLS,
+        rows: spec.rows ?? DEFAULT_ROWS,
+        scrollback: this.deps.config().daemon.scrollback,
+        isShell: argv.length === 0,
+        env: spec.env ?? {},
+        host: spec.host,
+      };
+    }
     const isShell = !spec.argv || spec.argv.length === 0;
     const argv = isShell ? [this.userShell()] : spec.argv!;
     return {
@@ -44,6 +63,13 @@ export class PtyStarter implements PaneStarter {
   }
 
   start(w: Window, session: Session, extraEnv: Record<string, string>): void {
+    if (w.host) {
+      if (!this.deps.hosted) throw new TuiosError('unsupported', 'This daemon cannot run a window\'s process on another machine.');
+      const p = this.deps.hosted({ host: w.host, windowId: w.id, argv: w.argv, cwd: w.startCwd === '~' ? null : w.startCwd, cols: w.cols, rows: w.rows, env: extraEnv, term: session.term });
+      w.attachProcess(p, (win, st) => this.deps.onExit(win, st));
+      this.deps.onStarted(w, session);
+      return;
+    }
     const term = resolvePaneTerm(session.term, this.deps.baseEnv);
     const env = buildPaneEnv(
       this.deps.baseEnv,

@@ -105,6 +105,13 @@ export class Dispatcher {
       }
       const params = validate(this.schemas.get(verb.name)!, env.params);
       if (env.pane && !caller.paneHint) caller.paneHint = env.pane;
+      // A report from a pane this machine runs for a window on another: the window's owner runs it.
+      const hosted = this.svc.hostedPanes.route(verb, params, caller, out.signal);
+      if (hosted) {
+        const result = await hosted;
+        if (!out.signal.aborted) out.send({ id, result: result ?? {} });
+        return;
+      }
       // A target on another machine: the call runs there, under that machine's link policy.
       const remote = remoteTargetFor(this.svc, verb, params);
       if (remote) {

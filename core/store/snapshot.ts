@@ -106,7 +106,8 @@ export class SnapshotStore implements Disposable {
   private build(): SnapshotFile {
     const sessions: SessionRecord[] = [];
     for (const s of this.model.sessions.values()) {
-      const windows: WindowRecord[] = this.model.windowsOf(s).map((w) => {
+      // A window whose process runs on a linked host is not restored: that process ends with the link.
+      const windows: WindowRecord[] = this.model.windowsOf(s).filter((w) => !w.host).map((w) => {
         const rec: WindowRecord = { id: w.id, name: w.name, workspace: w.workspace, cwd: w.currentCwd(), cols: w.cols, rows: w.rows };
         const attrs = collect(this.windowAttrs, w);
         if (attrs) rec.attrs = attrs;

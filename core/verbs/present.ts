@@ -1,5 +1,6 @@
 // How sessions and windows look on the wire. Later services add their own window fields
 // (agent_state, grants, ...) through `windowFields`, so list-windows --json stays complete.
+import { HostedPane } from '../hosts/hosted-pane.js';
 import type { Services } from '../daemon/services.js';
 import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
@@ -47,9 +48,16 @@ export function windowInfo(w: Window, svc: Services) {
     cols: w.cols,
     rows: w.rows,
     running: w.running,
-    exit: w.exit ? { code: w.exit.code, signal: w.exit.signal } : null,
+    exit: w.exit ? { code: w.exit.code, signal: w.exit.signal, ...(w.exit.reason ? { reason: w.exit.reason } : {}) } : null,
     created_at: w.createdAt,
+    // The linked host the process runs on (new-window --host); null: this machine.
+    host: w.host,
   };
+  if (w.process instanceof HostedPane) {
+    base.host_pid = w.process.hostPid;
+    // The link is down and the host keeps the process for a re-attach.
+    base.disconnected = w.process.disconnected;
+  }
   for (const p of providers) Object.assign(base, p(w, svc));
   return base;
 }

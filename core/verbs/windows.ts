@@ -7,14 +7,17 @@ import { envParam, checkEnv, absoluteDir } from './params.js';
 import { TuiosError } from '../errors.js';
 import { readableSessions, paneOf } from '../security/access.js';
 import { checkGrantChange, grantsOf, parseGrants, GRANTS } from '../security/grants.js';
+import { enforce } from '../security/access.js';
+import { HOST_NAME_RE } from '../config/schema.js';
+import { HostedPane } from '../hosts/hosted-pane.js';
 
 export const newWindow = defineVerb({
   name: 'new-window',
   summary: 'Open a window running COMMAND, or your shell when none is given',
-  help: 'The window opens in the session (-s, else the caller\'s session, else the most recent; an empty daemon gets a first session). The result is the window as list-windows shows it.',
+  help: 'The window opens in the session (-s, else the caller\'s session, else the most recent; an empty daemon gets a first session). The result is the window as list-windows shows it. With --host the process runs on that linked host (its shell, in its home folder, unless a command and --cwd there are given) while the window lives here.',
   target: 'session-or-new',
   mutates: true,
-  cli: { positionals: ['name'], rest: 'argv', command: true, short: { c: 'cwd', x: 'cols', y: 'rows' }, usage: 'new-window [-s SESSION] [NAME] [COMMAND ARGS...]' },
+  cli: { positionals: ['name'], rest: 'argv', command: true, short: { c: 'cwd', x: 'cols', y: 'rows' }, usage: 'new-window [-s SESSION] [--host HOST] [NAME] [COMMAND ARGS...]' },
   params: z.object({
     name: z.string().min(1).max(128).optional().describe('The window name (default: the program\'s name)'),
     argv: z.array(z.string()).max(MAX_ARGV).optional().describe('The command and its arguments; none runs your shell'),
@@ -25,9 +28,16 @@ export const newWindow = defineVerb({
     workspace: z.number().int().min(1).max(9).optional().describe('The workspace (1-9) it opens in'),
     term: z.string().max(64).optional().describe('TERM of the client (used when the call makes a session)'),
     grants: z.array(z.string().max(32)).max(16).optional().describe('What the new pane may do through tuios (read,write,fan,respond,files,task,admin)'),
+    host: z.string().regex(HOST_NAME_RE).optional().describe('A linked host to run the process on; the window lives here'),
   }),
-  run({ params, session, svc, caller }) {
+  async run({ params, session, svc, caller }) {
     checkEnv(params.env);
+    if (params.host !== undefined) {
+      if (caller.channel === 'link') throw new TuiosError('forbidden', 'A call from a linked host does not start a process on another machine.');
+      if (!svc.remote?.has(params.host)) throw new TuiosError('host_not_found', `There is no linked host "${params.host}".`, 'List them with: tuios hosts ls');
+      // Another machine is in a pane's reach only with admin, as for any call that goes there.
+      enforce(svc, caller, { verb: 'new-window --host', access: 'admin', target: null });
+    }
     // A pane never starts a pane that holds more than it does: no --grants gives it the caller's own.
     const { window: pane, inside } = paneOf(svc, caller);
     let grants: string[] | undefined;
@@ -39,8 +49,9 @@ export const newWindow = defineVerb({
     } else if (inside && pane && grantsOf(pane, svc.permissions.current).from === 'explicit') {
       grants = pane.attrs.get('grants') as string[];
     }
-    const cwd = params.cwd ? absoluteDir(params.cwd) : undefined;
-    const s = session ?? svc.model.createSession({ cwd, term: params.term });
+    // A folder on the host is checked there.
+    const cwd = params.cwd ? (params.host ? hostFolder(params.cwd) : absoluteDir(params.cwd)) : undefined;
+    const s = session ?? svc.model.createSession({ cwd: params.host ? undefined : cwd, term: params.term });
     const w = svc.model.createWindow(s, {
       name: params.name,
       argv: params.argv,
@@ -50,11 +61,25 @@ export const newWindow = defineVerb({
       rows: params.rows,
       workspace: params.workspace,
       grants,
+      host: params.host,
     });
     svc.model.touch(s);
+    if (w.process instanceof HostedPane) {
+      try {
+        await w.process.ready;
+      } catch (e) {
+        svc.model.closeWindow(w);
+        throw e;
+      }
+    }
     return windowInfo(w, svc);
   },
 });
+
+function hostFolder(dir: string): string {
+  if (!dir.startsWith('/')) throw new TuiosError('invalid_params', `The folder ${dir} is not an absolute path.`, 'With --host, name a folder on that host from its root.', { field: 'cwd' });
+  return dir;
+}
 
 export const listWindows = defineVerb({
   name: 'list-windows',

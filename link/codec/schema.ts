@@ -9,7 +9,7 @@ export const NAMESPACE = 'tuios.link';
 export const PROTOCOL_MIN = 1;
 export const PROTOCOL_MAX = 1;
 /** What this build can do over a link, told in the Hello. */
-export const CAPABILITIES = ['follow', 'mail', 'call', 'stream', 'hold'] as const;
+export const CAPABILITIES = ['follow', 'mail', 'call', 'stream', 'hold', 'hosted-pane'] as const;
 
 const opt = (type: unknown) => ({ type: ['null', type], default: null });
 const str = (name: string, def = '') => ({ name, type: 'string', default: def });
@@ -128,6 +128,11 @@ export const BRANCH_SCHEMAS = [
   /** The answer to a frame whose branch the reader does not know: the link goes on. */
   { type: 'record', name: 'Unsupported', fields: [str('branch'), str('reason')] },
   { type: 'record', name: 'Bye', fields: [str('reason')] },
+  /**
+   * A word about an open stream besides its bytes, either way: a hosted pane's resize, pause,
+   * resume and kill from the opener; its start and exit from the server. Params are JSON.
+   */
+  { type: 'record', name: 'StreamControl', fields: [long('stream'), str('op'), str('params', '{}')] },
 ] as const;
 
 export type BranchName = (typeof BRANCH_SCHEMAS)[number]['name'];
@@ -196,6 +201,7 @@ export interface Bodies {
   Pong: { t: number };
   Unsupported: { branch: string; reason: string };
   Bye: { reason: string };
+  StreamControl: { stream: number; op: string; params: string };
 }
 
 export type Frame = { [K in BranchName]: { kind: K; body: Bodies[K] } }[BranchName];

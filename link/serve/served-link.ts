@@ -13,9 +13,19 @@ import { deliverMail, SeenMail } from './mail-in.js';
 import { runCall } from './calls-in.js';
 import { ServedStreams } from '../streams.js';
 import type { StreamKinds } from '../../core/hosts/streams.js';
-import { LINK_MAX_INFLIGHT_CALLS } from '../../core/limits.js';
+import { TuiosError } from '../../core/errors.js';
+import { cleanErrorBody, cleanResult } from '../clean.js';
+import { LINK_CALL_TIMEOUT_MS, LINK_MAX_INFLIGHT_CALLS } from '../../core/limits.js';
 
-const ACCEPTS: ReadonlySet<BranchName> = new Set(['Follow', 'Mail', 'Call', 'StreamOpen', 'StreamClose']);
+interface PendingCall {
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+  timer: NodeJS.Timeout;
+}
+
+// StreamData and StreamControl: a hosted pane's input and control; Result: the answer to a hosted
+// pane's report, which this side calls the dialer with (Call with as_window).
+const ACCEPTS: ReadonlySet<BranchName> = new Set(['Follow', 'Mail', 'Call', 'StreamOpen', 'StreamClose', 'StreamData', 'StreamControl', 'Result']);
 
 export interface ServeDeps {
   svc: Services;
@@ -43,6 +53,9 @@ export class ServedLink {
   private readonly calls = new AbortController();
   private inflight = 0;
   private done = false;
+  /** Calls this side made to the dialer as one of its windows (hosted panes' reports). */
+  private readonly outCalls = new Map<number, PendingCall>();
+  private nextOutCall = 1;
 
   constructor(
     stream: Duplex,
@@ -72,7 +85,7 @@ export class ServedLink {
       this.d.log.warn('link refused: the host did not authenticate with its key', { host, via: this.info.via, key: this.info.keyFingerprint });
       return this.session.close({ code: 'refused', detail: `refused: [hosts.${host}] key names another key than the one this link authenticated with` });
     }
-    this.streams = new ServedStreams(this.d.svc, this.session, this.d.streams, host, () => this.policy());
+    this.streams = new ServedStreams(this.d.svc, this.session, this.d.streams, host, () => this.policy(), (w, verb, p, signal) => this.callAs(w, verb, p, signal));
     this.d.log.info('link served', { host, via: this.info.via, key: this.info.keyFingerprint });
   }
 
@@ -89,6 +102,12 @@ export class ServedLink {
         return this.streams?.onOpen(f.body.stream, f.body.kind, f.body.params);
       case 'StreamClose':
         return this.streams?.onClose(f.body.stream);
+      case 'StreamData':
+        return this.streams?.onData(f.body.stream, f.body.data);
+      case 'StreamControl':
+        return this.streams?.onControl(f.body.stream, f.body.op, f.body.params);
+      case 'Result':
+        return this.onResult(f.body);
       default:
         return;
     }
@@ -122,8 +141,61 @@ export class ServedLink {
     });
   }
 
+  /** A call to the dialer, run there as its window `asWindow` (a hosted pane's report). */
+  private callAs(asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (this.done || !this.session.up) return Promise.reject(new TuiosError('host_down', `The link to ${this.host || 'the window\'s machine'} is closed.`));
+    if (this.outCalls.size >= LINK_MAX_INFLIGHT_CALLS) return Promise.reject(new TuiosError('limit_reached', `${LINK_MAX_INFLIGHT_CALLS} reports to ${this.host} are already waiting.`));
+    const id = this.nextOutCall++;
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        const c = this.outCalls.get(id);
+        if (c) clearTimeout(c.timer);
+        this.outCalls.delete(id);
+      };
+      const timer = setTimeout(() => {
+        settle();
+        reject(new TuiosError('timeout', `${this.host} did not answer ${verb} within ${LINK_CALL_TIMEOUT_MS / 1000} s.`));
+      }, LINK_CALL_TIMEOUT_MS);
+      timer.unref();
+      this.outCalls.set(id, { resolve, reject, timer });
+      signal.addEventListener('abort', () => {
+        if (!this.outCalls.has(id)) return;
+        settle();
+        reject(new TuiosError('timeout', 'The caller went away.'));
+      }, { once: true });
+      if (!this.session.send('Call', { id, verb, params: JSON.stringify(params), outside: false, as_window: asWindow })) {
+        settle();
+        reject(new TuiosError('protocol_mismatch', `${this.host} does not take reports from a pane here, or the report is larger than one frame.`));
+      }
+    });
+  }
+
+  private onResult(r: Bodies['Result']): void {
+    const c = this.outCalls.get(r.id);
+    if (!c) return;
+    this.outCalls.delete(r.id);
+    clearTimeout(c.timer);
+    const parse = (t: string): unknown => {
+      try {
+        return JSON.parse(t) as unknown;
+      } catch {
+        return null;
+      }
+    };
+    if (r.ok) c.resolve(cleanResult(parse(r.result)));
+    else {
+      const { code, message, hint, ...extra } = cleanErrorBody(parse(r.error), this.host);
+      c.reject(new TuiosError(code, message, hint, extra));
+    }
+  }
+
   private onClose(why: CloseReason): void {
     this.done = true;
+    for (const c of this.outCalls.values()) {
+      clearTimeout(c.timer);
+      c.reject(new TuiosError('host_down', `The link to ${this.host} dropped before it answered.`));
+    }
+    this.outCalls.clear();
     this.unfollow?.();
     this.unfollow = null;
     this.streams?.dispose();

@@ -1,0 +1,236 @@
+// A window whose process runs on a linked host (new-window NAME --host HOST): two daemons on
+// loopback, each with its own XDG folders, home and SSH port. The shell runs on the peer (its home,
+// a file it writes there, its environment), its screen is here (capture-pane, send-text, resize,
+// a flood that arrives whole), and `tuios set-agent-state` inside it reaches the peer's daemon,
+// which forwards it to the window here; a process on the peer outside the pane is refused. The
+// link runs through a TCP relay the test can cut: the window shows it is disconnected, the process
+// there goes on, and the window re-attaches to it with what it printed meanwhile. Last, the peer
+// dies: the window stays listed, disconnected, and the hub goes on.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { waitFor } from '../helpers/wait.js';
+import { BIN } from '../helpers/daemon.js';
+import { freePort, link, startHost, waitHost, type Host } from '../helpers/link.js';
+
+/** A TCP relay to the peer's SSH port that can be cut (every connection dropped, new ones refused) and mended. */
+class Relay {
+  private readonly socks = new Set<Socket>();
+  private refusing = false;
+  private server!: Server;
+  port = 0;
+
+  async start(to: number): Promise<void> {
+    this.port = await freePort();
+    this.server = createServer((a) => {
+      if (this.refusing) return void a.destroy();
+      const b = connect(to, '127.0.0.1');
+      for (const [x, y] of [[a, b], [b, a]] as const) {
+        this.socks.add(x);
+        x.on('error', () => y.destroy());
+        x.on('close', () => {
+          this.socks.delete(x);
+          y.destroy();
+        });
+        x.pipe(y);
+      }
+    });
+    await new Promise<void>((r) => this.server.listen(this.port, '127.0.0.1', () => r()));
+  }
+
+  cut(): void {
+    this.refusing = true;
+    for (const s of this.socks) s.destroy();
+  }
+
+  mend(): void {
+    this.refusing = false;
+  }
+
+  close(): Promise<void> {
+    this.cut();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+const relay = new Relay();
+
+let hub: Host;
+let build: Host;
+let win = '';
+
+interface WindowRow {
+  id: string;
+  name: string;
+  host: string | null;
+  host_pid?: number | null;
+  pid: number | null;
+  running: boolean;
+  disconnected?: boolean;
+  cols: number;
+  rows: number;
+  exit: { code: number | null; signal: number | null; reason?: string } | null;
+}
+
+const windowOf = async (h: Host, id: string) => (await h.d.call<{ windows: WindowRow[] }>('list-windows')).windows.find((w) => w.id === id);
+const tuios = `'${process.execPath}' '${BIN}'`;
+
+test.before(async () => {
+  build = await startHost('build');
+  hub = await startHost('hub');
+  await relay.start(build.port);
+  await link(hub, build, { port: relay.port });
+  await hub.d.ok(['new-session', 'work', 'sleep', '3600']);
+});
+
+test.after(async () => {
+  for (const h of [hub, build]) await h?.d.stop();
+  await relay.close();
+});
+
+test('new-window --host runs the shell on the peer; the window lives here and says where its process runs', async () => {
+  const out = await hub.d.ok(['new-window', '-s', 'work', '--host', 'build', 'remote', 'sh']);
+  win = out.trim();
+  assert.match(win, /^[0-9a-f]{32}$/);
+  const w = await windowOf(hub, win);
+  assert.ok(w, 'listed on the hub');
+  assert.is(w!.host, 'build');
+  assert.is(w!.pid, null, 'no pid on this machine');
+  assert.ok(typeof w!.host_pid === 'number' && w!.host_pid > 0, 'its pid on build');
+  assert.is(w!.running, true);
+  const json = JSON.parse(await hub.d.ok(['list-windows', '--json'])) as { windows: WindowRow[] };
+  assert.is(json.windows.find((x) => x.id === win)?.host, 'build');
+  assert.not.ok((await build.d.call<{ windows: WindowRow[] }>('list-windows')).windows.some((x) => x.id === win), 'no window on build');
+  const text = await hub.d.ok(['list-windows']);
+  assert.match(text, new RegExp(`build:${w!.host_pid}`));
+});
+
+test('its output is on the hub\'s screen, send-text reaches it, and it runs on the peer with the pane\'s environment', async () => {
+  await hub.d.call('send-text', { window: win, text: 'echo "home=$HOME"; echo "id=$TUIOS_PANE_ID"; echo "hosted=$TUIOS_PANE_HOSTED sock=${TUIOS_SOCKET-none} sess=${TUIOS_SESSION-none}"; echo proof > "$HOME/hosted-proof"; echo ma""rk-$((6*7))\n' });
+  const screen = await hub.d.waitScreen(win, /mark-42/);
+  assert.ok(screen.includes(`home=${build.d.home}\n`), `the shell's home is build's: ${screen}`);
+  assert.ok(screen.includes(`id=${win}\n`), 'TUIOS_PANE_ID is the window id here');
+  assert.match(screen, /^hosted=1 sock=none sess=none$/m);
+  await waitFor(() => existsSync(join(build.d.home, 'hosted-proof')), { what: 'the file the pane wrote on build' });
+  assert.is(readFileSync(join(build.d.home, 'hosted-proof'), 'utf8'), 'proof\n');
+  assert.not.ok(existsSync(join(hub.d.home, 'hosted-proof')));
+});
+
+test('a resize here reaches the process there', async () => {
+  await hub.d.ok(['resize-window', '-w', win, '--cols', '101', '--rows', '31']);
+  await hub.d.call('send-text', { window: win, text: 'echo "size=$(stty size)"\n' });
+  await hub.d.waitScreen(win, /size=31 101/);
+});
+
+test('a flood on the peer arrives whole: the PTY there waits while the emulator here is behind', async () => {
+  // About 5 MB, ten times the emulator's high watermark.
+  await hub.d.call('send-text', { window: win, text: "clear; seq -f '%08g ........................................................................' 1 60000; echo flood-en''d\n" });
+  await hub.d.waitScreen(win, /^flood-end$/m, 120_000);
+  const r = await hub.d.call<{ lines: string[] }>('capture-pane', { window: win, lines: 3000 });
+  const nums = r.lines.map((l) => /^(\d{8}) \.+$/.exec(l)?.[1]).filter((x): x is string => !!x).map(Number);
+  assert.ok(nums.length > 2500, `${nums.length} lines of the flood in the last 3000`);
+  assert.is(nums[nums.length - 1], 60000);
+  for (let i = 1; i < nums.length; i++) if (nums[i] !== nums[i - 1]! + 1) assert.unreachable(`line ${nums[i - 1]} is followed by ${nums[i]}`);
+  assert.ok((await windowOf(hub, win))?.running, 'still running');
+});
+
+test('set-agent-state inside the pane reaches the peer\'s daemon, which forwards it: the hub\'s window takes the state and its Inbox row', async () => {
+  await hub.d.call('send-text', { window: win, text: `clear; ${tuios} set-agent-state needs_input --kind question -m 'Which branch?' -s nosuch && echo repo""rted\n` });
+  await hub.d.waitScreen(win, /reported/, 30_000);
+  const st = await hub.d.call<{ state: string; message?: string }>('get-agent-state', { window: win });
+  assert.is(st.state, 'needs_input');
+  const att = await hub.d.call<{ items: Array<{ kind: string; window_id: string | null; summary: string; host?: string }> }>('list-attention');
+  const item = att.items.find((i) => i.window_id === win);
+  assert.ok(item, 'an Inbox row on the hub for the window');
+  assert.is(item!.kind, 'question');
+  assert.match(item!.summary, /Which branch\?/);
+  assert.is(item!.host, undefined, 'a row of this machine, not a mirrored one');
+  // Nothing of it on build: no window there takes the state.
+  const onBuild = await build.d.call<{ agents: Array<{ window_id: string }> }>('list-agents');
+  assert.not.ok(onBuild.agents.some((a) => a.window_id === win));
+  // agent-hook's way: -w "$TUIOS_PANE_ID" from the environment; the state goes back to working.
+  await hub.d.call('send-text', { window: win, text: `clear; ${tuios} set-agent-state -w "$TUIOS_PANE_ID" working -m 'on it' && echo seco""nd\n` });
+  await hub.d.waitScreen(win, /second/, 30_000);
+  await waitFor(async () => (await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state === 'working', { what: 'working on the hub' });
+});
+
+test('a process on the peer outside the pane naming its id is refused forbidden; the hub\'s state does not move', async () => {
+  const r = await build.d.cli(['set-agent-state', '-w', win, 'done']);
+  assert.is(r.code, 1);
+  assert.match(r.stderr, /forbidden/);
+  const env = await build.d.cli(['set-agent-state', 'done'], { env: { TUIOS_PANE_ID: win } });
+  assert.is(env.code, 1, 'naming it in TUIOS_PANE_ID is no proof either');
+  assert.match(env.stderr, /forbidden/);
+  assert.is((await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state, 'working');
+  // And only report verbs travel: another verb from inside the pane is refused there.
+  await hub.d.call('send-text', { window: win, text: `clear; ${tuios} capture-pane -w "$TUIOS_PANE_ID" 2>&1 | head -c 120; echo; echo thi""rd\n` });
+  const s = await hub.d.waitScreen(win, /third/, 30_000);
+  assert.match(s, /capture-pane does not reach a window on another machine/);
+});
+
+test('the process exiting there ends the window here with its status', async () => {
+  const out = await hub.d.ok(['new-window', '-s', 'work', '--host', 'build', 'short', 'sh', '-c', 'echo bye; exit 3']);
+  const id = out.trim();
+  const w = await waitFor(async () => {
+    const x = await windowOf(hub, id);
+    return x && !x.running ? x : null;
+  }, { what: 'the short window to end' });
+  assert.equal(w.exit, { code: 3, signal: null });
+  await hub.d.waitScreen(id, /bye/);
+});
+
+test('a host that is not linked gives no window', async () => {
+  const r = await hub.d.cli(['new-window', '-s', 'work', '--host', 'nowhere', 'x', 'sh']);
+  assert.is(r.code, 1);
+  assert.match(r.stderr, /host_not_found/);
+});
+
+test('the link drops: the window shows it is disconnected, the process there goes on, and the window re-attaches with what it printed meanwhile', async () => {
+  const before = (await windowOf(hub, win))!;
+  await hub.d.call('send-text', { window: win, text: 'clear; touch "$HOME/waiting"; while [ ! -f "$HOME/go" ]; do sleep 0.2; done; echo printed-while-down; touch "$HOME/done"\n' });
+  await waitFor(() => existsSync(join(build.d.home, 'waiting')), { what: 'the pane on build to wait for go' });
+  relay.cut();
+  await waitHost(hub, 'build', (h) => h.state === 'down', 'down');
+  const down = await waitFor(async () => {
+    const x = await windowOf(hub, win);
+    return x?.disconnected ? x : null;
+  }, { timeout: 30_000, what: 'the window to show it is disconnected' });
+  assert.is(down.running, true, 'still listed as running there');
+  assert.is(down.exit, null);
+  assert.match(await hub.d.ok(['list-windows']), /disconnected/);
+  // The process runs on while the link is down; its output waits there.
+  writeFileSync(join(build.d.home, 'go'), '');
+  await waitFor(() => existsSync(join(build.d.home, 'done')), { timeout: 30_000, what: 'the pane on build to go on while the link is down' });
+  assert.not.match(await hub.d.screen(win), /printed-while-down/);
+  relay.mend();
+  await waitHost(hub, 'build', (h) => h.state === 'up', 'up again', 60_000);
+  await hub.d.waitScreen(win, /^printed-while-down$/m, 30_000);
+  const back = (await windowOf(hub, win))!;
+  assert.is(back.disconnected, false);
+  assert.is(back.host_pid, before.host_pid, 'the same process');
+  // Typing reaches it again, and so do its reports.
+  await hub.d.call('send-text', { window: win, text: `clear; ${tuios} set-agent-state idle && echo fou""rth\n` });
+  await hub.d.waitScreen(win, /fourth/, 30_000);
+  await waitFor(async () => (await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state === 'idle', { what: 'idle on the hub' });
+});
+
+test('the peer dies: the window stays listed, disconnected, and the hub goes on', async () => {
+  build.d.kill9();
+  await build.d.waitExit();
+  await waitHost(hub, 'build', (h) => h.state === 'down', 'down');
+  const w = await waitFor(async () => {
+    const x = await windowOf(hub, win);
+    return x?.disconnected ? x : null;
+  }, { timeout: 30_000, what: 'the hosted window to show the link went' });
+  assert.is(w.exit, null, 'it waits for the link, to re-attach');
+  // The screen is still readable, and the daemon answers.
+  assert.match(await hub.d.screen(win), /fourth/);
+  assert.is((await hub.d.call<{ windows: WindowRow[] }>('list-windows')).windows.filter((x) => x.name === 'sleep').length, 1);
+  // Closing it now ends it here at once.
+  await hub.d.ok(['close-window', '-w', win]);
+  assert.is(await windowOf(hub, win), undefined);
+});
+
+test.run();
