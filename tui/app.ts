@@ -17,7 +17,7 @@ import { LocalSource, type ScreenSource } from './source.js';
 import { layoutOf, reconcile, tile, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from './layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
-import { agentRows, hostAgentRow, hostRailRow, type AgentRow } from './rows.js';
+import { agentRows, hostAgentRow, hostRailRow, needsYouRow, type AgentRow } from './rows.js';
 import { RemotePaneView } from './remote-pane.js';
 import { stateMark } from './marks.js';
 import { Dock } from './alerts.js';
@@ -449,13 +449,15 @@ export class Tui implements TuiHost {
         if (!this.agentsSeen) break;
         return this.walkFinished();
       case PREFIX_KEY:
+        if (this.overlay?.paneModes) return this.overlay.key(tok);
         this.focusedWindow()?.write('\x02');
         return;
       case 'Esc':
         return;
     }
-    // A key the prefix does not bind reaches the pane as it always did.
-    if (!this.overlay) this.focusedWindow()?.write(tok.raw);
+    // A key the prefix does not bind reaches the pane as it always did (a linked host's too).
+    if (this.overlay?.paneModes) this.overlay.key(tok);
+    else if (!this.overlay) this.focusedWindow()?.write(tok.raw);
   }
 
   private onMouse(tok: Extract<Token, { t: 'mouse' }>, w: Window): void {
@@ -584,12 +586,17 @@ export class Tui implements TuiHost {
   /** ctrl+b o: the oldest item that needs you; again, the next (an ask opens the agents view). */
   private walkNeedsYou(): void {
     const items = this.svc.inbox.list().filter((i) => ['approval', 'question', 'plan', 'ask', 'mail', 'errored', 'resume'].includes(i.kind) && (!i.session_id || this.visible(i.session_id)));
-    if (items.length === 0) return this.dock.say('Nothing needs you.');
-    const ids = items.map((i) => String(i.id));
+    // A linked host's agent that needs you is visited too, its pane opened here; a down host's is skipped.
+    const hosts = this.hostRows().filter((r) => !r.down && needsYouRow(r));
+    const stops = [...items.map((i) => ({ id: String(i.id), at: i.opened_at, item: i as typeof i | null, row: null as AgentRow | null })), ...hosts.map((r) => ({ id: r.id, at: r.stateSince, item: null, row: r }))].sort((a, b) => a.at - b.at);
+    if (stops.length === 0) return this.dock.say('Nothing needs you.');
+    const ids = stops.map((s) => s.id);
     const prev = this.walk?.kind === 'o' ? this.walk.ids : [];
     const nextIdx = prev.length ? (ids.indexOf(prev[prev.length - 1]!) + 1) % ids.length : 0;
-    const item = items[nextIdx]!;
-    this.walk = { kind: 'o', ids: [...prev, String(item.id)], at: Date.now() };
+    const stop = stops[nextIdx]!;
+    this.walk = { kind: 'o', ids: [...prev, stop.id], at: Date.now() };
+    if (stop.row) return this.openRemotePane(stop.row);
+    const item = stop.item!;
     const w = item.window_id ? this.svc.model.windows.get(item.window_id) : undefined;
     if (item.kind === 'ask' || !w) return this.openAgents(w ? w.id : `item:${item.id}`);
     this.closeOverlay();

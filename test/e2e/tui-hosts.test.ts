@@ -1,8 +1,8 @@
 // The agents view across linked hosts, as a person uses it in tmux: two daemons linked on
 // loopback, a stand-in Claude Code on the peer drawing the captured permission screen. The hub's
-// agents view lists it under Needs you as `peer:api/claude`; space peeks it across the link; `1`
-// is refused while the peer keeps respond off for the hub (the dock says why) and answers once
-// it is on, and the peer's pane goes working. r queues a reply there; d says the peer's Inbox is
+// agents view lists it under Needs you as `peer:api/claude` and ctrl+b o visits it; space peeks
+// it across the link; `1` is refused while the peer keeps respond off for the hub (the dock says
+// why) and answers once it is on, and the peer's pane goes working. r queues a reply there; d says the peer's Inbox is
 // display-only. Enter opens the peer's pane here from a replica fed over the link, keys typed
 // there reach it, the view is read-only once the peer refuses write, and a dropped link shows it
 // disconnected without taking the client down.
@@ -72,6 +72,20 @@ test('the peer\'s agent on its prompt is under Needs you as peer:api/claude, and
   // The card is the prompt as the peer's pane shows it, read there with peek-prompt.
   await t.wait(/The pane shows[\s\S]*touch a\.txt/, 'the peeked prompt', 30_000);
   await t.wait(/a allow once/, 'the answer keys once the card has settled', 30_000);
+});
+
+test('ctrl+b o visits the peer\'s agent that needs you: its pane opens here from the link', async () => {
+  t.keys('C-b', 'o');
+  await t.wait(/on peer · live/, 'the remote view', 30_000);
+  await t.wait(/Do you want to proceed\?/, 'the peer\'s permission screen in the replica', 30_000);
+  // The prefix stays armed for the next o; escape lets it go.
+  await t.wait(/\[C-b\]/, 'the armed prefix', 30_000);
+  t.keys('Escape');
+  t.keys('C-b', 'i');
+  await t.wait(/peer:api\/claude/, 'the row', 30_000);
+  t.keys('g');
+  t.keys('Space');
+  await t.wait(/a allow once/, 'the card again', 30_000);
 });
 
 test('with respond off on the peer, 1 is refused and the dock line says why', async () => {
