@@ -192,3 +192,7 @@ export const HOSTED_KILL_GRACE_MS = 5000;
 export const HOSTED_REATTACH_MS = 5 * 60_000;
 /** Output the peer keeps to send again on a re-attach (what was in flight when the link dropped). */
 export const HOSTED_RESEND_BYTES = 2 * 1024 * 1024;
+/** How often the peer reads a hosted pane's process tree for the owner's detector (sent only when it changed). */
+export const HOSTED_PROCS_MS = 1000;
+/** After output, the tree is read again this soon (a program started or ended). */
+export const HOSTED_PROCS_SOON_MS = 250;

@@ -22,7 +22,13 @@ interface Served {
   ctl: AbortController;
   input: ((data: Buffer) => void) | null;
   control: ((op: string, params: Record<string, unknown>) => void) | null;
+  /** What the opener sent before the handler listened (it starts a turn later), in order. */
+  early: Array<{ data: Buffer } | { op: string; params: Record<string, unknown> }>;
+  earlyBytes: number;
 }
+
+/** Words and bytes held for a handler that does not listen yet; past it the stream is ended. */
+const EARLY_MAX_ITEMS = 256;
 
 const noCalls: CallAs = () => Promise.reject(new TuiosError('unsupported', 'This link does not call back to the opener.'));
 
@@ -68,7 +74,20 @@ export class ServedStreams {
       return close('invalid_params: the stream params are not a JSON object');
     }
     const ctl = new AbortController();
-    const entry: Served = { ctl, input: null, control: null };
+    const entry: Served = { ctl, input: null, control: null, early: [], earlyBytes: 0 };
+    // Held words go to their listener once it is set, in the order they came.
+    const flush = () => {
+      const keep: Served['early'] = [];
+      for (const x of entry.early) {
+        if ('data' in x) {
+          if (entry.input) entry.input(x.data);
+          else keep.push(x);
+        } else if (entry.control) entry.control(x.op, x.params);
+        else keep.push(x);
+      }
+      entry.early = keep;
+      entry.earlyBytes = keep.reduce((n, x) => n + ('data' in x ? x.data.length : 0), 0);
+    };
     this.open.set(id, entry);
     let ended = false;
     const sink: StreamSink = {
@@ -76,9 +95,11 @@ export class ServedStreams {
       host: this.host,
       onInput: (fn) => {
         entry.input = fn;
+        flush();
       },
       onControl: (fn) => {
         entry.control = fn;
+        flush();
       },
       control: (op, p) => !ended && this.session.send('StreamControl', { stream: id, op, params: JSON.stringify(p) }),
       callAs: (asWindow, verb, p, signal) => this.callAs(asWindow, verb, p, signal),
@@ -114,15 +135,32 @@ export class ServedStreams {
     e.ctl.abort('closed');
   }
 
-  /** Bytes from the opener: to the handler that takes them, else dropped (a one-way kind). */
+  /** Bytes from the opener: to the handler that takes them, held until it listens. */
   onData(id: number, data: Buffer): void {
-    this.open.get(id)?.input?.(data);
+    const e = this.open.get(id);
+    if (!e) return;
+    if (e.input && e.early.length === 0) return e.input(data);
+    this.hold(id, e, { data: Buffer.from(data) }, data.length);
   }
 
   onControl(id: number, op: string, paramsJson: string): void {
     const e = this.open.get(id);
-    if (!e?.control) return;
-    e.control(op.slice(0, 64), controlParams(paramsJson));
+    if (!e) return;
+    const params = controlParams(paramsJson);
+    if (e.control && e.early.length === 0) return e.control(op.slice(0, 64), params);
+    this.hold(id, e, { op: op.slice(0, 64), params }, 0);
+  }
+
+  /** A kind that never listens (a one-way stream) is ended once too much waits for it. */
+  private hold(id: number, e: Served, x: Served['early'][number], bytes: number): void {
+    if (e.early.length >= EARLY_MAX_ITEMS || e.earlyBytes + bytes > LINK_STREAM_HIGH_WATER) {
+      this.open.delete(id);
+      e.ctl.abort('ended');
+      this.session.send('StreamClose', { stream: id, reason: 'limit_reached: the stream does not take that much from its opener' });
+      return;
+    }
+    e.early.push(x);
+    e.earlyBytes += bytes;
   }
 
   private drained(): Promise<void> {

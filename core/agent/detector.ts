@@ -157,15 +157,31 @@ export class Detector {
 
   /** One look at the pane's foreground. Cheap when nothing changed: one stat read. */
   tick(w: Window, d: PaneDet = this.panes.get(w.id)!, fromOutput = false): void {
-    const pid = w.pid;
-    if (pid === null || !w.running || !d) return;
-    const st = readStat(pid);
-    if (!st) return; // a failed read is no evidence either way
-    const fg = st.tpgid > 0 ? st.tpgid : null;
+    if (!w.running || !d) return;
+    // A pane on another machine: its tree as read there, through the same identification.
+    const view = w.process?.procView?.();
+    let pid: number;
+    let fg: number | null;
+    let reader = this.reader;
+    let leaderStart: () => number | null;
+    if (view !== undefined) {
+      if (!view) return;
+      pid = view.pid;
+      fg = view.tpgid > 0 ? view.tpgid : null;
+      reader = view.reader;
+      leaderStart = () => view.leaderStart;
+    } else {
+      if (w.pid === null) return;
+      pid = w.pid;
+      const st = readStat(pid);
+      if (!st) return; // a failed read is no evidence either way
+      fg = st.tpgid > 0 ? st.tpgid : null;
+      leaderStart = () => (fg !== null ? (readStat(fg)?.startTime ?? null) : null);
+    }
     if (fg === null) return;
     // A window that runs a command (not a shell) has that command as its own foreground.
     const ownShell = paneRunsShell(w);
-    if (fg === pid && ownShell) return this.atShell(w, d);
+    if (fg === pid && ownShell) return this.atShell(w, d, pid);
     if (!this.config.autodetect) return;
     // The same group as last time, recognised and not behind a wrapper: nothing to re-read. A
     // new occupant has a new group id (a process group is named by its leader's pid).
@@ -173,12 +189,11 @@ export class Detector {
       d.otherTicks = 0;
       return;
     }
-    const lead = readStat(fg);
-    const start = lead?.startTime ?? null;
+    const start = leaderStart();
     const same = d.fg === fg && d.leaderStart === start && d.verdict !== null;
     const behindWrapper = !!d.verdict && d.verdict.kind === 'agent' && d.verdict.process?.pid !== d.verdict.leader?.pid;
     if (same && !behindWrapper && fromOutput) return;
-    const v = same && !behindWrapper ? d.verdict! : identify(fg, ownShell ? pid : -1, this.reader, this.identifyOpts());
+    const v = same && !behindWrapper ? d.verdict! : identify(fg, ownShell ? pid : -1, reader, this.identifyOpts());
     if (!(same && !behindWrapper)) this.identifications++;
     d.fg = fg;
     d.leaderStart = start;
@@ -211,9 +226,9 @@ export class Detector {
     this.lookNow(w, d, true);
   }
 
-  private atShell(w: Window, d: PaneDet): void {
+  private atShell(w: Window, d: PaneDet, pid: number): void {
     const hadAgent = d.agentPgid !== null || d.sawAgent;
-    d.fg = w.pid;
+    d.fg = pid;
     d.leaderStart = null;
     d.verdict = null;
     d.otherTicks = 0;
@@ -240,6 +255,8 @@ export class Detector {
 
   /** A fresh identification for explain-agent-detect (does not change the pane). */
   explain(w: Window): Verdict | null {
+    const view = w.process?.procView?.();
+    if (view) return w.running && view.tpgid > 0 ? identify(view.tpgid, paneRunsShell(w) ? view.pid : -1, view.reader, this.identifyOpts()) : null;
     const pid = w.pid;
     if (pid === null || !w.running) return null;
     const st = readStat(pid);

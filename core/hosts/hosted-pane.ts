@@ -7,7 +7,8 @@ import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { RemoteHosts } from './remote.js';
 import type { RemoteStream } from './streams.js';
-import type { ExitStatus, WindowProcess } from '../pty/window-process.js';
+import type { ExitStatus, ProcView, WindowProcess } from '../pty/window-process.js';
+import { checkSnapshot, snapshotReader } from './hosted-procs.js';
 import { TuiosError } from '../errors.js';
 import { HOSTED_KILL_GRACE_MS, HOSTED_REATTACH_MS, HOSTED_START_TIMEOUT_MS } from '../limits.js';
 
@@ -75,6 +76,8 @@ export class HostedPane implements WindowProcess {
   private offUp: (() => void) | null = null;
   /** Why the link went, while disconnected. */
   private downReason = '';
+  /** Its process tree as the host last read it, for identification here. */
+  private procs: ProcView | null = null;
 
   private constructor(
     readonly host: string,
@@ -154,6 +157,11 @@ export class HostedPane implements WindowProcess {
       this.settle.resolve();
       return;
     }
+    if (op === 'procs') {
+      const snap = checkSnapshot(p);
+      this.procs = snap ? { pid: snap.pid, tpgid: snap.tpgid, leaderStart: snap.leaderStart, reader: snapshotReader(snap) } : null;
+      return;
+    }
     if (op === 'lost') {
       const n = typeof p.bytes === 'number' && Number.isSafeInteger(p.bytes) && p.bytes > 0 ? p.bytes : 0;
       if (n) this.dataListener?.(Buffer.from(`\r\n[tuios: ${n} bytes of output from ${this.host} were lost while the link was down]\r\n`));
@@ -226,6 +234,11 @@ export class HostedPane implements WindowProcess {
 
   get exitStatus(): ExitStatus | null {
     return this.exited;
+  }
+
+  /** Its tree as the host last read it; null before the first reading or while the link is down. */
+  procView(): ProcView | null {
+    return this.state === 'running' ? this.procs : null;
   }
 
   get isPaused(): boolean {

@@ -20,7 +20,8 @@ import { decodeRdev, decodeTtyNr } from '../security/placement.js';
 import { TuiosError } from '../errors.js';
 import { FULL_ID_RE } from '../ids.js';
 import { HOSTED_DROPPED_PARAMS, HOSTED_REPORT_VERBS } from './hosted-pane.js';
-import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, HOSTED_REATTACH_MS, HOSTED_RESEND_BYTES, HOSTED_SEND_HIGH_BYTES, HOSTED_SEND_LOW_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
+import { readPaneProcs } from './hosted-procs.js';
+import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, HOSTED_PROCS_MS, HOSTED_PROCS_SOON_MS, HOSTED_REATTACH_MS, HOSTED_RESEND_BYTES, HOSTED_SEND_HIGH_BYTES, HOSTED_SEND_LOW_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 
 /** Ancestors walked at most when placing a caller (as core/security/placement.ts). */
 const MAX_ANCESTRY = 64;
@@ -276,6 +277,10 @@ class RunningPane {
   private exit: ExitStatus | null = null;
   private linger: NodeJS.Timeout | null = null;
   private readonly decoder = new StringDecoder('utf8');
+  /** The process tree last sent, so an unchanged one is not sent again. */
+  private procsSent = '';
+  private procsTimer: NodeJS.Timeout | null = null;
+  private procsSoon: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly svc: Services,
@@ -288,7 +293,17 @@ class RunningPane {
       this.ring.push(d);
       const sink = this.pane.sink;
       if (sink) this.send(sink, d);
+      // Output often means a program started or ended: its tree is read again soon.
+      if (sink && !this.procsSoon) {
+        this.procsSoon = setTimeout(() => {
+          this.procsSoon = null;
+          this.sendProcs();
+        }, HOSTED_PROCS_SOON_MS);
+        this.procsSoon.unref();
+      }
     });
+    this.procsTimer = setInterval(() => this.sendProcs(), HOSTED_PROCS_MS);
+    this.procsTimer.unref();
     proc.onExit((st) => {
       this.exit = st;
       svc.log.info('hosted pane exited', { host: pane.host, window: pane.windowId, code: st.code, signal: st.signal });
@@ -338,7 +353,23 @@ class RunningPane {
     });
   }
 
+  /** The pane's process tree to the owner, when it changed: the owner identifies what runs from it. */
+  private sendProcs(): void {
+    const sink = this.pane.sink;
+    if (!sink || this.exit) return;
+    const snap = readPaneProcs(this.pane.process.pid);
+    if (!snap) return;
+    const text = JSON.stringify(snap);
+    if (text === this.procsSent) return;
+    this.procsSent = text;
+    sink.control('procs', snap as unknown as Record<string, unknown>);
+  }
+
   private end(): void {
+    if (this.procsTimer) clearInterval(this.procsTimer);
+    if (this.procsSoon) clearTimeout(this.procsSoon);
+    this.procsTimer = null;
+    this.procsSoon = null;
     if (this.linger) clearTimeout(this.linger);
     this.linger = null;
     this.panes.remove(this.pane);
@@ -376,6 +407,8 @@ class RunningPane {
     if (this.exit) return this.sendExit(sink);
     this.pane.process.resize(cols, rows);
     this.apply();
+    this.procsSent = '';
+    this.sendProcs();
   }
 
   private control(op: string, p: Record<string, unknown>): void {
@@ -424,8 +457,7 @@ class RunningPane {
       this.linger.unref();
       return;
     }
-    if (sink.signal.reason === 'ended') return;
     this.end();
-    this.pane.process.kill('SIGHUP');
+    if (!this.exit) this.pane.process.kill('SIGHUP');
   }
 }

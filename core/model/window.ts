@@ -204,6 +204,12 @@ export class Window {
 
   /** The foreground process of the pane's terminal, read from the kernel now. */
   foreground(): { pid: number; comm: string; argv: string[] } | null {
+    const view = this.process?.procView?.();
+    if (view) {
+      // A pane on another machine: as last read there (its pids are that machine's).
+      const p = !this.exit && view.tpgid > 0 ? view.reader.info(view.tpgid) : null;
+      return p?.comm ? { pid: p.pid, comm: p.comm, argv: p.argv ?? [] } : null;
+    }
     const pid = this.pid;
     if (pid === null || this.exit) return null;
     const fg = foregroundPgid(pid);
@@ -215,6 +221,11 @@ export class Window {
 
   /** The folder the pane is in: the foreground process's, else its shell's, else OSC 7, else the start. */
   currentCwd(): string {
+    const view = this.process?.procView?.();
+    if (view) {
+      const c = (view.tpgid > 0 ? view.reader.info(view.tpgid)?.cwd : null) ?? view.reader.info(view.pid)?.cwd;
+      return c ?? this.oscCwd ?? this.startCwd;
+    }
     const pid = this.pid;
     // Right after the fork the child is still a copy of the daemon (its folder, not the pane's)
     // until it changes folder and execs; the start folder is the truth then.

@@ -1,6 +1,7 @@
 // What a window needs of the process behind it: bytes out, bytes in, size, flow control, an end.
 // A PTY on this machine (pane-process.ts) and a process on a linked host (core/hosts/hosted-pane.ts)
 // both implement it; the window and the emulator cannot tell them apart.
+import type { ProcReader } from '../agent/identify.js';
 
 export interface ExitStatus {
   code: number | null;
@@ -10,6 +11,19 @@ export interface ExitStatus {
    * whose link dropped (`disconnected: ...`) or that host refused to start it (`forbidden: ...`).
    */
   reason?: string;
+}
+
+/**
+ * The process tree of a pane whose /proc is not this machine's (a pane on another machine), as
+ * last read there: the detector identifies its foreground program from it as it does from /proc.
+ */
+export interface ProcView {
+  /** The pane's own process, in the reader's pids. */
+  pid: number;
+  /** The foreground process group of its terminal; 0 when unknown. */
+  tpgid: number;
+  leaderStart: number | null;
+  reader: ProcReader;
 }
 
 export interface WindowProcess {
@@ -31,4 +45,6 @@ export interface WindowProcess {
   pause(): void;
   resume(): void;
   kill(signal?: string): void;
+  /** Where /proc here cannot be read for it (pid null): its tree as read where it runs. */
+  procView?(): ProcView | null;
 }

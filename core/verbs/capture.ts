@@ -15,7 +15,8 @@ export function progressText(p: ProgressReport | null): string | undefined {
 /** The pane's live screen as a fixture (see core/agent/fixture.ts), with what the daemon knows filled in. */
 function fixtureOf(w: Window, o: { harness?: string; program_version?: string; expect_state?: string; expect_kind?: string; expect_message?: string; obtained?: string }): string {
   const fg = w.foreground();
-  const process = fg ? { comm: fg.comm, argv: fg.argv, exe: readExe(fg.pid) ?? '' } : undefined;
+  // A pane on another machine names its pids there: no exe is read for them here.
+  const process = fg ? { comm: fg.comm, argv: fg.argv, exe: w.host ? '' : (readExe(fg.pid) ?? '') } : undefined;
   return formatFixture({
     harness: o.harness ?? String(w.attrs.get('harness') ?? ''),
     program_version: o.program_version ?? '',

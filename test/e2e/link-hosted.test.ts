@@ -8,11 +8,12 @@
 // dies: the window stays listed, disconnected, and the hub goes on.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
 import { BIN } from '../helpers/daemon.js';
+import { screenStandin } from '../helpers/screen-standin.js';
 import { freePort, link, startHost, waitHost, type Host } from '../helpers/link.js';
 
 /** A TCP relay to the peer's SSH port that can be cut (every connection dropped, new ones refused) and mended. */
@@ -168,6 +169,26 @@ test('a process on the peer outside the pane naming its id is refused forbidden;
   await hub.d.call('send-text', { window: win, text: `clear; ${tuios} capture-pane -w "$TUIOS_PANE_ID" 2>&1 | head -c 120; echo; echo thi""rd\n` });
   const s = await hub.d.waitScreen(win, /third/, 30_000);
   assert.match(s, /capture-pane does not reach a window on another machine/);
+});
+
+test('an agent in a pane on the peer is identified from the peer\'s process tree and read by the screen rules here; ask-agent types into it', async () => {
+  const s = screenStandin(build.d.dir, 'hosted');
+  const cwd = join(build.d.home, 'project');
+  mkdirSync(cwd, { recursive: true });
+  const w = await hub.d.call<{ id: string }>('new-window', { session: 'work', name: 'claude', argv: s.argv, env: s.env, cwd, cols: 120, rows: 40, host: 'build' });
+  const stateOf = () => hub.d.call<{ state: string; harness_id?: string | null; message?: string }>('get-agent-state', { window: w.id });
+  await waitFor(async () => {
+    const a = await stateOf();
+    return a.harness_id === 'claude-code' && a.state === 'idle';
+  }, { timeout: 60_000, what: 'the hosted stand-in attributed to claude-code and at rest on the hub' });
+  const fg = (await windowOf(hub, w.id)) as unknown as { foreground: { comm: string } | null; cwd: string };
+  assert.is(fg.foreground?.comm, 'claude', 'the foreground program as read on build');
+  assert.is(fg.cwd, cwd, 'its folder on build');
+  const r = await hub.d.call<{ state: string }>('ask-agent', { window: w.id, text: 'run make deploy', timeout: 30_000 });
+  assert.is(r.state, 'needs_input');
+  await waitFor(async () => (await stateOf()).message === 'approve Bash: make deploy', { timeout: 30_000, what: 'the approval read from the screen here' });
+  assert.ok(s.events().some((e) => e.t === 'submit' && e.text === 'run make deploy'), 'the stand-in on build took the prompt');
+  await hub.d.ok(['close-window', '-w', w.id]);
 });
 
 test('the process exiting there ends the window here with its status', async () => {
