@@ -13,6 +13,7 @@ import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS } from '../limits.js';
 import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
 import { RowTextCache } from './row-text.js';
 import { installFastPrint } from './fast-print.js';
+import { lineString } from './line-text.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -283,6 +284,11 @@ export class Emulator {
    */
   private readonly syncParse: ((d: string | Uint8Array) => void) | null;
 
+  /** xterm's core, for its active buffer's line objects (xterm 6.0.0's `_core.buffer.lines`). */
+  private get activeCore(): { buffer?: { lines?: { get(i: number): unknown } } } | undefined {
+    return (this.term as unknown as { _core?: { buffer?: { lines?: { get(i: number): unknown } } } })._core;
+  }
+
   resize(cols: number, rows: number): void {
     const lines = this.lines;
     if (this.store && lines && (cols !== this.term.cols || rows !== this.term.rows)) {
@@ -356,10 +362,17 @@ export class Emulator {
     const cached = y >= 0 && y < this.term.rows && b.viewportY === b.baseY;
     let t = cached ? this.rowText.get(y) : undefined;
     if (t === undefined) {
-      t = b.getLine(index - off)?.translateToString(true) ?? '';
+      t = this.textAt(index - off);
       if (cached) this.rowText.set(y, t);
     }
     return t;
+  }
+
+  /** Line `i` of xterm's active buffer as text (see line-text.ts), through the public API when xterm is not the expected one. */
+  private textAt(i: number): string {
+    const line = this.activeCore?.buffer?.lines?.get(i);
+    if (line !== undefined && isCoreLine(line)) return lineString(line);
+    return this.term.buffer.active.getLine(i)?.translateToString(true) ?? '';
   }
 
   /** The visible screen, one string per row. */
@@ -373,7 +386,7 @@ export class Emulator {
     for (let y = 0; y < rows; y++) {
       let t = cached ? this.rowText.get(y) : undefined;
       if (t === undefined) {
-        t = b.getLine(base + y)?.translateToString(true) ?? '';
+        t = this.textAt(base + y);
         if (cached) this.rowText.set(y, t);
       }
       out[y] = t;

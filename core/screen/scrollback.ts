@@ -15,6 +15,7 @@
 // A stored line keeps the width and wrapping it had when it left xterm: resizes reflow only the
 // hot zone, never these lines.
 import { SCROLLBACK_CHUNK_WORDS as CHUNK, SCROLLBACK_SPARE_LINES } from '../limits.js';
+import { lineString } from './line-text.js';
 
 /** The fields of xterm 6.0.0's BufferLine used here (the version is pinned; see emulator.ts). */
 export interface CoreLine {
@@ -311,7 +312,10 @@ export class Scrollback {
 
   /** The text of line `i`, trailing blanks trimmed (xterm's translateToString(true)). */
   text(i: number): string {
-    if (i >= this.n) return this.rawLine(i)?.translateToString(true) ?? '';
+    if (i >= this.n) {
+      const raw = this.rawLine(i);
+      return raw ? lineString(raw) : '';
+    }
     const loc = this.locate(i);
     if (!loc) return '';
     const { u, b8, w } = loc;

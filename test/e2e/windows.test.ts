@@ -1,5 +1,6 @@
 // Windows as a user drives them: real PTYs, the built CLI, a daemon in temp folders.
 import { test } from 'uvu';
+import { readFileSync } from 'node:fs';
 import * as assert from 'uvu/assert';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
@@ -113,6 +114,28 @@ test('an ambiguous window name is an error, never a guess', async () => {
   const r = await d.cli(['capture-pane', '-w', 'twin']);
   assert.is(r.code, 1);
   assert.match(r.stderr, /ambiguous_target/);
+});
+
+test('a pane printing at full speed loses no line, and the daemon stays bounded while it does', async () => {
+  // About 14 MB (lines of 70 bytes, narrower than the pane), thirty times the high watermark:
+  // whenever the parser falls behind the PTY waits, and no line may be lost either way.
+  const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${d.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  const before = rss();
+  let peak = before;
+  const sample = setInterval(() => (peak = Math.max(peak, rss())), 50);
+  try {
+    await d.ok(['new-window', '-s', 'work', 'flood', 'sh', '-c', "seq -f '%08g ............................................................' 1 200000; echo flood-en''d; sleep 60"]);
+    await d.waitScreen('flood', /^flood-end$/m, 120_000);
+  } finally {
+    clearInterval(sample);
+  }
+  const r = await d.call<{ lines: string[] }>('capture-pane', { window: 'flood', lines: 4000 });
+  const nums = r.lines.map((l) => /^(\d{8}) \.+$/.exec(l)?.[1]).filter((x): x is string => !!x).map(Number);
+  assert.ok(nums.length > 3500, `${nums.length} lines of the flood in the last 4000`);
+  assert.is(nums[nums.length - 1], 200000);
+  for (let i = 1; i < nums.length; i++) if (nums[i] !== nums[i - 1]! + 1) assert.unreachable(`line ${nums[i - 1]} is followed by ${nums[i]}`);
+  // A loose ceiling: the daemon grows by its scrollback and heap, not by what it has not parsed.
+  assert.ok(peak - before < 96 * 1024 * 1024, `the daemon grew ${Math.round((peak - before) / 1048576)} MB during the flood`);
 });
 
 test.run();
