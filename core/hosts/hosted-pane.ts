@@ -16,10 +16,16 @@ import { HOSTED_KILL_GRACE_MS, HOSTED_REATTACH_MS, HOSTED_START_TIMEOUT_MS } fro
 export const HOSTED_PANE_STREAM = 'hosted-pane';
 
 /**
- * What a hosted pane's process may report here. Mail as the pane and wait-for are not yet
- * forwarded (they are refused on the machine that runs the pane, with `unsupported`).
+ * What a hosted pane's process may report here: its state and what it does, as its window. Their
+ * session and window params are replaced by the window's.
  */
 export const HOSTED_REPORT_VERBS: ReadonlySet<string> = new Set(['set-agent-state', 'report-agent-activity', 'set-agent-session', 'get-agent-state', 'set-agent-meta']);
+
+/**
+ * Mail as the pane: sending (its window and session name the recipient here) and reading (its own
+ * mailbox by default). wait-for agent-message streams, and does not travel yet.
+ */
+export const HOSTED_MAIL_VERBS: ReadonlySet<string> = new Set(['send-agent-message', 'read-agent-messages']);
 
 /** Params a report from another machine never keeps: targets (it runs as its window), a nonce, and paths and pids that name things there. */
 export const HOSTED_DROPPED_PARAMS = ['session', 'window', 'nonce', 'transcript_path', 'harness_pid'] as const;
@@ -315,8 +321,9 @@ export async function runHostedReport(svc: Services, host: string, asWindow: str
   if (!w || w.closed || w.host !== host || !(w.process instanceof HostedPane) || w.process.status !== 'running') {
     throw new TuiosError('forbidden', `${host} runs no live pane of this machine's with the id ${asWindow.slice(0, 64)}.`);
   }
-  if (!HOSTED_REPORT_VERBS.has(verb)) {
-    throw new TuiosError('forbidden', `${verb.slice(0, 64)} is not taken from a pane on another machine.`, `A pane there reports with: ${[...HOSTED_REPORT_VERBS].join(', ')}.`);
+  const mail = HOSTED_MAIL_VERBS.has(verb);
+  if (!HOSTED_REPORT_VERBS.has(verb) && !mail) {
+    throw new TuiosError('forbidden', `${verb.slice(0, 64)} is not taken from a pane on another machine.`, `A pane there reports with: ${[...HOSTED_REPORT_VERBS, ...HOSTED_MAIL_VERBS].join(', ')}.`);
   }
   let params: Record<string, unknown>;
   try {
@@ -326,8 +333,11 @@ export async function runHostedReport(svc: Services, host: string, asWindow: str
   } catch {
     throw new TuiosError('invalid_params', 'The report\'s params are not a JSON object.');
   }
-  for (const k of HOSTED_DROPPED_PARAMS) delete params[k];
-  params.window = w.id;
+  if (mail) delete params.nonce;
+  else {
+    for (const k of HOSTED_DROPPED_PARAMS) delete params[k];
+    params.window = w.id;
+  }
   const caller: Caller = { connId: 0, channel: 'socket', pid: null, uid: null, readOnly: false, paneHint: w.id, host, placement: { kind: 'pane', window: w, how: `its process runs on ${host}` } };
   return svc.dispatcher.call(verb, params, caller);
 }

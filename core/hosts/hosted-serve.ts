@@ -19,7 +19,7 @@ import { readStat } from '../pty/procfs.js';
 import { decodeRdev, decodeTtyNr } from '../security/placement.js';
 import { TuiosError } from '../errors.js';
 import { FULL_ID_RE } from '../ids.js';
-import { HOSTED_DROPPED_PARAMS, HOSTED_REPORT_VERBS } from './hosted-pane.js';
+import { HOSTED_DROPPED_PARAMS, HOSTED_MAIL_VERBS, HOSTED_REPORT_VERBS } from './hosted-pane.js';
 import { readPaneProcs } from './hosted-procs.js';
 import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, HOSTED_PROCS_MS, HOSTED_PROCS_SOON_MS, HOSTED_REATTACH_MS, HOSTED_RESEND_BYTES, HOSTED_SEND_HIGH_BYTES, HOSTED_SEND_LOW_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 
@@ -95,20 +95,24 @@ export class HostedPanes {
    */
   route(verb: VerbDef, params: Record<string, unknown>, caller: Caller, signal: AbortSignal): Promise<unknown> | null {
     if (this.panes.size === 0 || caller.channel !== 'socket') return null;
+    // Mail as the pane: the pane is the sender or the mailbox, named by the CLI's TUIOS_PANE_ID;
+    // its window param names a recipient on the window's machine.
+    const mail = HOSTED_MAIL_VERBS.has(verb.name);
     const targetsWindow = verb.target === 'window' || verb.target === 'window-optional';
-    const named = typeof params.window === 'string' ? params.window : targetsWindow ? caller.paneHint : null;
+    const named = mail ? caller.paneHint : typeof params.window === 'string' ? params.window : targetsWindow ? caller.paneHint : null;
     if (!named) return null;
     const p = this.panes.get(named);
     if (!p) return null;
     if (!this.contains(p, caller.pid)) {
       return Promise.reject(new TuiosError('forbidden', `The pane ${named.slice(0, 12)} runs here for a window on ${p.host}, and only a process inside it reports for it.`, 'Run the command inside that pane.'));
     }
-    if (!HOSTED_REPORT_VERBS.has(verb.name)) {
-      return Promise.reject(new TuiosError('unsupported', `${verb.name} does not reach a window on another machine from a pane that runs here.`, `A pane here reports with: ${[...HOSTED_REPORT_VERBS].join(', ')}; run other verbs against ${p.host} itself.`));
+    if (!HOSTED_REPORT_VERBS.has(verb.name) && !mail) {
+      return Promise.reject(new TuiosError('unsupported', `${verb.name} does not reach a window on another machine from a pane that runs here.`, `A pane here reports with: ${[...HOSTED_REPORT_VERBS, ...HOSTED_MAIL_VERBS].join(', ')}; run other verbs against ${p.host} itself.`));
     }
     if (!p.sink) return Promise.reject(new TuiosError('host_down', `The link to ${p.host}, which holds this pane's window, is down.`, 'The report goes once the link is back; send it again then.'));
     const out: Record<string, unknown> = { ...params };
-    for (const k of HOSTED_DROPPED_PARAMS) delete out[k];
+    if (mail) delete out.nonce;
+    else for (const k of HOSTED_DROPPED_PARAMS) delete out[k];
     return p.sink.callAs(p.windowId, verb.name, out, signal);
   }
 

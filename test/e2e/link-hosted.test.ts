@@ -171,6 +171,21 @@ test('a process on the peer outside the pane naming its id is refused forbidden;
   assert.match(s, /capture-pane does not reach a window on another machine/);
 });
 
+test('mail as the pane: it reads its window\'s mailbox on the hub, and sends as that window', async () => {
+  await hub.d.ok(['send-agent-message', '-w', win, 'for the hosted pane']);
+  await hub.d.call('send-text', { window: win, text: `clear; ${tuios} read-agent-messages --json | grep -o '"body": *"for the hosted pane"' | tr -d ' '; ${tuios} send-agent-message -w sleep 'hello from build' && echo ma""iled\n` });
+  const s = await hub.d.waitScreen(win, /mailed/, 30_000);
+  assert.ok(s.includes('"body":"forthehostedpane"'), s);
+  const sleep = (await hub.d.call<{ windows: WindowRow[] }>('list-windows')).windows.find((x) => x.name === 'sleep')!.id;
+  const box = await hub.d.call<{ messages: Array<{ body: string; from_pane: string | null }> }>('read-agent-messages', { window: sleep });
+  const m = box.messages.find((x) => x.body === 'hello from build');
+  assert.ok(m, 'delivered on the hub');
+  assert.is(m!.from_pane, win, 'from the hosted window');
+  // The hosted window's own read marked it read there.
+  const own = await hub.d.call<{ messages: Array<{ body: string; read_at?: number | null; read?: boolean }> }>('read-agent-messages', { window: win, unread: true });
+  assert.not.ok(own.messages.some((x) => x.body === 'for the hosted pane'), 'read by the pane');
+});
+
 test('an agent in a pane on the peer is identified from the peer\'s process tree and read by the screen rules here; ask-agent types into it', async () => {
   const s = screenStandin(build.d.dir, 'hosted');
   const cwd = join(build.d.home, 'project');

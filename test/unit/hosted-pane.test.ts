@@ -275,6 +275,12 @@ test('who a host forwards for: the pane\'s process and what it started; anyone e
   const other = await panes.route(verb('capture-pane'), { window: ID }, caller(process.pid), signal)!.then(() => null, (e: unknown) => e);
   assert.ok(other instanceof TuiosError && other.code === 'unsupported', 'only report verbs travel');
   assert.is(panes.route(verb('set-agent-state'), { window: ID }, { ...caller(process.pid), channel: 'link' }, signal), null, 'a link caller is never routed');
+  // Mail as the pane: named by the CLI's pane id; its window is the recipient there, kept.
+  await panes.route(verb('send-agent-message', 'none'), { window: 'api', text: 'hi', nonce: 'n' }, caller(process.pid, ID), signal);
+  assert.equal(calls[2], [ID, 'send-agent-message', { window: 'api', text: 'hi' }]);
+  assert.is(panes.route(verb('send-agent-message', 'none'), { window: ID, text: 'hi' }, caller(process.pid), signal), null, 'without the pane id it is this machine\'s mail');
+  const mailOut = await panes.route(verb('read-agent-messages', 'none'), {}, caller(1, ID), signal)!.then(() => null, (e: unknown) => e);
+  assert.ok(mailOut instanceof TuiosError && mailOut.code === 'forbidden', 'the pane id in the environment is no proof for mail either');
 });
 
 test('the owner runs a report only for its own live hosted window on that host, as that window', async () => {
