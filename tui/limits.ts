@@ -3,6 +3,12 @@
 /** Frames while output flows: one per 33 ms (30 a second) is smooth to the eye and bounds the
  *  bytes a scrolling pane costs the client to a screenful per frame, whatever the pane prints. */
 export const FRAME_INTERVAL_MS = 33;
+/** The first output after a key that went to a pane, within this long, is that key's echo: it
+ *  is drawn at once, outside the pacing (a remote shell's echo can take a few hundred ms). */
+export const ECHO_WINDOW_MS = 1000;
+/** Echo frames drawn outside the pacing come no closer than this: faster than a person types
+ *  (125 keys a second), so a script writing keys adds at most that many frames to the cap. */
+export const ECHO_FRAME_GAP_MS = 8;
 /** Output the client has not read yet above which frames wait: a slow link never grows us. */
 export const MAX_CLIENT_BACKLOG_BYTES = 1024 * 1024;
 /** Input bytes one tui-input call may carry (a large paste arrives in several). */

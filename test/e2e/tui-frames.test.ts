@@ -1,0 +1,217 @@
+// When the TUI draws: a typed key's echo at once, pane output alone at the frame pacing, and a
+// frame for pane output alone (only the panes' changed rows) leaves the client's screen exactly as
+// a full frame would: each step below is compared with what a client attaching fresh is drawn.
+// A daemon in this process (the TUI is in-process), its panes fed through Window.feed, which is
+// where a PTY's bytes enter.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, mkdirSync, chmodSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import xterm from '@xterm/headless';
+import { startDaemon, type RunningDaemon } from '../../core/daemon/main.js';
+import { resolvePaths } from '../../core/config/paths.js';
+import { tuiExtension } from '../../tui/index.js';
+import { Tui } from '../../tui/app.js';
+import { FRAME_INTERVAL_MS } from '../../tui/limits.js';
+import type { Caller } from '../../core/rpc/caller.js';
+import type { Window } from '../../core/model/window.js';
+import { waitFor } from '../helpers/wait.js';
+
+const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
+const COLS = 100;
+const ROWS = 30;
+const caller: Caller = { connId: 0, channel: 'tui', pid: null, uid: null, readOnly: false, paneHint: null };
+
+let dir = '';
+let daemon: RunningDaemon;
+
+test.before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tuios-test-frames-'));
+  const run = join(dir, 'run');
+  for (const d of [run, join(dir, 'home'), join(dir, 'config', 'tuios'), join(dir, 'state')]) mkdirSync(d, { recursive: true });
+  chmodSync(run, 0o700);
+  const env = { HOME: join(dir, 'home'), XDG_RUNTIME_DIR: run, XDG_CONFIG_HOME: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state') };
+  daemon = await startDaemon(resolvePaths(env, join(run, 'tuios.sock')), [tuiExtension()]);
+});
+
+test.after(async () => {
+  daemon.svc.shutdown('tests done');
+  await daemon.stopped;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Client {
+  tui: Tui;
+  screen: InstanceType<typeof Terminal>;
+  /** Resolves once every byte written so far is parsed by the client's terminal. */
+  settled(): Promise<void>;
+  /** Resolves at the TUI's next write to the client. */
+  nextWrite(): Promise<void>;
+  close(): void;
+}
+
+function attach(sessionId: string): Client {
+  const svc = daemon.svc;
+  const person = svc.person.attach(caller, { kind: 'outside' }, sessionId);
+  const screen = new Terminal({ cols: COLS, rows: ROWS, allowProposedApi: true });
+  let parsing = Promise.resolve();
+  let wrote: (() => void) | null = null;
+  const tui = new Tui({
+    svc,
+    client: person,
+    caller,
+    sessionId,
+    cols: COLS,
+    rows: ROWS,
+    term: 'xterm-256color',
+    ascii: false,
+    write: (d) => {
+      wrote?.();
+      wrote = null;
+      parsing = parsing.then(() => new Promise<void>((r) => screen.write(d, r)));
+    },
+    pendingBytes: () => 0,
+    onClose: () => {},
+  });
+  return {
+    tui,
+    screen,
+    settled: () => parsing,
+    nextWrite: () => new Promise<void>((r) => (wrote = r)),
+    close: () => {
+      tui.dispose();
+      svc.person.detach(person.id);
+      screen.dispose();
+    },
+  };
+}
+
+/** Waits until no frame has been drawn for a while (none is pending) and the client has read all. */
+async function quiet(c: Client): Promise<void> {
+  let last = -1;
+  await waitFor(async () => {
+    const now = c.tui.stats.frames;
+    const same = now === last;
+    last = now;
+    if (!same) await new Promise((r) => setTimeout(r, FRAME_INTERVAL_MS * 2));
+    return same;
+  }, { what: 'the frames to stop' });
+  await c.settled();
+}
+
+function rows(t: InstanceType<typeof Terminal>): string[] {
+  const b = t.buffer.active;
+  const out: string[] = [];
+  for (let y = 0; y < t.rows; y++) {
+    const line = b.getLine(b.baseY + y)!;
+    let s = '';
+    for (let x = 0; x < t.cols; x++) {
+      const c = line.getCell(x)!;
+      if (c.getWidth() === 0) continue;
+      s += `${c.getChars() || ' '}${c.isFgDefault() ? '' : `{${c.getFgColor()}}`}${c.isBold() ? '*' : ''}`;
+    }
+    out.push(s);
+  }
+  return out;
+}
+
+/** The screen a client attaching now is drawn (its first, full frame). */
+async function fresh(sessionId: string): Promise<string[]> {
+  const c = attach(sessionId);
+  try {
+    await quiet(c);
+    return rows(c.screen);
+  } finally {
+    c.close();
+  }
+}
+
+/** Feeds a pane as its PTY would and resolves once the output is parsed (the listeners ran). */
+function feed(w: Window, s: string): Promise<void> {
+  return new Promise((resolve) => {
+    const sub = w.onOutput(() => {
+      sub.dispose();
+      resolve();
+    });
+    w.feed(Buffer.from(s));
+  });
+}
+
+test('a typed key\'s echo is drawn at once after a frame; output alone waits for the pacing', async () => {
+  const svc = daemon.svc;
+  const s = svc.model.createSession({ name: 'echo' });
+  const w = svc.model.createWindow(s, { name: 'cat', argv: ['cat'] });
+  const c = attach(s.id);
+  try {
+    await quiet(c);
+    await feed(w, '$ ');
+    await quiet(c);
+    for (let i = 0; i < 5; i++) {
+      // A frame that sent something, then a key to the pane and its echo within the interval.
+      const drawn = c.nextWrite();
+      await feed(w, 'y');
+      await drawn;
+      const drawnAt = performance.now();
+      const before = c.tui.stats.frames;
+      c.tui.input(Buffer.from('x'));
+      let atEcho = -1;
+      const sub = w.onOutput(() => queueMicrotask(() => (atEcho = c.tui.stats.frames)));
+      await feed(w, 'x');
+      await new Promise((r) => setImmediate(r));
+      sub.dispose();
+      if (performance.now() - drawnAt < FRAME_INTERVAL_MS - 5) assert.is(atEcho, before + 1, 'the echo was drawn as soon as it was parsed');
+      // Output with no key before it: the pacing holds it back until the interval has passed.
+      const paced = c.tui.stats.frames;
+      const echoAt = performance.now();
+      let atOutput = -1;
+      const sub2 = w.onOutput(() => queueMicrotask(() => (atOutput = c.tui.stats.frames)));
+      await feed(w, 'z');
+      sub2.dispose();
+      await new Promise((r) => setImmediate(r));
+      if (performance.now() - echoAt < FRAME_INTERVAL_MS - 5) assert.is(atOutput, paced, 'output alone is paced');
+      await quiet(c);
+    }
+    assert.equal(rows(c.screen), await fresh(s.id), 'the client shows what a fresh attach shows');
+  } finally {
+    c.close();
+    svc.model.killSession(s);
+  }
+});
+
+test('frames for pane output alone keep the client\'s screen as a full frame draws it', async () => {
+  const svc = daemon.svc;
+  const s = svc.model.createSession({ name: 'panes' });
+  const a = svc.model.createWindow(s, { name: 'left', argv: ['cat'] });
+  const c = attach(s.id);
+  try {
+    await quiet(c);
+    const b = svc.model.createWindow(s, { name: 'right', argv: ['cat'] });
+    await quiet(c);
+    const steps: Array<[Window, string]> = [
+      [a, '$ '],
+      [a, 'e'],
+      [a, 'cho hi\r\nhi\r\n$ '],
+      [b, '\x1b[31mred\x1b[0m and \x1b[1mbold\x1b[0m\r\n'],
+      [a, '\x1b]2;a title of its own\x07'],
+      [b, 'wide 漢字\r\n'],
+      [a, 'x'],
+      [b, '\x1b[2J\x1b[Hcleared'],
+    ];
+    for (let i = 0; i < 30; i++) steps.push([i % 2 ? a : b, `line ${i}\r\n`]);
+    const before = c.tui.stats.paneFrames;
+    for (const [w, bytes] of steps) {
+      await feed(w, bytes);
+      await quiet(c);
+      assert.equal(rows(c.screen), await fresh(s.id), `after ${JSON.stringify(bytes)} in ${w.name}`);
+    }
+    assert.ok(c.tui.stats.paneFrames > before, 'pane output drew frames of the panes alone');
+    // The retitle is an event: its frame was a full one, and the tile's border shows the title.
+    assert.match(c.screen.buffer.active.getLine(c.screen.buffer.active.baseY)!.translateToString(), /left · a title of its own/);
+  } finally {
+    c.close();
+    svc.model.killSession(s);
+  }
+});
+
+test.run();
