@@ -217,10 +217,30 @@ test('the process exiting there ends the window here with its status', async () 
   await hub.d.waitScreen(id, /bye/);
 });
 
-test('a host that is not linked gives no window', async () => {
+test('a host that is not linked, or whose [hosts] table refuses write, gives no window', async () => {
   const r = await hub.d.cli(['new-window', '-s', 'work', '--host', 'nowhere', 'x', 'sh']);
   assert.is(r.code, 1);
   assert.match(r.stderr, /host_not_found/);
+  const cfg = join(build.d.dir, 'config', 'tuios', 'config.toml');
+  const before = readFileSync(cfg, 'utf8');
+  writeFileSync(cfg, `${before}\n[hosts.hub]\nwrite = false\n`);
+  try {
+    // The config is watched; until build reads it a window may still open (and is closed again).
+    const refused = await waitFor(async () => {
+      const x = await hub.d.cli(['new-window', '-s', 'work', '--host', 'build', 'nope', 'sh']);
+      if (x.code === 0) await hub.d.ok(['close-window', '-w', x.stdout.trim()]);
+      return x.code === 1 ? x : null;
+    }, { timeout: 30_000, what: 'build to refuse the hub write' });
+    assert.match(refused.stderr, /forbidden/);
+    assert.match(refused.stderr, /write/);
+    assert.not.ok((await hub.d.call<{ windows: WindowRow[] }>('list-windows')).windows.some((w) => w.name === 'nope'), 'no window left behind');
+  } finally {
+    writeFileSync(cfg, before);
+  }
+  await waitFor(async () => {
+    const x = await hub.d.cli(['new-window', '-s', 'work', '--host', 'build', 'again', 'true']);
+    return x.code === 0;
+  }, { timeout: 30_000, what: 'build to take windows again' });
 });
 
 test('the link drops: the window shows it is disconnected, the process there goes on, and the window re-attaches with what it printed meanwhile', async () => {
