@@ -9,7 +9,8 @@ import type { Token } from './keys.js';
 import type { Overlay, TuiHost } from './overlay.js';
 import type { Item } from '../core/inbox/inbox.js';
 import { VIEW_GROUP_TITLE, askText, countedIn, needWord, needsYouRow, showsAge, viewGroup, viewOrder, type AgentRow, type ViewGroup } from './rows.js';
-import { remoteAgentSelectorRow } from '../core/hosts/rows.js';
+import { remoteAgentSelectorRow, remoteItemSelectorRow } from '../core/hosts/rows.js';
+import type { RemoteItemRow } from '../core/hosts/remote.js';
 import { GroupSettler } from './settle.js';
 import { Card, ANSWER_LABEL, type Answer, type CardContent, type PeekedPrompt } from './card.js';
 import { Editor } from './editor.js';
@@ -36,7 +37,9 @@ export function newAgentsViewMemory(): AgentsViewMemory {
 
 type ViewRow =
   | { key: string; type: 'agent'; agent: AgentRow; group: ViewGroup | 'snoozed'; since: number; down?: boolean }
-  | { key: string; type: 'item'; item: Item; group: ViewGroup | 'snoozed'; since: number; down?: boolean };
+  | { key: string; type: 'item'; item: Item; group: ViewGroup | 'snoozed'; since: number; down?: boolean }
+  /** A linked host's Inbox item with no agent row of its own: display-only here. */
+  | { key: string; type: 'host-item'; item: RemoteItemRow; group: ViewGroup | 'snoozed'; since: number; down?: boolean };
 
 type Mode = 'list' | 'peek' | 'reply' | 'select' | 'snooze' | 'bulk-allow' | 'text' | 'narrow-focus' | 'reason';
 
@@ -65,13 +68,15 @@ export class AgentsView implements Overlay {
   private lastRows: ViewRow[] = [];
   private tick = false;
   private readonly held = new HeldCard();
+  private readonly hostItems: () => RemoteItemRow[];
 
   constructor(
     private readonly host: TuiHost,
     private readonly mem: AgentsViewMemory,
     private readonly rows: () => AgentRow[],
-    opts: { select?: string } = {},
+    opts: { select?: string; hostItems?: () => RemoteItemRow[] } = {},
   ) {
+    this.hostItems = opts.hostItems ?? (() => []);
     this.card = new Card(host.acts, () => host.redraw());
     if (opts.select) mem.selected = opts.select;
     this.applySelector(mem.selector);
@@ -123,8 +128,14 @@ export class AgentsView implements Overlay {
     return this.words.every((w) => hay.includes(w));
   }
 
+  private hostItemMatches(i: RemoteItemRow): boolean {
+    if (this.selector && !matches(this.selector, remoteItemSelectorRow(i, this.host.svc))) return false;
+    const hay = `${i.host} ${i.name ?? ''} ${i.session ?? ''} ${i.summary}`.toLowerCase();
+    return this.words.every((w) => hay.includes(w));
+  }
+
   private kindOf(r: ViewRow): string {
-    if (r.type === 'item') return r.item.kind;
+    if (r.type === 'item' || r.type === 'host-item') return r.item.kind;
     const it = r.agent.items.find((i) => NEEDS_ITEM_KINDS.has(i.kind) || i.kind === 'done');
     if (it) return it.kind;
     if (r.agent.state === 'needs_input') return r.agent.kind === 'approval' ? 'approval' : 'question';
@@ -160,6 +171,15 @@ export class AgentsView implements Overlay {
       out.push({ key: `item:${i.id}`, type: 'item', item: i, group: g, since: i.opened_at });
       keys.add(`item:${i.id}`);
     }
+    // A linked host's items that no agent row of that host stands for (mail, a question from a shell).
+    for (const i of this.hostItems()) {
+      if (i.window_id && agentIds.has(`${i.host}:${i.window_id}`)) continue;
+      if (i.kind !== 'done' && !NEEDS_ITEM_KINDS.has(i.kind)) continue;
+      if (!this.hostItemMatches(i)) continue;
+      const key = `host-item:${i.host}:${i.id}`;
+      out.push({ key, type: 'host-item', item: i, group: i.kind === 'done' ? 'review' : 'needs', since: i.opened_at, down: i.down });
+      keys.add(key);
+    }
     this.settler.keep(keys);
     const sorted = viewOrder(out.filter((r) => this.passesFilter(r)));
     if (this.showSnoozed) {
@@ -190,6 +210,7 @@ export class AgentsView implements Overlay {
   /** The Inbox items a row stands for (what d dismisses, z snoozes). */
   private itemsOf(r: ViewRow): Item[] {
     if (r.type === 'item') return [r.item];
+    if (r.type === 'host-item') return [];
     // A linked host's Inbox items are display-only here: nothing to dismiss, snooze or release.
     if (r.agent.host) return [];
     return r.agent.items.filter((i) => NEEDS_ITEM_KINDS.has(i.kind) || i.kind === 'done');
@@ -265,6 +286,7 @@ export class AgentsView implements Overlay {
         if (r) this.goTo(r, true);
         return;
       case ' ':
+        if (r?.type === 'host-item') return this.displayOnly(r.item.host, 'answered', r.item);
         if (r && r.type === 'agent' && this.unreachable(r.agent)) return;
         if (r && r.type === 'agent' && r.agent.state === 'needs_input') {
           this.mode = 'peek';
@@ -306,11 +328,13 @@ export class AgentsView implements Overlay {
         this.host.track(this.undo());
         return;
       case 'd':
-        if (!this.marks.size && r?.type === 'agent' && r.agent.host) return this.displayOnly(r.agent, 'dismissed');
+        if (!this.marks.size && r?.type === 'agent' && r.agent.host) return this.displayOnly(r.agent.host, 'dismissed');
+        if (!this.marks.size && r?.type === 'host-item') return this.displayOnly(r.item.host, 'dismissed', r.item);
         this.host.track(this.dismiss(this.marks.size ? this.markedShown() : r ? [r] : []));
         return;
       case 'z':
-        if (!this.marks.size && r?.type === 'agent' && r.agent.host) return this.displayOnly(r.agent, 'snoozed');
+        if (!this.marks.size && r?.type === 'agent' && r.agent.host) return this.displayOnly(r.agent.host, 'snoozed');
+        if (!this.marks.size && r?.type === 'host-item') return this.displayOnly(r.item.host, 'snoozed', r.item);
         if (r && r.group === 'snoozed' && r.type === 'item') {
           this.host.track(this.person('mark-attention', { action: 'wake', id: r.item.id }, 'Woken.'));
           return;
@@ -496,19 +520,22 @@ export class AgentsView implements Overlay {
   // ---- acts ----
 
   /** A row of a host whose link is down: what it said last, so nothing acts on it (spec). Says so. */
-  private unreachable(a: AgentRow): boolean {
+  private unreachable(a: { host?: string; down?: boolean; seenAt?: number }): boolean {
     if (!a.down) return false;
     const seen = a.seenAt ? `, last heard ${age(Math.max(0, Date.now() - a.seenAt))} ago` : '';
     this.host.dock.say(`${a.host} cannot be reached: its link is down${seen}. The row is what it said last.`, stateMark('errored', false, this.host.ascii));
     return true;
   }
 
-  /** d or z on a linked host's row: its Inbox is that host's, shown here and changed only there. */
-  private displayOnly(a: AgentRow, what: 'dismissed' | 'snoozed'): void {
-    this.host.dock.say(`Not ${what}: ${a.host}'s Inbox items are display-only here; answer it (space) or deal with it on ${a.host}.`);
+  /** A key that would change a linked host's Inbox: that Inbox is the host's, shown here and changed only there. */
+  private displayOnly(host: string, what: 'dismissed' | 'snoozed' | 'answered', item?: RemoteItemRow): void {
+    if (item && this.unreachable({ host, down: item.down, seenAt: item.seen_at })) return;
+    const how = item ? `deal with it on ${host}` : `answer it (space) or deal with it on ${host}`;
+    this.host.dock.say(`Not ${what}: ${host}'s Inbox items are display-only here; ${how}.`);
   }
 
   private goTo(r: ViewRow, zoom: boolean): void {
+    if (r.type === 'host-item') return this.displayOnly(r.item.host, 'answered', r.item);
     if (r.type === 'agent' && r.agent.host) {
       if (this.unreachable(r.agent)) return;
       this.host.openRemotePane(r.agent);
@@ -607,6 +634,7 @@ export class AgentsView implements Overlay {
 
   /** An answer from the card: after the 0.4 s rule, the offered check, and a risky allow's second press. */
   private async answerFromCard(r: ViewRow, action: Answer, choice: number | undefined, keyName: string, now: number, text?: string): Promise<void> {
+    if (r.type === 'host-item') return this.displayOnly(r.item.host, 'answered', r.item);
     if (r.type === 'agent' && this.unreachable(r.agent)) return;
     const c = this.contentOf(r);
     if (c?.kind === 'ask') {
@@ -690,6 +718,7 @@ export class AgentsView implements Overlay {
 
   private contentOf(r: ViewRow | null): CardContent | null {
     if (!r) return null;
+    if (r.type === 'host-item') return null;
     return r.type === 'agent' ? this.card.contentFor(r.agent, null) : this.card.contentFor(null, r.item);
   }
 
@@ -791,16 +820,18 @@ export class AgentsView implements Overlay {
     const end = r.x + r.w;
     if (selected) cv.set(r.x, r.y, ascii ? '>' : '▌', roleAttr('accent', A_BOLD));
     if (!second && this.marks.has(row.key)) cv.set(r.x + 1, r.y, '*', roleAttr('accent', A_BOLD));
-    const muted = row.group === 'snoozed';
-    if (row.type === 'item') {
-      const it = row.item;
+    const muted = row.group === 'snoozed' || !!row.down;
+    if (row.type === 'item' || row.type === 'host-item') {
+      const it = row.type === 'host-item' ? { ...row.item, session: `${row.item.host}:${row.item.session ?? '-'}` } : row.item;
+      const dim = attr(ROLE_COLOR.muted, -1, A_DIM);
       if (second) {
-        cv.text(r.x + 5, r.y, fit(clean(it.summary), r.w - 6, ascii), roleAttr(it.kind === 'done' ? 'muted' : 'warning'), end);
+        const text = row.down ? `link down · ${clean(it.summary)}` : clean(it.summary);
+        cv.text(r.x + 5, r.y, fit(text, r.w - 6, ascii), row.down ? dim : roleAttr(it.kind === 'done' ? 'muted' : 'warning'), end);
         return;
       }
       const glyph = it.kind === 'mail' ? '@' : it.kind === 'ask' ? stateMark('needs_input', false, ascii)!.glyph : stateMark(it.kind === 'errored' ? 'errored' : it.kind === 'done' ? 'done' : 'needs_input', true, ascii)!.glyph;
-      cv.set(r.x + 2, r.y, glyph, roleAttr(it.kind === 'done' ? 'success' : it.kind === 'errored' ? 'error' : 'warning', A_BOLD));
-      const right = age(now - it.opened_at);
+      cv.set(r.x + 2, r.y, glyph, row.down ? dim : roleAttr(it.kind === 'done' ? 'success' : it.kind === 'errored' ? 'error' : 'warning', A_BOLD));
+      const right = row.type === 'host-item' && row.down ? `seen ${age(Math.max(0, now - row.item.seen_at))} ago` : age(now - it.opened_at);
       const label = `${it.kind}  ${clean(it.name ?? it.harness ?? '')}`;
       cv.text(r.x + 4, r.y, fit(label, r.w - 6 - right.length - clean(it.session ?? '').length - 2, ascii), muted ? attr(-1, -1, A_DIM) : attr(-1, -1, selected ? A_BOLD : 0), end);
       cv.text(end - right.length - 1 - (it.session ? clean(it.session).length + 2 : 0), r.y, it.session ? `${clean(it.session)}  ` : '', roleAttr('muted'), end);
@@ -872,6 +903,12 @@ export class AgentsView implements Overlay {
       for (let i = r.x; i < end; i++) cv.set(i, y, ascii ? '-' : '─', roleAttr('muted'));
       y++;
       if (a.message && a.state !== 'needs_input') cv.text(r.x, y++, fit(a.message, r.w, ascii), PLAIN, end);
+    } else if (sel.type === 'host-item') {
+      const it = sel.item;
+      cv.text(r.x, y++, fit(`${it.kind} · ${clean(it.name ?? it.harness ?? 'tuios')} · ${it.host}:${clean(it.session ?? '-')}`, r.w, ascii), attr(-1, -1, A_BOLD), end);
+      cv.text(r.x, y++, fit(clean(it.summary), r.w, ascii), PLAIN, end);
+      cv.text(r.x, y++, fit(it.down ? `${it.host}'s link is down: this is what it said last.` : `On ${it.host}, and display-only here: it is answered and dismissed there.`, r.w, ascii), roleAttr('muted'), end);
+      return null;
     } else {
       const it = sel.item;
       cv.text(r.x, y++, fit(`${it.kind} · ${clean(it.name ?? it.harness ?? 'tuios')} · ${clean(it.session ?? '')}`, r.w, ascii), attr(-1, -1, A_BOLD), end);
@@ -1004,6 +1041,7 @@ export class AgentsView implements Overlay {
     else if (this.mode === 'reply') keys = 'enter queue it   ctrl+] go to the pane   esc keep the draft';
     else if (this.mode === 'reason') keys = 'enter deny with this reason (empty sends the default)   esc drop it';
     else if (this.marks.size) keys = `${this.marks.size} marked: r reply   1 allow   3 reject   d dismiss   z snooze   * clear`;
+    else if (sel && sel.type === 'host-item') keys = `${sel.item.host}'s Inbox item: display-only here   j/k move   esc close`;
     else if (sel && sel.type === 'agent' && sel.agent.down) keys = `${sel.agent.host} is down: its row is what it said last   j/k move   esc close`;
     else if (sel && sel.type === 'agent' && sel.agent.host && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   enter open its pane   esc close';
     else if (sel && sel.type === 'agent' && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   d dismiss   z snooze   enter go   ctrl+] zoom   esc close';

@@ -114,8 +114,24 @@ test('r queues a reply on the peer through the link; d says its Inbox is display
   t.keys('Enter');
   await t.wait(/Queued for peer:api\/claude \(q\d+ on peer\)/, 'the queued line', 30_000);
   await waitFor(() => standin.events().some((e) => e.t === 'submit' && e.text === 'hello from the hub'), { timeout: 30_000, what: 'the reply typed on the peer' });
-  const q = await peer.d.call<{ queued: Array<{ by: string }> }>('list-queued', { all: true });
-  assert.ok(q.queued.some((m) => m.by === 'human'), 'queued there as the person the hub vouched for');
+});
+
+test('a question on the peer from outside any agent is a display-only row of its own', async () => {
+  const asked = await peer.d.call<{ status?: string }>('ask-human', { question: 'Ship the release tonight?', options: ['yes', 'no'], timeout: 500 });
+  assert.ok(asked);
+  const item = await waitFor(async () => (await peer.d.call<{ items: Array<{ id: number; kind: string; summary: string }> }>('list-attention')).items.find((i) => i.kind === 'ask'), { what: 'the ask on the peer' });
+  await t.wait(/Needs you\s+1[\s\S]*ask\s+[\s\S]*peer:-/, 'the peer\'s ask under Needs you', 30_000);
+  t.keys('g');
+  await t.wait(/On peer, and display-only here/, 'its focus', 30_000);
+  t.keys('d');
+  await t.wait(/Not dismissed: peer's Inbox items are display-only here; deal with it on peer/, 'the display-only line', 30_000);
+  assert.ok((await peer.d.call<{ items: Array<{ id: number }> }>('list-attention')).items.some((i) => i.id === item.id), 'nothing dismissed on the peer');
+  // The person on the peer deals with it there, and the row goes here.
+  const c = await peer.d.client();
+  const att = await c.stream<{ nonce: string | null }>('attach', { mode: 'control' }, () => {});
+  await peer.d.call('dismiss-attention', { ids: [item.id], nonce: att.nonce });
+  c.close();
+  await t.wait(/^(?![\s\S]*Ship the release)/, 'the row gone', 30_000);
 });
 
 test('enter opens the peer\'s pane from a replica; typed keys reach it there; ctrl+b q closes it', async () => {
