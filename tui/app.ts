@@ -31,7 +31,7 @@ import { sessionMark } from './session-mark.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { clean, fit, textWidth } from './text.js';
 import { RowMemo, type Rect } from './pane-draw.js';
-import { AGE_TICK_MS, FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
+import { AGE_TICK_MS, ECHO_FRAME_GAP_MS, ECHO_WINDOW_MS, FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
 
 const PREFIX_KEY = 'C-b';
 /** The session attribute naming the client whose tiles size the panes. */
@@ -54,6 +54,8 @@ export interface FrameStats {
   cpuMs: number;
   /** Wall time of composing and sending frames, in ms (the frame is synchronous). */
   wallMs: number;
+  /** Frames that drew pane output alone (see panesOnly). */
+  paneFrames: number;
 }
 
 export class Tui implements TuiHost {
@@ -63,7 +65,7 @@ export class Tui implements TuiHost {
   readonly ascii: boolean;
   sessionId: string;
   agentsSeen: boolean;
-  readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0, wallMs: 0 };
+  readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0, wallMs: 0, paneFrames: 0 };
 
   private cols: number;
   private rows: number;
@@ -85,6 +87,14 @@ export class Tui implements TuiHost {
   private cursorShown: string | null = null;
   private frameTimer: { cancel(): void } | null = null;
   private lastFrameAt = 0;
+  /** When a key last went to a pane, until its echo's frame is drawn (0: no echo awaited). */
+  private keyAt = 0;
+  /** When the last frame drawn out of the pacing for an echo was. */
+  private lastEchoAt = 0;
+  /** Something but pane output asked for a frame since the last full one (see panesOnly). */
+  private structureChanged = true;
+  /** What the last full frame was drawn from (see panesOnly). */
+  private drawnFrom: { session: Session; workspace: number; layout: object; zoomed: string | null; focused: string | null; second: number } | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly subs: Array<{ dispose(): void }> = [];
   private rowsCache: AgentRow[] | null = null;
@@ -140,9 +150,14 @@ export class Tui implements TuiHost {
       // Keys that only went to the pane change nothing here until it answers, and its output
       // asks for the frame: a frame now would only delay the echo.
       let changed = false;
+      let toPane = false;
       for (let i = 0; i < bytes.length; i += MAX_INPUT_BYTES) {
-        for (const tok of this.keys.push(bytes.subarray(i, i + MAX_INPUT_BYTES))) if (this.onToken(tok) !== TO_PANE) changed = true;
+        for (const tok of this.keys.push(bytes.subarray(i, i + MAX_INPUT_BYTES))) {
+          if (this.onToken(tok) !== TO_PANE) changed = true;
+          else toPane = true;
+        }
       }
+      if (toPane) this.keyAt = Date.now();
       if (changed) this.redraw();
     });
   }
@@ -216,8 +231,22 @@ export class Tui implements TuiHost {
   /** A frame soon: at once when due, else when the pacing allows. `output`: asked by a pane's
    *  output, which is parsed already, so a due frame runs as soon as this callback returns. */
   redraw(output = false): void {
-    if (this.closed || this.frameTimer) return;
-    const wait = Math.max(0, this.lastFrameAt + FRAME_INTERVAL_MS - Date.now());
+    if (this.closed) return;
+    if (!output) this.structureChanged = true;
+    const now = Date.now();
+    // The first output after a key that went to the pane is taken as its echo, and drawn now
+    // rather than when the pacing would allow: a key typed within FRAME_INTERVAL_MS of the last
+    // frame (a person typing at 30 keys a second) would otherwise wait for the timer. One such
+    // frame per key, and no closer than ECHO_FRAME_GAP_MS, so a flood still gets the cap.
+    const echo = output && this.keyAt > 0 && now - this.keyAt <= ECHO_WINDOW_MS && now - this.lastEchoAt >= ECHO_FRAME_GAP_MS;
+    if (this.frameTimer && !echo) return;
+    this.frameTimer?.cancel();
+    this.frameTimer = null;
+    if (echo) {
+      this.keyAt = 0;
+      this.lastEchoAt = now;
+    }
+    const wait = echo ? 0 : Math.max(0, this.lastFrameAt + FRAME_INTERVAL_MS - now);
     const run = () => {
       this.frameTimer = null;
       this.guard('frame', () => this.frame());
@@ -649,31 +678,45 @@ export class Tui implements TuiHost {
     const now = this.lastFrameAt;
     const s = this.session();
     if (!s) return this.close('the session ended');
-    if (!this.agentsSeen && (this.agentRows().length > 0 || this.svc.inbox.list().length > 0)) this.seeAgents();
     const cv = this.canvas;
-    const railW = this.railWidth();
-    const railOn = railW > 0;
-    const body = this.bodyRect();
-    const ws = s.activeWorkspace;
-    const layout = layoutOf(s, ws);
-    const inWs = this.svc.model.windowsOf(s).filter((w) => w.workspace === ws);
-    if (reconcile(layout, inWs.map((w) => w.id), body)) this.invalidate();
-    this.tiles = layout.zoomed ? new Map([[layout.zoomed, body]]) : tile(layout.root, body);
-    this.fitPanes();
-    this.watch();
-    const focused = this.focusedWindow();
-    if (focused && this.overlay === null) this.markSeen(focused);
-
+    const full = !this.panesOnly(s, now);
+    let focused: Window | undefined;
     let cursor: { x: number; y: number } | null = null;
-    if (this.overlay?.fullScreen) {
-      cursor = this.overlay.draw(cv, { x: 0, y: 0, w: this.cols, h: this.rows - 1 }, now);
+    if (!full) {
+      this.stats.paneFrames++;
+      focused = this.drawnFrom!.focused === null ? undefined : this.svc.model.windows.get(this.drawnFrom!.focused);
+      for (const [id, r] of this.tiles) {
+        const w = this.svc.model.windows.get(id);
+        if (w) this.drawPane(w, r);
+      }
+      if (focused) cursor = this.paneCursor(focused);
     } else {
-      this.drawTiles(focused, body);
-      if (railOn) this.drawRailIfChanged(s, focused, { x: 0, y: 0, w: railW, h: this.rows - 1 }, now);
-      if (this.overlay) cursor = this.overlay.draw(cv, body, now);
-      else if (focused) cursor = this.paneCursor(focused);
+      this.structureChanged = false;
+      if (!this.agentsSeen && (this.agentRows().length > 0 || this.svc.inbox.list().length > 0)) this.seeAgents();
+      const railW = this.railWidth();
+      const railOn = railW > 0;
+      const body = this.bodyRect();
+      const ws = s.activeWorkspace;
+      const layout = layoutOf(s, ws);
+      const inWs = this.svc.model.windowsOf(s).filter((w) => w.workspace === ws);
+      if (reconcile(layout, inWs.map((w) => w.id), body)) this.invalidate();
+      this.tiles = layout.zoomed ? new Map([[layout.zoomed, body]]) : tile(layout.root, body);
+      this.fitPanes();
+      this.watch();
+      focused = this.focusedWindow();
+      if (focused && this.overlay === null) this.markSeen(focused);
+
+      if (this.overlay?.fullScreen) {
+        cursor = this.overlay.draw(cv, { x: 0, y: 0, w: this.cols, h: this.rows - 1 }, now);
+      } else {
+        this.drawTiles(focused, body);
+        if (railOn) this.drawRailIfChanged(s, focused, { x: 0, y: 0, w: railW, h: this.rows - 1 }, now);
+        if (this.overlay) cursor = this.overlay.draw(cv, body, now);
+        else if (focused) cursor = this.paneCursor(focused);
+      }
+      this.drawStatus(s, now);
+      this.drawnFrom = { session: s, workspace: ws, layout, zoomed: layout.zoomed, focused: focused?.id ?? null, second: Math.floor(now / 1000) };
     }
-    this.drawStatus(s, now);
     const cells = cv.draw();
     this.placeCursor(cursor, cells > 0);
     const paneModes = this.overlay?.paneModes?.();
@@ -693,6 +736,7 @@ export class Tui implements TuiHost {
       this.stats.cpuMs += ((dt.user + dt.system) / 1000) * CPU_SAMPLE_EVERY;
     }
     this.stats.wallMs += performance.now() - w0;
+    if (!full) return;
     const dock = this.dock.current(now);
     if (dock && this.dockWake !== dock.until) {
       this.dockWake = dock.until;
@@ -837,13 +881,33 @@ export class Tui implements TuiHost {
         if (this.overlay === null) this.borderDrawn.set(id, border);
         else this.borderDrawn.delete(id);
       }
-      const src = this.source(w);
-      // A pane that printed nothing since it was last drawn where it is is left as it is.
-      const key = `${src.generation()}:${r.x},${r.y},${r.w},${r.h}:${this.epoch}`;
-      if (this.overlay === null && this.paneDrawn.get(id) === key) continue;
-      drawContent(cv, r, src, this.rowMemo(id));
-      this.paneDrawn.set(id, key);
+      this.drawPane(w, r);
     }
+  }
+
+  /**
+   * A frame for pane output alone, when nothing else was asked for since the last full frame:
+   * every other part of the screen is then as that frame drew it (each change to the model, the
+   * agents, the Inbox, the dock or the keys' state asks for a frame of its own, and with it a full
+   * one), so only the panes' changed rows, the cursor and the modes are looked at. A typed key's
+   * echo then costs its cell, not the layout, the borders, the rail and the status line. The
+   * rail's ages count in seconds: a new second draws a full frame.
+   */
+  private panesOnly(s: Session, now: number): boolean {
+    const d = this.drawnFrom;
+    if (this.structureChanged || d === null || this.overlay !== null) return false;
+    if (d.session !== s || d.workspace !== s.activeWorkspace || d.second !== Math.floor(now / 1000)) return false;
+    const layout = layoutOf(s, s.activeWorkspace);
+    return d.layout === layout && d.zoomed === layout.zoomed;
+  }
+
+  /** A tile's cells, unless its pane printed nothing since it was last drawn where it is. */
+  private drawPane(w: Window, r: Rect): void {
+    const src = this.source(w);
+    const key = `${src.generation()}:${r.x},${r.y},${r.w},${r.h}:${this.epoch}`;
+    if (this.overlay === null && this.paneDrawn.get(w.id) === key) return;
+    drawContent(this.canvas, r, src, this.rowMemo(w.id));
+    this.paneDrawn.set(w.id, key);
   }
 
   /**
