@@ -201,6 +201,39 @@ test('mail from a link is data: control characters removed before it is stored',
   await stillServing();
 });
 
+test('hosted-pane streams with bad params, words for streams that are not open, and a stray Result are refused or ignored; the link goes on', async () => {
+  const l = await linkSocket();
+  l.s.write(encodeFrame({ kind: 'Hello', body: hello(FRAME_SCHEMA_JSON) }, MAX));
+  const open = (stream: number, params: unknown) => l.s.write(encodeFrame({ kind: 'StreamOpen', body: { stream, kind: 'hosted-pane', params: JSON.stringify(params) } }, MAX));
+  const id = 'c'.repeat(32);
+  open(1, { window_id: '../../etc' });
+  open(2, { window_id: id, cols: 1e9 });
+  open(3, { window_id: id, resume: { token: 'd'.repeat(32), from: 0 } });
+  open(4, { window_id: id, argv: ['/no/such/program'] });
+  l.s.write(encodeFrame({ kind: 'StreamControl', body: { stream: 99, op: 'kill', params: '{"signal":"SIGKILL"}' } }, MAX));
+  l.s.write(encodeFrame({ kind: 'StreamData', body: { stream: 98, data: randomBytes(64) } }, MAX));
+  l.s.write(encodeFrame({ kind: 'Result', body: { id: 12345, ok: true, result: 'not json', error: 'null' } }, MAX));
+  const closeOf = (n: number) => l.frames.find((f) => f.kind === 'StreamClose' && (f.body as { stream: number }).stream === n)?.body as { reason: string } | undefined;
+  await waitFor(() => [1, 2, 3, 4].every((n) => closeOf(n)), { what: 'the four refusals' });
+  assert.match(closeOf(1)!.reason, /^invalid_params: /);
+  assert.match(closeOf(2)!.reason, /^invalid_params: /);
+  assert.match(closeOf(3)!.reason, /^not_found: /);
+  assert.match(closeOf(4)!.reason, /^spawn_failed: /);
+  // A good one starts; junk control words are ignored; a kill with a signal not allowed hangs it up.
+  open(5, { window_id: id, argv: ['sleep', '60'] });
+  await waitFor(() => l.frames.some((f) => f.kind === 'StreamControl' && (f.body as { op: string }).op === 'started'), { what: 'the start' });
+  for (const [op, params] of [['resize', '{"cols":"wide"}'], ['resize', 'not json'], ['teleport', '{}'], ['kill', '{"signal":"SIGSEGV"}']]) {
+    l.s.write(encodeFrame({ kind: 'StreamControl', body: { stream: 5, op: op!, params: params! } }, MAX));
+  }
+  await waitFor(() => closeOf(5), { what: 'the pane to end' });
+  const exit = l.frames.find((f) => f.kind === 'StreamControl' && (f.body as { op: string }).op === 'exit')!.body as { params: string };
+  assert.is((JSON.parse(exit.params) as { signal: number }).signal, 1, 'SIGHUP, not the signal asked for');
+  l.s.write(encodeFrame({ kind: 'Ping', body: { t: 9 } }, MAX));
+  await waitFor(() => l.frames.some((f) => f.kind === 'Pong'), { what: 'the link still up' });
+  l.s.end();
+  await stillServing();
+});
+
 test('a host whose key changed is refused loudly: down with the reason, an error in the log, nothing followed', async () => {
   await restartWithNewHostKey(peer);
   const h = await waitHost(hub, 'peer', (x) => x.state === 'down' && x.reason === 'host key changed', 'host key changed', 60_000);
