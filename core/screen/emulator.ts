@@ -356,13 +356,20 @@ export class Emulator {
     const off = this.offset;
     if (index < off) return this.store!.text(index);
     const b = this.term.buffer.active;
-    const y = index - off - b.baseY;
-    // A row of the screen: the cache holds it until xterm says the row changed. The viewport is
-    // never scrolled away from the bottom here, so screen row y is refresh row y.
-    const cached = y >= 0 && y < this.term.rows && b.viewportY === b.baseY;
+    return this.xtermLineText(index - off, b.baseY, b.viewportY === b.baseY);
+  }
+
+  /**
+   * Line `k` of xterm's active buffer. A row of the screen comes from the cache, which holds it
+   * until xterm says the row changed; the viewport is never scrolled away from the bottom here
+   * (`atBottom`), so screen row y is refresh row y.
+   */
+  private xtermLineText(k: number, baseY: number, atBottom: boolean): string {
+    const y = k - baseY;
+    const cached = atBottom && y >= 0 && y < this.term.rows;
     let t = cached ? this.rowText.get(y) : undefined;
     if (t === undefined) {
-      t = this.textAt(index - off);
+      t = this.textAt(k);
       if (cached) this.rowText.set(y, t);
     }
     return t;
@@ -397,18 +404,20 @@ export class Emulator {
   /** The last `n` lines of the buffer ending at the bottom of the screen (scrollback included). */
   tailLines(n: number): string[] {
     const end = this.viewportTop + this.term.rows;
-    const start = Math.max(0, end - n);
-    const out: string[] = [];
-    for (let i = start; i < end; i++) out.push(this.lineText(i));
-    return out;
+    return this.rangeLines(Math.max(0, end - n), end);
   }
 
   /** Lines [start, end) of the whole buffer as text. */
   rangeLines(start: number, end: number): string[] {
     const out: string[] = [];
-    const s = Math.max(0, start);
-    const e = Math.min(this.bufferLength, end);
-    for (let i = s; i < e; i++) out.push(this.lineText(i));
+    const off = this.offset;
+    const b = this.term.buffer.active;
+    const e = Math.min(off + b.length, end);
+    let i = Math.max(0, start);
+    for (; i < e && i < off; i++) out.push(this.store!.text(i));
+    const base = b.baseY;
+    const atBottom = b.viewportY === base;
+    for (; i < e; i++) out.push(this.xtermLineText(i - off, base, atBottom));
     return out;
   }
 

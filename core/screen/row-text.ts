@@ -36,7 +36,8 @@ export class RowTextCache {
 
   /** Forgets every row; for changes the refresh signal does not cover. */
   clear(): void {
-    this.rows = [];
+    // Runs on every scroll of a flood; only the first after a read has rows to drop.
+    if (this.rows.length !== 0) this.rows = [];
   }
 
   private drop(start: number, end: number): void {
