@@ -171,6 +171,17 @@ test('a process on the peer outside the pane naming its id is refused forbidden;
   assert.match(s, /capture-pane does not reach a window on another machine/);
 });
 
+test('agent-hook inside the pane reports through the peer\'s daemon too, as that window', async () => {
+  await hub.d.call('set-agent-state', { window: win, state: 'idle' });
+  const payload = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'conv-hosted', prompt: 'hosted work' });
+  await hub.d.call('send-text', { window: win, text: `clear; printf '%s' '${payload}' | ${tuios} agent-hook claude-code --explain 2>&1 | grep -o 'set-agent-state [a-z_]*: [a-z]*'; echo ho""oked\n` });
+  const s = await hub.d.waitScreen(win, /hooked/, 30_000);
+  assert.ok(/set-agent-state working: applied/.test(s), s);
+  const st = await hub.d.call<{ state: string; harness_id?: string | null }>('get-agent-state', { window: win });
+  assert.is(st.state, 'working');
+  assert.is(st.harness_id, 'claude-code');
+});
+
 test('mail as the pane: it reads its window\'s mailbox on the hub, and sends as that window', async () => {
   await hub.d.ok(['send-agent-message', '-w', win, 'for the hosted pane']);
   await hub.d.call('send-text', { window: win, text: `clear; ${tuios} read-agent-messages --json | grep -o '"body": *"for the hosted pane"' | tr -d ' '; ${tuios} send-agent-message -w sleep 'hello from build' && echo ma""iled\n` });
