@@ -139,6 +139,27 @@ test('the window\'s side: started resolves ready; input, resize, pause and resum
   assert.is(p.status, 'ended');
 });
 
+test('flow control: the window\'s emulator past its high watermark pauses the host\'s PTY, and below the low one resumes it', async () => {
+  const { Window } = await import('../../core/model/window.js');
+  const { PTY_HIGH_WATERMARK_BYTES } = await import('../../core/limits.js');
+  const f = fakeRemote({ value: true });
+  const p = HostedPane.open(f.remote, spec);
+  const st = f.opened[0]!;
+  st.say('started', { pid: 9, token: TOKEN });
+  await p.ready;
+  const w = new Window({ id: ID, name: 'remote', sessionId: 's', workspace: 1, order: 1, argv: [], startCwd: '~', cols: 80, rows: 24, scrollback: 100, paneToken: 't', isShell: true, host: 'build' });
+  w.attachProcess(p, () => {});
+  const line = Buffer.from(`${'x'.repeat(79)}\r\n`);
+  // Twice the high watermark in one turn, as a flood arrives.
+  for (let n = 0; n < (2 * PTY_HIGH_WATERMARK_BYTES) / line.length; n++) st.push(line);
+  await waitFor(() => st.sent.some(([op]) => op === 'pause'), { what: 'the pause' });
+  await waitFor(() => st.sent.some(([op]) => op === 'resume') && w.pendingBytes === 0, { timeout: 60_000, what: 'the resume once parsed' });
+  assert.equal(st.sent.map(([op]) => op).filter((op) => op === 'pause' || op === 'resume').slice(0, 2), ['pause', 'resume']);
+  assert.is(w.host, 'build');
+  assert.is(w.pid, null);
+  w.dispose();
+});
+
 test('a refusal before the start rejects ready with the host\'s code and ends the process', async () => {
   const f = fakeRemote({ value: true });
   const p = HostedPane.open(f.remote, spec);
