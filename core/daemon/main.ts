@@ -281,6 +281,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     if (stopping) return;
     stopping = true;
     log.info('daemon stopping', { reason });
+    // Processes on linked hosts are hung up while their links still carry the word.
+    for (const w of model.windows.values()) if (w.host) w.kill();
     for (const h of handles.reverse()) {
       try {
         await h.dispose();

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
 import { BIN } from '../helpers/daemon.js';
 import { screenStandin } from '../helpers/screen-standin.js';
-import { freePort, link, startHost, waitHost, type Host } from '../helpers/link.js';
+import { freePort, link, restart, startHost, waitHost, type Host } from '../helpers/link.js';
 
 /** A TCP relay to the peer's SSH port that can be cut (every connection dropped, new ones refused) and mended. */
 class Relay {
@@ -281,6 +281,27 @@ test('the link drops: the window shows it is disconnected, the process there goe
   await hub.d.call('send-text', { window: win, text: `clear; ${tuios} set-agent-state idle && echo fou""rth\n` });
   await hub.d.waitScreen(win, /fourth/, 30_000);
   await waitFor(async () => (await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state === 'idle', { what: 'idle on the hub' });
+});
+
+test('the hub stopping hangs up the processes it ran on the peer; a hosted window is not restored', async () => {
+  const pid = (await windowOf(hub, win))!.host_pid!;
+  const alive = (n: number) => {
+    try {
+      process.kill(n, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  assert.ok(alive(pid));
+  await restart(hub);
+  await waitFor(() => !alive(pid), { timeout: 30_000, what: 'the hosted shell on build to be hung up' });
+  assert.is(await windowOf(hub, win), undefined);
+  await waitHost(hub, 'build', (h) => h.state === 'up', 'up after the restart', 60_000);
+  const out = await hub.d.ok(['new-window', '-s', 'work', '--host', 'build', 'remote2', 'sh']);
+  win = out.trim();
+  await hub.d.call('send-text', { window: win, text: 'echo fou""rth\n' });
+  await hub.d.waitScreen(win, /^fourth$/m);
 });
 
 test('the peer dies: the window stays listed, disconnected, and the hub goes on', async () => {
