@@ -2,7 +2,8 @@
 // replica emulator fed over the link's pane stream, through the same ScreenSource as a local pane.
 // Keys typed here reach the pane there with send-keys and send-text across the link, one call at
 // a time so they keep their order; when that host's policy refuses `write` the view turns
-// read-only and the dock says why. ctrl+b q closes the view, and with it the stream.
+// read-only and the dock says why. ctrl+b q closes the view, and with it the stream. A dropped
+// link leaves the last screen, marked disconnected; when the link is back the stream opens again.
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_INVERSE } from './canvas.js';
 import type { Rect } from './pane-draw.js';
@@ -23,7 +24,9 @@ function refusesWrite(code: string, message: string): boolean {
 
 export class RemotePaneView implements Overlay {
   readonly fullScreen = true;
-  private readonly replica: Replica;
+  private replica: Replica;
+  private readonly windowId: string;
+  private readonly linkSub: { dispose(): void };
   /** Why keys do not reach the pane (the host refused write), or null while they do. */
   private readOnly: string | null = null;
   private pending = '';
@@ -35,9 +38,22 @@ export class RemotePaneView implements Overlay {
     private readonly row: AgentRow,
     size: { cols: number; rows: number },
   ) {
-    const windowId = row.remote?.window_id ?? row.target.slice(row.target.indexOf(':') + 1);
-    this.replica = new Replica(host.svc, row.host!, windowId, size.cols, size.rows, () => this.host.redraw());
+    this.windowId = row.remote?.window_id ?? row.target.slice(row.target.indexOf(':') + 1);
+    this.replica = this.open(size);
+    this.linkSub = host.svc.bus.on('host-link', (ev) => {
+      if (ev.host !== row.host || ev.state !== 'up' || this.closed || this.replica.state.kind !== 'closed') return;
+      // The link is back: a fresh stream, which starts with the pane's screen as it is now.
+      const last = this.replica;
+      this.replica = this.open({ cols: last.source.cols, rows: last.source.rows });
+      last.dispose();
+      this.host.dock.say(`${row.host} is back: ${row.name} is live again.`);
+      this.host.redraw();
+    });
     host.dock.say(`${row.name} runs on ${row.host}: keys go to it there. ctrl+b q closes this view.`);
+  }
+
+  private open(size: { cols: number; rows: number }): Replica {
+    return new Replica(this.host.svc, this.row.host!, this.windowId, size.cols, size.rows, () => this.host.redraw());
   }
 
   key(tok: Token): void {
@@ -108,6 +124,7 @@ export class RemotePaneView implements Overlay {
 
   dispose(): void {
     this.closed = true;
+    this.linkSub.dispose();
     this.replica.dispose();
   }
 }

@@ -188,4 +188,24 @@ test('a dropped link shows the replica disconnected, and the client goes on', as
   assert.ok(await hub.d.answers(), 'the hub daemon is up');
 });
 
+test('the peer back: its row is live again, and a view open across another drop comes back by itself', async () => {
+  t.keys('Escape');
+  await t.wait(/┌─ here /, 'the hub\'s own pane', 30_000);
+  await peer.d.spawn();
+  await waitHost(hub, 'peer', (h) => h.state === 'up', 'up again', 60_000);
+  // The window comes back with its id and a shell in it; a report makes it an agent's again.
+  await peer.d.ok(['set-agent-state', '-w', win, 'working', '--harness', 'x', '-m', 'back at work']);
+  t.keys('C-b', 'i');
+  await t.wait(/peer:api\/claude(?![^\n]*seen)/, 'the row live again', 60_000);
+  t.keys('g');
+  t.keys('Enter');
+  await t.wait(/on peer · live/, 'the remote view', 30_000);
+  peer.d.kill9();
+  await peer.d.waitExit();
+  await t.wait(/on peer · disconnected/, 'the replica disconnected', 30_000);
+  await peer.d.spawn();
+  await t.wait(/on peer · live/, 'the view live again without a key', 60_000);
+  await t.wait(/peer is back/, 'the dock line', 30_000);
+});
+
 test.run();
