@@ -53,7 +53,16 @@ export class Replica {
       return;
     }
     const st = this.stream;
-    st.on('data', (b: Buffer) => this.feed(b));
+    st.on('data', (b: Buffer) => {
+      // A stream handler runs outside the TUI's guard: a failure ends this replica, nothing else.
+      try {
+        this.feed(b);
+      } catch (e) {
+        svc.log.error('replica failed; its stream is closed', { host, window, error: e instanceof Error ? e.stack : String(e) });
+        this.end('the replica could not parse the pane; open it again');
+        st.destroy();
+      }
+    });
     st.on('end', () => this.end(st.closeReason || 'the pane closed there'));
     st.on('error', (e: Error) => this.end(st.closeReason || e.message));
     st.on('close', () => this.end(st.closeReason || 'the stream closed'));
