@@ -2,8 +2,10 @@
 // (two commits and uncommitted work: modified, staged and untracked files), against what a person
 // does by hand: `git bundle` of the commits plus a tar of the changed files, copied over OpenSSH
 // with scp, then fetched and unpacked. With /usr/sbin/sshd, both copies go through a private sshd
-// on a high port (tuios's stream through `ssh ... cat`, as the link will carry it); without it the
-// copy is a local cp, and the output says so.
+// on a high port (tuios's stream through `ssh ... cat`); without it the copy is a local cp, and the
+// output says so. And the real thing: `tuios worktree pull build:SESSION` between two daemons, each
+// with its own XDG folders, linked over loopback through tuios's own SSH server, into a fresh
+// clone each round; its CPU is both daemons' and their git's.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -13,6 +15,7 @@ import { listHaves, packWorktree, unpackWorktree } from '../../core/git/transfer
 import { waitFor } from '../helpers/wait.js';
 import { identity, log, removeDir, sh, status, tempDir } from '../helpers/worktree-repos.js';
 import { fmt, mb, median } from './helpers.js';
+import { link, startHost, type Host } from '../helpers/link.js';
 import { cpus } from 'node:os';
 
 const FILES = Number(process.env.BENCH_FILES ?? 5000);
@@ -55,11 +58,17 @@ function writeFile(dir: string, rel: string, text: string): void {
 const t = () => performance.now();
 const secs = (ms: number) => `${fmt(ms / 1000, 2)} s`;
 
-/** CPU seconds of this process and every child it has waited for (git, tar, scp, ssh). */
-function cpu(): number {
-  const f = readFileSync('/proc/self/stat', 'utf8');
+/** CPU seconds of a process and every child it has waited for (git, tar, scp, ssh). */
+function cpuOf(pid: number | 'self'): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
   return (Number(x[11]) + Number(x[12]) + Number(x[13]) + Number(x[14])) / 100;
+}
+
+let daemons: Host[] = [];
+/** This process's CPU and, once started, the two linked daemons' (with the git they ran). */
+function cpu(): number {
+  return cpuOf('self') + daemons.reduce((a, h) => a + (h.d.pid ? cpuOf(h.d.pid) : 0), 0);
 }
 
 // ---- an sshd of our own ----
@@ -135,6 +144,8 @@ async function startSshd(dir: string): Promise<Ssh | { why: string }> {
 
 const root = tempDir('tuios-bench-wt-');
 let sshd: Ssh | null = null;
+let hub: Host | null = null;
+let build: Host | null = null;
 try {
   const origin = join(root, 'origin');
   mkdirSync(origin);
@@ -202,6 +213,31 @@ try {
     if (status(dest) !== status(wt)) throw new Error('the pulled worktree differs from its source');
     return '';
   };
+  // Two linked daemons: `build` serves the worktree (files = true for the hub), the hub pulls it.
+  build = await startHost('build', { config: '[hosts.hub]\nfiles = true\n' });
+  hub = await startHost('hub');
+  await link(hub, build);
+  daemons = [hub, build];
+  await build.d.ok(['new-session', 'src', '--cwd', wt]);
+  let linkedBytes = 0;
+  const linked = async (i: number) => {
+    const a = t();
+    const r = await hub!.d.cli(['worktree', 'pull', 'build:src', '--repo', linkedClones[i]!, '--json'], { timeoutMs: 30 * 60_000 });
+    const ms = t() - a;
+    if (r.code !== 0) throw new Error(`worktree pull build:src failed: ${r.stderr}`);
+    const out = JSON.parse(r.stdout) as { path: string; bytes: number };
+    linkedBytes = out.bytes;
+    if (log(out.path).join() !== log(wt).join() || status(out.path) !== status(wt)) throw new Error('the pulled worktree differs from its source');
+    return `${fmt(ms / 1000, 2)}`;
+  };
+  // A fresh clone per round, made before the timing: each pull has the same offer of haves.
+  const linkedClones: string[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const c = join(root, `linked-clone-${i}`);
+    sh(root, ['clone', '-q', '--no-local', clone, c]); // the clone as it was: main only, as the others' offer
+    identity(c);
+    linkedClones.push(c);
+  }
   const notHaves = haves.filter((h) => spawnSync('git', ['cat-file', '-e', h], { cwd: wt }).status === 0).map((h) => `^${h}`);
   const byHand = async (i: number) => {
     const out = join(root, `by-hand-${i}`);
@@ -227,6 +263,7 @@ try {
     { name: 'tuios worktree pull, in-process stream', run: inProcess, wall: [], cpu: [], note: '' },
     { name: `tuios worktree pull through ${sshd ? 'ssh' : 'a file'}`, run: overSsh, wall: [], cpu: [], note: '' },
     { name: `git bundle + tar, ${sshd ? 'scp' : 'cp'}, fetch, worktree add, untar`, run: byHand, wall: [], cpu: [], note: '' },
+    { name: 'tuios worktree pull build:src, two daemons linked through tuios\'s SSH server on loopback', run: linked, wall: [], cpu: [], note: '' },
   ];
   for (let i = 0; i < ROUNDS; i++) {
     for (const m of methods) {
@@ -238,9 +275,13 @@ try {
     }
   }
   console.log(`copies over ${over}; ${ROUNDS} rounds each, medians; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${cpus().length} cores`);
-  for (const m of methods) console.log(`  ${m.name}: ${secs(median(m.wall))} wall, ${secs(median(m.cpu))} CPU (this process and its children)`);
+  for (const m of methods) console.log(`  ${m.name}: ${secs(median(m.wall))} wall, ${secs(median(m.cpu))} CPU (this process and its children${m.run === linked ? ', both daemons and their git' : ''})`);
+  const hand = median(methods[2]!.wall);
+  const real = median(methods[3]!.wall);
+  console.log(`  linked pull against bundle+${sshd ? 'scp' : 'cp'}: ${secs(real)} vs ${secs(hand)}, ratio ${fmt(real / hand, 2)} (rounds: ${methods[3]!.wall.map((x) => fmt(x / 1000, 2)).join(', ')} s against ${methods[2]!.wall.map((x) => fmt(x / 1000, 2)).join(', ')} s); the linked pull moved ${mb(linkedBytes)}`);
   console.log(`  moved: tuios ${mb(wireBytes)} (the exact state: commits, staged, unstaged, deleted, untracked), by hand ${mb(handBytes)} (git status after it: ${methods[2]!.note}: staged changes arrive unstaged and deletions are lost)`);
 } finally {
+  for (const h of [hub, build]) await h?.d.stop().catch(() => undefined);
   sshd?.proc.kill('SIGTERM');
   if (process.env.BENCH_KEEP) console.log(`kept ${root}`);
   else removeDir(root);
