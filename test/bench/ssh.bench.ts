@@ -1,10 +1,13 @@
 // Keystroke-to-echo latency through our SSH server to a shell pane (the TUI drawing it), against
 // OpenSSH's sshd with tmux on the same machine in the same run (goal: no worse). One client for
 // both, an ssh2 Client in this process with a pty 120x40: a key is written, and the time is taken
-// when that character arrives back in the drawn stream (escape sequences stripped). The daemon
-// is the built one in its own process, as `npm start` runs it. When /usr/sbin/sshd is absent
-// the peer is skipped with the reason printed, and `tmux attach` in a local pty stands in as a
-// reference (no ssh hop), so the figures still say something.
+// when that character arrives back in the drawn stream (escape sequences stripped). The two are
+// typed into in turn, key for key, each with the same pause before its next key, so a machine
+// that gets busier or quieter during the run weighs on both alike. The daemon is the built one in
+// its own process, as `npm start` runs it. When /usr/sbin/sshd is absent the peer is skipped with
+// the reason printed, and `tmux attach` in a local pty stands in as a reference (no ssh hop), so
+// the figures still say something. A third endpoint typed into in the same turns is the floor of
+// any server on ssh2 and node-pty (ssh-floor.ts: the channel and a pty sh, nothing between).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -41,8 +44,13 @@ interface Figures {
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;?<=>!"$' ]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[=>78cDEHMNOZ]/g, '');
 
-/** Types KEYS letters, one at a time, each timed until it is drawn back. */
-async function measure(ep: Endpoint, ready: RegExp): Promise<Figures> {
+/** An endpoint being typed into: `typeOne` writes a letter and resolves with the ms until it is drawn back. */
+interface Typist {
+  typeOne(ch: string): Promise<number>;
+  write(s: string): void;
+}
+
+async function typist(ep: Endpoint, ready: RegExp): Promise<Typist> {
   let buf = '';
   let waiter: (() => void) | null = null;
   ep.onData((s) => {
@@ -50,34 +58,44 @@ async function measure(ep: Endpoint, ready: RegExp): Promise<Figures> {
     waiter?.();
   });
   await waitFor(() => ready.test(strip(buf)), { timeout: 30_000, what: `the first screen (${ready})` });
-  const xs: number[] = [];
-  const typeOne = (ch: string) =>
-    new Promise<number>((resolve, reject) => {
-      buf = '';
-      const t0 = performance.now();
-      const timer = setTimeout(() => reject(new Error(`no echo of ${ch} in 10 s; got ${JSON.stringify(buf.slice(-200))}`)), 10_000);
-      waiter = () => {
-        if (strip(buf).includes(ch)) {
-          waiter = null;
-          clearTimeout(timer);
-          resolve(performance.now() - t0);
-        }
-      };
-      ep.write(ch);
-    });
-  const settle = () => new Promise((r) => setTimeout(r, 30));
+  return {
+    write: (s) => ep.write(s),
+    typeOne: (ch) =>
+      new Promise<number>((resolve, reject) => {
+        buf = '';
+        const t0 = performance.now();
+        const timer = setTimeout(() => reject(new Error(`no echo of ${ch} in 10 s; got ${JSON.stringify(buf.slice(-200))}`)), 10_000);
+        waiter = () => {
+          if (strip(buf).includes(ch)) {
+            waiter = null;
+            clearTimeout(timer);
+            resolve(performance.now() - t0);
+          }
+        };
+        ep.write(ch);
+      }),
+  };
+}
+
+/** Types KEYS letters into each endpoint, one at a time and in turn, each timed until it is drawn back. */
+async function measure(eps: Typist[]): Promise<Figures[]> {
+  const xs: number[][] = eps.map(() => []);
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   for (let i = 0; i < KEYS + 20; i++) {
-    // A fresh line now and then, so the command line never wraps; not timed.
-    if (i % 40 === 0) {
-      ep.write('\x15');
-      await new Promise((r) => setTimeout(r, 150));
+    for (let e = 0; e < eps.length; e++) {
+      const ep = eps[e]!;
+      // A fresh line now and then, so the command line never wraps; not timed.
+      if (i % 40 === 0) {
+        ep.write('\x15');
+        await pause(150);
+      }
+      const ms = await ep.typeOne(LETTERS[i % LETTERS.length]!);
+      if (i >= 20) xs[e]!.push(ms); // the first keys warm both sides up
+      await pause(30);
     }
-    const ms = await typeOne(LETTERS[i % LETTERS.length]!);
-    if (i >= 20) xs.push(ms); // the first keys warm both sides up
-    await settle();
   }
-  ep.write('\x15');
-  return { p50: percentile(xs, 50), p99: percentile(xs, 99), median: median(xs), n: xs.length };
+  for (const ep of eps) ep.write('\x15');
+  return xs.map((x) => ({ p50: percentile(x, 50), p99: percentile(x, 99), median: median(x), n: x.length }));
 }
 
 function ssh2Shell(port: number, privateKey: string, cmd: string | null, username = 'bench'): Promise<Endpoint> {
@@ -111,6 +129,8 @@ function freePort(): Promise<number> {
   });
 }
 
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n, 2)}`;
+
 function line(name: string, f: Figures): string {
   return `${name}: keystroke to echo p50 ${fmt(f.p50, 2)} ms, p99 ${fmt(f.p99, 2)} ms (${f.n} keys)`;
 }
@@ -119,38 +139,38 @@ const kp = utils.generateKeyPairSync('ed25519');
 const results: Record<string, Figures> = {};
 
 // --- ours: the built daemon, its SSH server, the TUI drawing a shell pane ---
-{
-  const d = await TestDaemon.start({ ssh: true, env: SHELL_ENV });
-  try {
-    const f = join(d.dir, 'config', 'tuios', 'authorized_keys');
-    writeFileSync(f, kp.public + '\n', { mode: 0o600 });
-    await d.ok(['new-session', 'bench', '--window-name', 'sh', 'sh']);
-    const port = (await d.call<{ endpoints: { ssh: { port: number } } }>('server-info')).endpoints.ssh.port;
-    const ep = await ssh2Shell(port, kp.private, null);
-    results.ours = await measure(ep, /C-b \? help/);
-    ep.close();
-    console.log(line('tuios ssh server -> TUI -> sh', results.ours));
-  } finally {
-    await d.stop();
-  }
-}
+const d = await TestDaemon.start({ ssh: true, env: SHELL_ENV });
+const closers: Array<() => void | Promise<void>> = [() => d.stop()];
+const eps: Array<{ name: string; key: string; t: Typist }> = [];
+try {
+  const f = join(d.dir, 'config', 'tuios', 'authorized_keys');
+  writeFileSync(f, kp.public + '\n', { mode: 0o600 });
+  await d.ok(['new-session', 'bench', '--window-name', 'sh', 'sh']);
+  const port = (await d.call<{ endpoints: { ssh: { port: number } } }>('server-info')).endpoints.ssh.port;
+  const ep = await ssh2Shell(port, kp.private, null);
+  closers.unshift(() => ep.close());
+  eps.push({ name: 'tuios ssh server -> TUI -> sh', key: 'ours', t: await typist(ep, /C-b \? help/) });
 
-// --- the peer: OpenSSH's sshd running `tmux attach` to a shell pane ---
-const tmux = hasTmux();
-if (!tmux) console.log('tmux is not installed: no peer to compare with');
-if (tmux && !existsSync(SSHD)) console.log(`skipped OpenSSH sshd + tmux: ${SSHD} is not installed (apt-get install openssh-server; .ci/run installs it)`);
-if (tmux && existsSync(SSHD)) {
-  const dir = mkdtempSync(join(tmpdir(), 'tuios-bench-sshd-'));
-  const t = new Tmux(`tuios-bench-ssh-${process.pid}`);
-  let sshd: ChildProcess | null = null;
-  try {
+  // --- the peer: OpenSSH's sshd running `tmux attach` to a shell pane ---
+  const tmux = hasTmux();
+  if (!tmux) console.log('tmux is not installed: no peer to compare with');
+  if (tmux && !existsSync(SSHD)) console.log(`skipped OpenSSH sshd + tmux: ${SSHD} is not installed (apt-get install openssh-server; .ci/run installs it)`);
+  if (tmux && existsSync(SSHD)) {
+    const dir = mkdtempSync(join(tmpdir(), 'tuios-bench-sshd-'));
+    const t = new Tmux(`tuios-bench-ssh-${process.pid}`);
+    let sshd: ChildProcess | null = null;
+    closers.push(() => {
+      sshd?.kill('SIGTERM');
+      t.kill();
+      rmSync(dir, { recursive: true, force: true });
+    });
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'host')]);
     writeFileSync(join(dir, 'authorized_keys'), kp.public + '\n', { mode: 0o600 });
-    const port = await freePort();
+    const sport = await freePort();
     const cfg = join(dir, 'sshd_config');
     writeFileSync(
       cfg,
-      [`Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host')}`, `PidFile ${join(dir, 'sshd.pid')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'PermitRootLogin prohibit-password', 'PrintMotd no', 'Subsystem sftp internal-sftp'].join('\n') + '\n',
+      [`Port ${sport}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host')}`, `PidFile ${join(dir, 'sshd.pid')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'PermitRootLogin prohibit-password', 'PrintMotd no', 'Subsystem sftp internal-sftp'].join('\n') + '\n',
     );
     chmodSync(join(dir, 'host'), 0o600);
     if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
@@ -162,32 +182,48 @@ if (tmux && existsSync(SSHD)) {
     t.run('new-session', '-d', '-s', 'bench', '-x', String(COLS), '-y', String(ROWS), `env PS1='$ ' ENV= sh`);
     t.run('set-option', '-g', 'status', 'on');
     const me = userInfo().username;
-    const ep = await waitFor(() => ssh2Shell(port, kp.private, `exec tmux -L ${t.socket} attach -t bench`, me).catch(() => null), { timeout: 20_000, what: `sshd to answer (${sshdErr})` });
-    results.sshd = await measure(ep, /\[bench\]/);
-    ep.close();
-    console.log(line('OpenSSH sshd -> tmux attach -> sh', results.sshd));
-  } finally {
-    sshd?.kill('SIGTERM');
-    t.kill();
-    rmSync(dir, { recursive: true, force: true });
+    const pep = await waitFor(() => ssh2Shell(sport, kp.private, `exec tmux -L ${t.socket} attach -t bench`, me).catch(() => null), { timeout: 20_000, what: `sshd to answer (${sshdErr})` });
+    closers.unshift(() => pep.close());
+    eps.push({ name: 'OpenSSH sshd -> tmux attach -> sh', key: 'sshd', t: await typist(pep, /\[bench\]/) });
   }
+
+  // --- the floor: ssh2 and node-pty alone, in a process of their own ---
+  const floor = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ssh-floor.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  closers.push(() => void floor.kill());
+  const fport = await new Promise<number>((resolve, reject) => {
+    floor.once('exit', (c) => reject(new Error(`ssh-floor.ts exited ${c}`)));
+    floor.stdout!.once('data', (b) => resolve(Number(String(b).trim())));
+  });
+  const fep = await ssh2Shell(fport, kp.private, null);
+  closers.unshift(() => fep.close());
+  eps.push({ name: 'floor: ssh2 server -> node-pty sh, nothing between', key: 'floor', t: await typist(fep, /\$ /) });
+
+  const figs = await measure(eps.map((e) => e.t));
+  eps.forEach((e, i) => {
+    results[e.key] = figs[i]!;
+    console.log(line(e.name, figs[i]!));
+  });
+} finally {
+  for (const c of closers) await c();
 }
 
-// --- a reference without the ssh hop: tmux attach in a local pty ---
-if (tmux) {
+// --- a reference without the ssh hop: tmux attach in a local pty (on its own, after) ---
+if (hasTmux()) {
   const t = new Tmux(`tuios-bench-ssh-local-${process.pid}`);
   try {
     t.run('new-session', '-d', '-s', 'bench', '-x', String(COLS), '-y', String(ROWS), `env PS1='$ ' ENV= sh`);
     const p = pty.spawn('tmux', ['-L', t.socket, '-f', '/dev/null', 'attach', '-t', 'bench'], { cols: COLS, rows: ROWS, name: 'xterm-256color', env: { ...process.env, TERM: 'xterm-256color' } as Record<string, string> });
     const ep: Endpoint = { write: (s) => p.write(s), onData: (fn) => p.onData(fn), close: () => p.kill() };
-    results.tmuxLocal = await measure(ep, /\[bench\]/);
+    results.tmuxLocal = (await measure([await typist(ep, /\[bench\]/)]))[0]!;
     ep.close();
-    console.log(line('tmux attach in a local pty (no ssh) -> sh', results.tmuxLocal));
+    console.log(line('tmux attach in a local pty (no ssh) -> sh', results.tmuxLocal!));
   } finally {
     t.kill();
   }
 }
 
+if (results.ours && results.floor) console.log(`tuios over the ssh2 + node-pty floor: p50 ${signed(results.ours.p50 - results.floor.p50)} ms, p99 ${signed(results.ours.p99 - results.floor.p99)} ms`);
+if (results.floor && results.sshd) console.log(`the floor against sshd+tmux: p50 ${fmt(results.floor.p50 / results.sshd.p50, 2)}x`);
 if (results.ours && results.sshd) {
   const r50 = results.ours.p50 / results.sshd.p50;
   const r99 = results.ours.p99 / results.sshd.p99;
