@@ -29,10 +29,14 @@ export interface AgentsViewMemory {
   drafts: Map<string, Editor>;
   bulkDraft: Editor | null;
   selector: string;
+  /** Linked hosts' rows hidden here with d: row key → what the row said then (spec: it comes back when that agent changes it). */
+  hiddenHere: Map<string, string>;
+  /** The last row hidden here, for u within the undo window. */
+  lastHidden: { key: string; at: number } | null;
 }
 
 export function newAgentsViewMemory(): AgentsViewMemory {
-  return { selected: null, drafts: new Map(), bulkDraft: null, selector: '' };
+  return { selected: null, drafts: new Map(), bulkDraft: null, selector: '', hiddenHere: new Map(), lastHidden: null };
 }
 
 type ViewRow =
@@ -40,6 +44,16 @@ type ViewRow =
   | { key: string; type: 'item'; item: Item; group: ViewGroup | 'snoozed'; since: number; down?: boolean }
   /** A linked host's Inbox item with no agent row of its own: display-only here. */
   | { key: string; type: 'host-item'; item: RemoteItemRow; group: ViewGroup | 'snoozed'; since: number; down?: boolean };
+
+/** What a linked host's agent row says: hidden here until it says something else. */
+function hostAgentSignature(a: AgentRow): string {
+  return `${a.state}|${a.kind}|${a.stateSince}|${a.items.map((i) => i.id).join(',')}`;
+}
+
+/** What a linked host's Inbox item says: hidden here until it is updated. */
+function hostItemSignature(i: RemoteItemRow): string {
+  return `${i.kind}|${i.updated_at}`;
+}
 
 type Mode = 'list' | 'peek' | 'reply' | 'select' | 'snooze' | 'bulk-allow' | 'text' | 'narrow-focus' | 'reason';
 
@@ -158,6 +172,7 @@ export class AgentsView implements Overlay {
     const keys = new Set<string>();
     for (const a of agents) {
       if (!this.agentMatches(a)) continue;
+      if (a.host && this.hiddenHereStill(a.id, hostAgentSignature(a))) continue;
       const g = this.settler.group(a.id, viewGroup(a, now), now, (ms) => this.wake(ms));
       const wait = a.items.filter((i) => NEEDS_ITEM_KINDS.has(i.kind)).reduce((m, i) => Math.min(m, i.opened_at), a.stateSince);
       out.push({ key: a.id, type: 'agent', agent: a, group: g, since: g === 'needs' ? wait : a.stateSince, down: !!a.down });
@@ -177,6 +192,7 @@ export class AgentsView implements Overlay {
       if (i.kind !== 'done' && !NEEDS_ITEM_KINDS.has(i.kind)) continue;
       if (!this.hostItemMatches(i)) continue;
       const key = `host-item:${i.host}:${i.id}`;
+      if (this.hiddenHereStill(key, hostItemSignature(i))) continue;
       out.push({ key, type: 'host-item', item: i, group: i.kind === 'done' ? 'review' : 'needs', since: i.opened_at, down: i.down });
       keys.add(key);
     }
@@ -328,8 +344,8 @@ export class AgentsView implements Overlay {
         this.host.track(this.undo());
         return;
       case 'd':
-        if (!this.marks.size && r?.type === 'agent' && r.agent.host) return this.displayOnly(r.agent.host, 'dismissed');
-        if (!this.marks.size && r?.type === 'host-item') return this.displayOnly(r.item.host, 'dismissed', r.item);
+        if (!this.marks.size && r?.type === 'agent' && r.agent.host) return this.hideHere(r, r.agent.host, hostAgentSignature(r.agent));
+        if (!this.marks.size && r?.type === 'host-item') return this.hideHere(r, r.item.host, hostItemSignature(r.item));
         this.host.track(this.dismiss(this.marks.size ? this.markedShown() : r ? [r] : []));
         return;
       case 'z':
@@ -583,7 +599,35 @@ export class AgentsView implements Overlay {
     this.host.redraw();
   }
 
+  /**
+   * d on a linked host's row hides it here and marks nothing on that machine: whether the person
+   * has dealt with it is a fact about this client, and a second hub or a client there still sees
+   * it. The row comes back when that agent changes it (its state, or the item, moves on).
+   */
+  private hideHere(r: ViewRow, host: string, signature: string): void {
+    this.mem.hiddenHere.set(r.key, signature);
+    this.mem.lastHidden = { key: r.key, at: Date.now() };
+    this.host.dock.say(`Hidden here; nothing changes on ${host}, and it comes back when it changes. u undoes it for ${UNDO_WINDOW_MS / 1000} s.`);
+    this.host.redraw();
+  }
+
+  /** Whether a hidden row still says what it said when hidden; one that moved on is shown again. */
+  private hiddenHereStill(key: string, signature: string): boolean {
+    const was = this.mem.hiddenHere.get(key);
+    if (was === undefined) return false;
+    if (was === signature) return true;
+    this.mem.hiddenHere.delete(key);
+    return false;
+  }
+
   private async undo(): Promise<void> {
+    const h = this.mem.lastHidden;
+    if (h && Date.now() - h.at <= UNDO_WINDOW_MS && this.mem.hiddenHere.delete(h.key)) {
+      this.mem.lastHidden = null;
+      this.host.dock.say('Undone.');
+      this.host.redraw();
+      return;
+    }
     const r = await this.host.acts.call<{ undone: unknown }>('mark-attention', { action: 'undo' }, true);
     if (!r.ok) this.host.dock.say(`Not undone: ${r.message}`);
     else this.host.dock.say(r.value.undone ? 'Undone.' : `Nothing to undo from the last ${UNDO_WINDOW_MS / 1000} s.`);
@@ -907,7 +951,7 @@ export class AgentsView implements Overlay {
       const it = sel.item;
       cv.text(r.x, y++, fit(`${it.kind} · ${clean(it.name ?? it.harness ?? 'tuios')} · ${it.host}:${clean(it.session ?? '-')}`, r.w, ascii), attr(-1, -1, A_BOLD), end);
       cv.text(r.x, y++, fit(clean(it.summary), r.w, ascii), PLAIN, end);
-      cv.text(r.x, y++, fit(it.down ? `${it.host}'s link is down: this is what it said last.` : `On ${it.host}, and display-only here: it is answered and dismissed there.`, r.w, ascii), roleAttr('muted'), end);
+      cv.text(r.x, y++, fit(it.down ? `${it.host}'s link is down: this is what it said last.` : `On ${it.host}: answered and dismissed there; d hides it here only.`, r.w, ascii), roleAttr('muted'), end);
       return null;
     } else {
       const it = sel.item;
@@ -1041,7 +1085,7 @@ export class AgentsView implements Overlay {
     else if (this.mode === 'reply') keys = 'enter queue it   ctrl+] go to the pane   esc keep the draft';
     else if (this.mode === 'reason') keys = 'enter deny with this reason (empty sends the default)   esc drop it';
     else if (this.marks.size) keys = `${this.marks.size} marked: r reply   1 allow   3 reject   d dismiss   z snooze   * clear`;
-    else if (sel && sel.type === 'host-item') keys = `${sel.item.host}'s Inbox item: display-only here   j/k move   esc close`;
+    else if (sel && sel.type === 'host-item') keys = `${sel.item.host}'s Inbox item   d hide here   j/k move   esc close`;
     else if (sel && sel.type === 'agent' && sel.agent.down) keys = `${sel.agent.host} is down: its row is what it said last   j/k move   esc close`;
     else if (sel && sel.type === 'agent' && sel.agent.host && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   enter open its pane   esc close';
     else if (sel && sel.type === 'agent' && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   d dismiss   z snooze   enter go   ctrl+] zoom   esc close';

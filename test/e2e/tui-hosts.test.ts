@@ -2,8 +2,8 @@
 // loopback, a stand-in Claude Code on the peer drawing the captured permission screen. The hub's
 // agents view lists it under Needs you as `peer:api/claude` and ctrl+b o visits it; space peeks
 // it across the link; `1` is refused while the peer keeps respond off for the hub (the dock says
-// why) and answers once it is on, and the peer's pane goes working. r queues a reply there; d says the peer's Inbox is
-// display-only. Enter opens the peer's pane here from a replica fed over the link, keys typed
+// why) and answers once it is on, and the peer's pane goes working. r queues a reply there; d hides a row here and
+// marks nothing on the peer, whose Inbox is changed only there. Enter opens the peer's pane here from a replica fed over the link, keys typed
 // there reach it, the view is read-only once the peer refuses write, and a dropped link shows it
 // disconnected without taking the client down.
 import { test } from 'uvu';
@@ -103,11 +103,15 @@ test('with respond on, 1 answers it across the link and the peer\'s pane goes wo
   await waitFor(async () => ['working', 'idle', 'done'].includes((await stateOf(win)).state), { timeout: 30_000, what: 'the peer pane past the prompt' });
 });
 
-test('r queues a reply on the peer through the link; d says its Inbox is display-only here', async () => {
+test('r queues a reply on the peer through the link; d hides the row here only, u brings it back', async () => {
   await waitFor(async () => (await stateOf(win)).state !== 'working', { timeout: 30_000, what: 'the stand-in at rest' });
   t.keys('g');
   t.keys('d');
-  await t.wait(/Not dismissed: peer's Inbox items are display-only here/, 'the display-only line', 30_000);
+  await t.wait(/Hidden here; nothing changes on peer/, 'the hidden line', 30_000);
+  await t.wait(/^(?![\s\S]*peer:api\/claude)/, 'the row gone here', 30_000);
+  t.keys('u');
+  await t.wait(/peer:api\/claude/, 'the row back', 30_000);
+  t.keys('g');
   t.keys('r');
   await t.wait(/Reply to peer:api\/claude/, 'the reply editor', 30_000);
   t.type('hello from the hub');
@@ -122,10 +126,13 @@ test('a question on the peer from outside any agent is a display-only row of its
   const item = await waitFor(async () => (await peer.d.call<{ items: Array<{ id: number; kind: string; summary: string }> }>('list-attention')).items.find((i) => i.kind === 'ask'), { what: 'the ask on the peer' });
   await t.wait(/Needs you\s+1[\s\S]*ask\s+[\s\S]*peer:-/, 'the peer\'s ask under Needs you', 30_000);
   t.keys('g');
-  await t.wait(/On peer, and display-only here/, 'its focus', 30_000);
+  await t.wait(/On peer: answered and dismissed there; d hides it here only/, 'its focus', 30_000);
   t.keys('d');
-  await t.wait(/Not dismissed: peer's Inbox items are display-only here; deal with it on peer/, 'the display-only line', 30_000);
+  await t.wait(/Hidden here; nothing changes on peer/, 'the hidden line', 30_000);
+  await t.wait(/^(?![\s\S]*Ship the release)/, 'the row hidden here', 30_000);
   assert.ok((await peer.d.call<{ items: Array<{ id: number }> }>('list-attention')).items.some((i) => i.id === item.id), 'nothing dismissed on the peer');
+  t.keys('u');
+  await t.wait(/Ship the release/, 'the row back after u', 30_000);
   // The person on the peer deals with it there, and the row goes here.
   const c = await peer.d.client();
   const att = await c.stream<{ nonce: string | null }>('attach', { mode: 'control' }, () => {});
