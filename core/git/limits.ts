@@ -45,6 +45,11 @@ export const PULL_MAX_HAVES = 1000;
  * and 0 packs 2 MB, while on thousands of new files a wide window costs seconds for nothing.
  */
 export const PULL_WORK_DELTA_WINDOW = 2;
+/**
+ * zlib level of both packs. Deflate is most of a pull's CPU: on 50 MB of source-like changes
+ * level 1 packs in ~20% less CPU than git's default (6) for ~6% more bytes (bench: worktree).
+ */
+export const PULL_PACK_COMPRESSION = 1;
 /** Progress callbacks at most this often (plus one per phase change). */
 export const PULL_PROGRESS_BYTES = 1024 * 1024;
 

@@ -21,11 +21,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Writable, type Readable } from 'node:stream';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 import { TuiosError } from '../errors.js';
 import { git, gitText, forgetSafety } from './run.js';
 import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, workingTrees, type WorkingTrees } from './repo.js';
-import { GIT_TRANSFER_TIMEOUT_MS, PULL_WORK_DELTA_WINDOW, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_MAX_HEADER_BYTES, PULL_PROGRESS_BYTES } from './limits.js';
+import { GIT_TRANSFER_TIMEOUT_MS, PULL_WORK_DELTA_WINDOW, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_MAX_HEADER_BYTES, PULL_PACK_COMPRESSION, PULL_PROGRESS_BYTES } from './limits.js';
 
 export const PULL_MAGIC = Buffer.from('TUIOSWT1', 'latin1');
 export const FRAME_HEADER = 1;
@@ -249,6 +249,10 @@ export async function listHaves(repo: string, signal?: AbortSignal): Promise<str
 /** Packs a worktree's state into `out` (ended on success, destroyed on failure: a cut for its reader). Touches nothing of it. */
 export async function packWorktree(worktree: string, out: Writable, opts: PackOptions = {}): Promise<PackSummary> {
   const { signal } = opts;
+  // Ends the running pack-objects: the caller's cancel, or a failure of this call.
+  const packing = new AbortController();
+  const stopPacking = () => packing.abort();
+  signal?.addEventListener('abort', stopPacking, { once: true });
   let bytes = 0;
   let lastReport = 0;
   const report = (phase: PullProgress['phase'], force = false) => {
@@ -303,44 +307,57 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
     // modified file travels as a delta on the version the receiver has. The second
     // pack's delta search is narrow: its objects are new files and new versions of files, whose
     // best base sorts beside them, and a wide search over thousands of new blobs costs seconds.
+    // One after the other: at once, two pack-objects (each with its delta threads) measured
+    // slower on two busy cores than in turn.
     let packBytes = 0;
     const sums: Array<{ bytes: number; sha256: string }> = [];
-    const sendPack = async (revs: string, extra: string[]) => {
+    const packInto = (revs: string, extra: string[]) => {
+      const pass = new PassThrough({ highWaterMark: PULL_CHUNK_BYTES });
+      const done = git(['-c', `pack.compression=${PULL_PACK_COMPRESSION}`, 'pack-objects', '--revs', '--stdout', '-q', '--delta-base-offset', ...extra], { cwd: top, signal: packing.signal, input: revs, stdout: pass, timeoutMs: GIT_TRANSFER_TIMEOUT_MS }).then(
+        () => void pass.end(),
+        (e: unknown) => {
+          pass.destroy(e as Error);
+          throw e;
+        },
+      );
+      done.catch(() => undefined); // awaited where its pack is sent
+      return { pass, done };
+    };
+    const sendFrom = async (p: { pass: PassThrough; done: Promise<void> }) => {
       const hash = createHash('sha256');
       let n = 0;
-      const framer = new Writable({
-        highWaterMark: PULL_CHUNK_BYTES,
-        write(chunk: Buffer, _enc, cb) {
-          void (async () => {
-            for (let i = 0; i < chunk.length; i += PULL_CHUNK_BYTES) {
-              const part = chunk.subarray(i, i + PULL_CHUNK_BYTES);
-              hash.update(part);
-              n += part.length;
-              packBytes += part.length;
-              await send(frame(FRAME_PACK, part));
-              report('pack');
-            }
-          })().then(() => cb(), (e: Error) => cb(e));
-        },
-      });
-      await git(['pack-objects', '--revs', '--stdout', '-q', '--delta-base-offset', ...extra], { cwd: top, signal, input: revs, stdout: framer, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-      await new Promise<void>((resolve, reject) => framer.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      for await (const chunk of p.pass as AsyncIterable<Buffer>) {
+        for (let i = 0; i < chunk.length; i += PULL_CHUNK_BYTES) {
+          const part = chunk.subarray(i, i + PULL_CHUNK_BYTES);
+          hash.update(part);
+          n += part.length;
+          packBytes += part.length;
+          await send(frame(FRAME_PACK, part));
+          report('pack');
+        }
+      }
+      await p.done;
       sums.push({ bytes: n, sha256: hash.digest('hex') });
     };
     const not = prerequisites.map((p) => `^${p}\n`).join('');
     const newCommits = Number(await gitText(['rev-list', '--count', '--stdin'], { cwd: top, signal, input: `${head}\n${not}` }));
-    if (newCommits > 0) await sendPack(`${head}\n${not}`, ['--thin']);
+    const history = newCommits > 0 ? packInto(`${head}\n${not}`, ['--thin']) : null;
+    if (history) await sendFrom(history);
     else sums.push({ bytes: 0, sha256: createHash('sha256').digest('hex') });
     await send(frame(FRAME_NEXT, Buffer.alloc(0)));
-    await sendPack(`${workCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_WORK_DELTA_WINDOW}`]);
+    const work = packInto(`${workCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_WORK_DELTA_WINDOW}`]);
+    await sendFrom(work);
     await send(frame(FRAME_END, Buffer.from(JSON.stringify({ packs: sums }))));
     await new Promise<void>((resolve) => out.end(resolve));
     report('done', true);
     return { header, bytes, pack_bytes: packBytes };
   } catch (e) {
     // The reader sees a cut (a premature close); the reason is this call's to report.
+    packing.abort();
     out.destroy();
     throw e;
+  } finally {
+    signal?.removeEventListener('abort', stopPacking);
   }
 }
 
@@ -492,7 +509,8 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   const spools = Array.from({ length: PACKS }, (_, i) => join(work, `pack-${i}`));
   // Once the history pack is whole, its commits are indexed and HEAD is checked out under a
   // temporary name while the work pack is still on its way. A cut after that removes both.
-  const checkoutHead = async (header: PackHeader, historyBytes: number) => {
+  // The history's objects in the clone: the checkout and the work pack's index both need them.
+  const indexHistory = async (header: PackHeader, historyBytes: number) => {
     for (const p of header.prerequisites) {
       const r = await git(['cat-file', '-e', `${p}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
       if (r.code !== 0) throw new TuiosError('conflict', `The transfer needs commit ${p.slice(0, 12)}, which this clone does not have.`, 'Pull again: the offer of what this clone has is read anew each time.');
@@ -500,6 +518,8 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     progress('index', true);
     // index-pack checks the pack's own checksum: a damaged pack indexes nothing.
     if (historyBytes > 0) await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[0]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+  };
+  const checkoutHead = async (header: PackHeader) => {
     const wanted = opts.branch ?? header.branch ?? 'pulled';
     await checkBranchName(wanted, cwd);
     branch = wanted;
@@ -518,7 +538,9 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     madeBranch = branch;
     await git(['worktree', 'add', '--quiet', '--no-track', '-b', branch, tmpTree, header.head], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
   };
+  let indexed: Promise<void> | null = null;
   let early: Promise<void> | null = null;
+  let workIndexed: Promise<unknown> | null = null;
   try {
     progress('receive', true);
     const { header, bytes, packBytes } = await spoolTransfer(input, spools, {
@@ -531,16 +553,21 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
         progress('receive', phaseObjects);
       },
       onHistory: (h, n) => {
-        early = checkoutHead(h, n);
-        early.catch(() => undefined); // awaited below; a failure there is this call's failure
+        indexed = indexHistory(h, n);
+        early = indexed.then(() => checkoutHead(h));
+        // Awaited below; a failure there is this call's failure.
+        indexed.catch(() => undefined);
+        early.catch(() => undefined);
       },
     });
-    if (!early) throw badStream('it has no history pack');
-    await early;
+    if (!early || !indexed) throw badStream('it has no history pack');
+    await indexed;
     received = bytes;
     progress('index', true);
-    // The work pack is thin against the history's objects.
-    if (packBytes[1]! > 0) await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[1]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    // The work pack is thin against the history's objects; it is indexed while HEAD is checked out.
+    workIndexed = packBytes[1]! > 0 ? git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[1]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS }) : Promise.resolve();
+    workIndexed.catch(() => undefined);
+    await Promise.all([early, workIndexed]);
     // The work commits must be what the header says: W on HEAD and I, I on HEAD.
     const parents = async (c: string) => (await gitText(['rev-list', '--parents', '-n', '1', c], { cwd, signal })).split(' ').slice(1);
     const [wp, ip] = await Promise.all([parents(header.work_commit), parents(header.index_commit)]);
@@ -564,6 +591,7 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     // Leave nothing half-made: the temporary worktree and its branch go, once the early
     // checkout (if it started) has stopped.
     if (early) await (early as Promise<void>).catch(() => undefined);
+    if (workIndexed) await (workIndexed as Promise<unknown>).catch(() => undefined);
     if (tmpTree) {
       await git(['worktree', 'remove', '--force', '--force', tmpTree], { cwd, okCodes: [0, 1, 128] }).catch(() => undefined);
       await rm(tmpTree, { recursive: true, force: true });
