@@ -23,3 +23,6 @@ export const MAX_CHANNELS_PER_CONNECTION = 10;
 export const MAX_AUTHORIZED_KEYS_BYTES = 1024 * 1024;
 /** A username from the client, as far as it is logged. */
 export const MAX_USERNAME_LOGGED = 64;
+/** Random bytes drawn at a time for packet padding (padding.ts): 4 to 35 bytes a packet, so one
+ *  draw pads a few hundred packets. */
+export const PADDING_POOL_BYTES = 4096;

@@ -13,6 +13,7 @@ import { judgeKey } from './auth.js';
 import { findPeerProcess, type PeerProcess } from './peer.js';
 import { serveSession, guard, type Conn, type ShellRequest } from './session.js';
 import { SubsystemRegistry } from './subsystems.js';
+import { poolPadding } from './padding.js';
 import { LOGIN_GRACE_MS, MAX_CHANNELS_PER_CONNECTION, MAX_USERNAME_LOGGED } from './limits.js';
 
 export type { ShellRequest } from './session.js';
@@ -185,6 +186,8 @@ export class SshServer {
 
     client.on('ready', () => {
       clearTimeout(grace);
+      // The cipher is the negotiated one from here on (a rekey makes another of the same class).
+      poolPadding((client as unknown as { _protocol?: { _cipher?: unknown } })._protocol?._cipher);
       this.accepted++;
       conn.touch();
       this.log.info('ssh client authenticated', { peer, key: conn.key, comment: conn.keyComment });
