@@ -132,7 +132,8 @@ export class SshServer {
       channels: 0,
       touch: () => {
         if (!cfg.idleTimeoutMs) return;
-        if (idle) clearTimeout(idle);
+        // Every key arrives here: the timer is moved on, not made again.
+        if (idle) return void idle.refresh();
         idle = setTimeout(() => {
           this.log.info('ssh session closed: idle', { peer, key: conn.key, idle_timeout_s: cfg.idleTimeoutMs / 1000 });
           client.end();
