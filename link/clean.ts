@@ -1,7 +1,7 @@
 // Every text from a peer is data (DESIGN: Principles): control and invisible characters removed,
 // each text cut to its limit, numbers kept finite, before anything here stores or shows it.
 import { cleanName, cleanUntrusted } from '../core/mail/fence.js';
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../core/errors.js';
+import { ERROR_CODES, TuiosError, type ErrorBody, type ErrorCode } from '../core/errors.js';
 import type { AgentRow, ItemRow } from './codec/schema.js';
 import { LINK_MAX_RESULT_DEPTH, LINK_MAX_TEXT_BYTES } from '../core/limits.js';
 
@@ -104,4 +104,20 @@ export function cleanErrorBody(v: unknown, host: string): ErrorBody {
   if (typeof o.hint === 'string' && o.hint) body.hint = peerLine(o.hint, 1000);
   else delete body.hint;
   return body;
+}
+
+/** Settles a call with a peer's Result: its value cleaned, or its refusal as a typed error. */
+export function settleResult(r: { ok: boolean; result: string; error: string }, host: string, c: { resolve(v: unknown): void; reject(e: Error): void }): void {
+  const parse = (t: string): unknown => {
+    try {
+      return JSON.parse(t) as unknown;
+    } catch {
+      return null;
+    }
+  };
+  if (r.ok) c.resolve(cleanResult(parse(r.result)));
+  else {
+    const { code, message, hint, ...extra } = cleanErrorBody(parse(r.error), host);
+    c.reject(new TuiosError(code, message, hint, extra));
+  }
 }

@@ -14,7 +14,7 @@ import { OutboxSender } from './outbox/sender.js';
 import { dialLink, DialError, EXIT_NO_DAEMON, type Dialed } from './transport/dial.js';
 import type { KnownHosts } from './transport/known-hosts.js';
 import { OpenedStream } from './streams.js';
-import { cleanErrorBody, cleanResult, peerLine } from './clean.js';
+import { settleResult, cleanErrorBody, cleanResult, peerLine } from './clean.js';
 import { runHostedReport } from '../core/hosts/hosted-pane.js';
 import { LINK_CALL_TIMEOUT_MS, LINK_MAX_INFLIGHT_CALLS, LINK_MAX_STREAMS, LINK_REDIAL_FIRST_MS, LINK_REDIAL_MAX_MS, LINK_SEND_TIMEOUT_MS } from '../core/limits.js';
 
@@ -332,19 +332,7 @@ export class PeerLink {
     if (!c) return;
     this.calls.delete(r.id);
     clearTimeout(c.timer);
-    const parse = (t: string): unknown => {
-      try {
-        return JSON.parse(t) as unknown;
-      } catch {
-        return null;
-      }
-    };
-    if (r.ok) c.resolve(cleanResult(parse(r.result)));
-    else {
-      const b = cleanErrorBody(parse(r.error), this.cfg.name);
-      const { code, message, hint, ...extra } = b;
-      c.reject(new TuiosError(code, message, hint, extra));
-    }
+    settleResult(r, this.cfg.name, c);
   }
 
   openStream(kind: string, params: Record<string, unknown>): OpenedStream {

@@ -14,7 +14,7 @@ import { runCall } from './calls-in.js';
 import { ServedStreams } from '../streams.js';
 import type { StreamKinds } from '../../core/hosts/streams.js';
 import { TuiosError } from '../../core/errors.js';
-import { cleanErrorBody, cleanResult } from '../clean.js';
+import { settleResult, cleanErrorBody, cleanResult } from '../clean.js';
 import { LINK_CALL_TIMEOUT_MS, LINK_MAX_INFLIGHT_CALLS } from '../../core/limits.js';
 
 interface PendingCall {
@@ -175,18 +175,7 @@ export class ServedLink {
     if (!c) return;
     this.outCalls.delete(r.id);
     clearTimeout(c.timer);
-    const parse = (t: string): unknown => {
-      try {
-        return JSON.parse(t) as unknown;
-      } catch {
-        return null;
-      }
-    };
-    if (r.ok) c.resolve(cleanResult(parse(r.result)));
-    else {
-      const { code, message, hint, ...extra } = cleanErrorBody(parse(r.error), this.host);
-      c.reject(new TuiosError(code, message, hint, extra));
-    }
+    settleResult(r, this.host, c);
   }
 
   private onClose(why: CloseReason): void {
