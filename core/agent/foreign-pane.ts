@@ -4,9 +4,8 @@
 // foreign_pane. tmux, screen, zellij, container helpers and systemd-run also run things outside
 // the pane with its environment; those are the pane's, so only a harness daemon among the
 // ancestors counts.
-import { statSync } from 'node:fs';
 import { readArgv, readEnvVar, readStat } from '../pty/procfs.js';
-import { decodeRdev, decodeTtyNr } from '../security/placement.js';
+import { decodeTtyNr, ttyDeviceKey } from '../security/placement.js';
 import type { Window } from '../model/window.js';
 
 const MAX_DEPTH = 64;
@@ -20,23 +19,12 @@ function isHarnessDaemon(pid: number): boolean {
   return argv.includes('daemon') || argv.includes('--bg-pty-host');
 }
 
-function paneTty(w: Window): string | null {
-  const name = w.process?.ttyName;
-  if (!name) return null;
-  try {
-    const [ma, mi] = decodeRdev(statSync(name).rdev);
-    return `${ma}:${mi}`;
-  } catch {
-    return null;
-  }
-}
-
 /** Why the report from `pid` is another terminal's, or null when it is the pane's (or cannot be told). */
 export function foreignPaneReason(pid: number, w: Window): string | null {
   if (readEnvVar(pid, 'TUIOS_PANE_ID') !== w.id) return null;
   const st = readStat(pid);
   if (!st || pid === w.pid) return null;
-  const tty = paneTty(w);
+  const tty = ttyDeviceKey(w.process?.ttyName);
   if (tty && st.ttyNr > 0) {
     const [ma, mi] = decodeTtyNr(st.ttyNr);
     if (`${ma}:${mi}` === tty) return null;

@@ -6,7 +6,6 @@
 // for, judged by the pid the kernel gave for its connection, and the owner runs it as that window.
 // When the link drops the process is kept, its PTY paused, for HOSTED_REATTACH_MS: the owner
 // re-attaches with the pane's token and the count of bytes it took, and gets what followed.
-import { statSync } from 'node:fs';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import type { Services } from '../daemon/services.js';
@@ -16,7 +15,7 @@ import type { StreamKind, StreamSink } from './streams.js';
 import { PaneProcess, type ExitStatus } from '../pty/pane-process.js';
 import { buildHostedPaneEnv, isReservedEnvName, resolvePaneTerm } from '../pty/env.js';
 import { readStat } from '../pty/procfs.js';
-import { decodeRdev, decodeTtyNr } from '../security/placement.js';
+import { decodeTtyNr, ttyDeviceKey } from '../security/placement.js';
 import { TuiosError } from '../errors.js';
 import { FULL_ID_RE } from '../ids.js';
 import { HOSTED_DROPPED_PARAMS, HOSTED_MAIL_VERBS, HOSTED_REPORT_VERBS } from './hosted-pane.js';
@@ -170,16 +169,6 @@ export function checkOpenParams(p: Record<string, unknown>): OpenParams {
   return { windowId, resume, argv: argv as string[], cwd, cols, rows, env, term };
 }
 
-function ttyKey(name: string | null): string | null {
-  if (!name) return null;
-  try {
-    const [ma, mi] = decodeRdev(statSync(name).rdev);
-    return `${ma}:${mi}`;
-  } catch {
-    return null;
-  }
-}
-
 /** The last HOSTED_RESEND_BYTES of a pane's output, by offset, to send again on a re-attach. */
 export class OutputRing {
   private parts: Buffer[] = [];
@@ -242,7 +231,7 @@ export function hostedPaneStream(panes: HostedPanes): StreamKind {
       const term = resolvePaneTerm(o.term, base);
       const env = buildHostedPaneEnv(base, o.env, { windowId: o.windowId, socket: svc.paths.socket, explicitSocket: svc.paths.socketExplicit }, term);
       const proc = PaneProcess.spawn({ argv, cwd, cols: o.cols, rows: o.rows, env, term });
-      const pane: ServedPane = { windowId: o.windowId, host, process: proc, tty: ttyKey(proc.ttyName), sink: null };
+      const pane: ServedPane = { windowId: o.windowId, host, process: proc, tty: ttyDeviceKey(proc.ttyName), sink: null };
       try {
         panes.add(pane);
       } catch (e) {

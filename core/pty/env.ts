@@ -16,17 +16,23 @@ export interface PaneIdentity {
 const DROP = new Set(['TMUX', 'TMUX_PANE', 'TUIOS_SERVER', 'TUIOS_AGENT', 'INIT_CWD']);
 const DROP_PREFIX = ['TUIOS_', 'HERDR_', 'npm_'];
 
+/** The daemon's own environment less what must not leak into a pane. */
+function inherited(base: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v === undefined || DROP.has(k) || DROP_PREFIX.some((p) => k.startsWith(p))) continue;
+    env[k] = v;
+  }
+  return env;
+}
+
 export function buildPaneEnv(
   base: Record<string, string | undefined>,
   extra: Record<string, string>,
   id: PaneIdentity,
   term: string,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) {
-    if (v === undefined || DROP.has(k) || DROP_PREFIX.some((p) => k.startsWith(p))) continue;
-    env[k] = v;
-  }
+  const env = inherited(base);
   for (const [k, v] of Object.entries(extra)) env[k] = v;
   env.TERM = term;
   env.TUIOS_ENV = '1';
@@ -53,11 +59,7 @@ export function buildHostedPaneEnv(
   id: { windowId: string; socket: string; explicitSocket: boolean },
   term: string,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) {
-    if (v === undefined || DROP.has(k) || DROP_PREFIX.some((p) => k.startsWith(p))) continue;
-    env[k] = v;
-  }
+  const env = inherited(base);
   for (const [k, v] of Object.entries(extra)) if (!isReservedEnvName(k)) env[k] = v;
   env.TERM = term;
   env.TUIOS_ENV = '1';

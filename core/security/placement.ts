@@ -28,6 +28,17 @@ export function decodeRdev(rdev: number): [number, number] {
   return [major, minor];
 }
 
+/** A terminal device's `major:minor` from its path (a pane's /dev/pts/N); null when it cannot be read. */
+export function ttyDeviceKey(name: string | null | undefined): string | null {
+  if (!name) return null;
+  try {
+    const [ma, mi] = decodeRdev(statSync(name).rdev);
+    return `${ma}:${mi}`;
+  } catch {
+    return null;
+  }
+}
+
 /** (major, minor) of /proc/PID/stat's tty_nr (the kernel's old encoding). */
 export function decodeTtyNr(tty: number): [number, number] {
   return [(tty >>> 8) & 0xfff, (tty & 0xff) | ((tty >>> 12) & 0xfff00)];
