@@ -196,3 +196,8 @@ export const HOSTED_RESEND_BYTES = 2 * 1024 * 1024;
 export const HOSTED_PROCS_MS = 1000;
 /** After output, the tree is read again this soon (a program started or ended). */
 export const HOSTED_PROCS_SOON_MS = 250;
+/**
+ * A `wait-for agent-message` from inside a hosted pane runs on the window's owner for at most this
+ * (a longer --timeout is cut to it); the link waits this plus LINK_CALL_MARGIN_MS for its answer.
+ */
+export const HOSTED_WAIT_MAX_MS = 3_600_000;

@@ -97,6 +97,8 @@ export class PeerLink {
   private readonly calls = new Map<number, PendingCall>();
   private readonly streams = new Map<number, OpenedStream>();
   private hostedInflight = 0;
+  /** Aborted when the session closes: a hosted pane's wait (wait-for agent-message, a hold) ends with the link. */
+  private hostedCalls = new AbortController();
 
   constructor(
     public cfg: PeerConfig,
@@ -249,7 +251,7 @@ export class PeerLink {
       return answer({ id: c.id, ok: false, result: 'null', error: JSON.stringify({ code: 'limit_reached', message: `At most ${LINK_MAX_INFLIGHT_CALLS} reports run at once for one link.` }) });
     }
     this.hostedInflight++;
-    void runHostedReport(this.d.svc, this.cfg.name, c.as_window, c.verb, c.params).then(
+    void runHostedReport(this.d.svc, this.cfg.name, c.as_window, c.verb, c.params, this.hostedCalls.signal).then(
       (result) => answer({ id: c.id, ok: true, result: JSON.stringify(result ?? {}), error: 'null' }),
       (e: unknown) => {
         const b = toErrorBody(e);
@@ -263,6 +265,8 @@ export class PeerLink {
     const dialed = this.dialed;
     this.session = null;
     this.dialed = null;
+    this.hostedCalls.abort();
+    this.hostedCalls = new AbortController();
     this.sender.linkDown();
     for (const [id, c] of this.calls) {
       clearTimeout(c.timer);

@@ -16,7 +16,7 @@ export type { StreamKind, StreamSink } from '../core/hosts/streams.js';
 import { LINK_MAX_PENDING_BYTES, LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_HIGH_WATER } from '../core/limits.js';
 
 /** A call back to the opener's machine as one of its windows (a hosted pane's report). */
-export type CallAs = (asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
+export type CallAs = (asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number) => Promise<unknown>;
 
 interface Served {
   ctl: AbortController;
@@ -102,7 +102,7 @@ export class ServedStreams {
         flush();
       },
       control: (op, p) => !ended && this.session.send('StreamControl', { stream: id, op, params: JSON.stringify(p) }),
-      callAs: (asWindow, verb, p, signal) => this.callAs(asWindow, verb, p, signal),
+      callAs: (asWindow, verb, p, signal, timeoutMs) => this.callAs(asWindow, verb, p, signal, timeoutMs),
       write: async (data) => {
         for (let off = 0; off < data.length && !ended && !this.session.isClosed; off += LINK_STREAM_CHUNK_BYTES) {
           if (this.session.pending > LINK_STREAM_HIGH_WATER) await this.drained();

@@ -5,12 +5,13 @@
 // (runHostedReport), which run here as that window and nothing else.
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
+import type { VerbDef } from '../rpc/verb.js';
 import type { RemoteHosts } from './remote.js';
 import type { RemoteStream } from './streams.js';
 import type { ExitStatus, ProcView, WindowProcess } from '../pty/window-process.js';
 import { checkSnapshot, snapshotReader } from './hosted-procs.js';
 import { TuiosError } from '../errors.js';
-import { HOSTED_KILL_GRACE_MS, HOSTED_REATTACH_MS, HOSTED_START_TIMEOUT_MS } from '../limits.js';
+import { DEFAULT_WAIT_MS, HOSTED_KILL_GRACE_MS, HOSTED_REATTACH_MS, HOSTED_START_TIMEOUT_MS, HOSTED_WAIT_MAX_MS } from '../limits.js';
 
 /** The stream kind a hosted pane is on the host that runs it. */
 export const HOSTED_PANE_STREAM = 'hosted-pane';
@@ -23,9 +24,43 @@ export const HOSTED_REPORT_VERBS: ReadonlySet<string> = new Set(['set-agent-stat
 
 /**
  * Mail as the pane: sending (its window and session name the recipient here) and reading (its own
- * mailbox by default). wait-for agent-message streams, and does not travel yet.
+ * mailbox by default).
  */
 export const HOSTED_MAIL_VERBS: ReadonlySet<string> = new Set(['send-agent-message', 'read-agent-messages']);
+
+/**
+ * Calls from the pane that wait on purpose, run here as its window like a report: `wait-for
+ * agent-message` on its own mailbox (for at most HOSTED_WAIT_MAX_MS), and `request-approval`, the
+ * hold a hook makes for the Inbox (bounded by the hold). The link waits each one's budget
+ * (hostedBudgetMs) plus LINK_CALL_MARGIN_MS, not its generic cap, and drops it with the link.
+ */
+export const HOSTED_WAIT_VERBS: ReadonlySet<string> = new Set(['wait-for', 'request-approval']);
+
+/** Every verb a hosted pane's process may call as its window, for refusals to list. */
+export const HOSTED_VERBS: readonly string[] = [...HOSTED_REPORT_VERBS, ...HOSTED_MAIL_VERBS, 'wait-for agent-message', 'request-approval'];
+
+/** How long a wait from a hosted pane runs here: its --timeout (default DEFAULT_WAIT_MS), at most an hour. */
+export function hostedWaitMs(timeout: unknown): number {
+  const t = typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 0 ? timeout : DEFAULT_WAIT_MS;
+  return Math.min(t, HOSTED_WAIT_MAX_MS);
+}
+
+/**
+ * The longest a call from a hosted pane may run on the window's owner: a wait-for its (capped)
+ * timeout, another verb its own budget (request-approval: the hold); undefined for a quick report.
+ */
+export function hostedBudgetMs(verb: VerbDef, params: Record<string, unknown>): number | undefined {
+  if (verb.name === 'wait-for') return hostedWaitMs(params.timeout);
+  return verb.budgetMs?.(params as never);
+}
+
+/** Why a waiting verb's params do not travel from a hosted pane (only agent-message waits do), or null. */
+export function hostedWaitRefusal(verb: string, params: Record<string, unknown>): string | null {
+  if (verb === 'wait-for' && params.condition !== 'agent-message') {
+    return `wait-for ${String(params.condition).slice(0, 32)} does not reach a window on another machine from a pane that runs there; only wait-for agent-message does.`;
+  }
+  return null;
+}
 
 /** Params a report from another machine never keeps: targets (it runs as its window), a nonce, and paths and pids that name things there. */
 export const HOSTED_DROPPED_PARAMS = ['session', 'window', 'nonce', 'transcript_path', 'harness_pid'] as const;
@@ -313,17 +348,19 @@ function refusal(reason: string | null, host: string): TuiosError {
 /**
  * A report from the process of one of our windows that runs on `host`: it runs here as that
  * window, a caller inside that pane, whatever session or window it names. A window that is not
- * ours, not on that host, or no longer running there is refused `forbidden`.
+ * ours, not on that host, or no longer running there is refused `forbidden`. `signal` is the
+ * link's: a wait (wait-for agent-message, request-approval's hold) ends when the link drops.
  */
-export async function runHostedReport(svc: Services, host: string, asWindow: string | null, verb: string, paramsJson: string): Promise<unknown> {
+export async function runHostedReport(svc: Services, host: string, asWindow: string | null, verb: string, paramsJson: string, signal?: AbortSignal): Promise<unknown> {
   if (!asWindow) throw new TuiosError('forbidden', 'A linked host calls this machine only to report for a pane of ours that runs there.');
   const w = svc.model.windows.get(asWindow);
   if (!w || w.closed || w.host !== host || !(w.process instanceof HostedPane) || w.process.status !== 'running') {
     throw new TuiosError('forbidden', `${host} runs no live pane of this machine's with the id ${asWindow.slice(0, 64)}.`);
   }
   const mail = HOSTED_MAIL_VERBS.has(verb);
-  if (!HOSTED_REPORT_VERBS.has(verb) && !mail) {
-    throw new TuiosError('forbidden', `${verb.slice(0, 64)} is not taken from a pane on another machine.`, `A pane there reports with: ${[...HOSTED_REPORT_VERBS, ...HOSTED_MAIL_VERBS].join(', ')}.`);
+  const waits = HOSTED_WAIT_VERBS.has(verb);
+  if (!HOSTED_REPORT_VERBS.has(verb) && !mail && !waits) {
+    throw new TuiosError('forbidden', `${verb.slice(0, 64)} is not taken from a pane on another machine.`, `A pane there calls: ${HOSTED_VERBS.join(', ')}.`);
   }
   let params: Record<string, unknown>;
   try {
@@ -338,6 +375,23 @@ export async function runHostedReport(svc: Services, host: string, asWindow: str
     for (const k of HOSTED_DROPPED_PARAMS) delete params[k];
     params.window = w.id;
   }
+  if (waits) {
+    const why = hostedWaitRefusal(verb, params);
+    if (why) throw new TuiosError('forbidden', why);
+    // A wait on the window's own mailbox, for at most an hour.
+    if (verb === 'wait-for') params.timeout = hostedWaitMs(params.timeout);
+  }
   const caller: Caller = { connId: 0, channel: 'socket', pid: null, uid: null, readOnly: false, paneHint: w.id, host, placement: { kind: 'pane', window: w, how: `its process runs on ${host}` } };
-  return svc.dispatcher.call(verb, params, caller);
+  const run = svc.dispatcher.call(verb, params, caller, undefined, signal);
+  if (waits) {
+    // The wait listens from here on (the dispatcher starts it before its first turn).
+    const fields = { host, window: w.id, verb: verb === 'wait-for' ? 'wait-for agent-message' : verb };
+    svc.log.info('hosted pane wait began', fields);
+    // A wait the link ended settles with nothing (its caller went): said as such.
+    run.then(
+      () => svc.log.info('hosted pane wait ended', { ...fields, outcome: signal?.aborted ? 'link dropped' : 'answered' }),
+      (e: unknown) => svc.log.info('hosted pane wait ended', { ...fields, outcome: signal?.aborted ? 'link dropped' : e instanceof TuiosError ? e.code : 'error' }),
+    );
+  }
+  return run;
 }

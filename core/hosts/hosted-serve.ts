@@ -4,6 +4,8 @@
 // resize, pause and kill. A report from inside it (`tuios set-agent-state`, `tuios agent-hook`)
 // reaches this daemon naming the owner's window id; only a process in that pane is forwarded
 // for, judged by the pid the kernel gave for its connection, and the owner runs it as that window.
+// A wait from it (wait-for agent-message, request-approval) runs there too, with its own deadline
+// over the link; the link dropping ends it at once with host_down.
 // When the link drops the process is kept, its PTY paused, for HOSTED_REATTACH_MS: the owner
 // re-attaches with the pane's token and the count of bytes it took, and gets what followed.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -18,9 +20,9 @@ import { readStat } from '../pty/procfs.js';
 import { decodeTtyNr, ttyDeviceKey } from '../security/placement.js';
 import { TuiosError } from '../errors.js';
 import { FULL_ID_RE } from '../ids.js';
-import { HOSTED_DROPPED_PARAMS, HOSTED_MAIL_VERBS, HOSTED_REPORT_VERBS } from './hosted-pane.js';
+import { HOSTED_DROPPED_PARAMS, HOSTED_MAIL_VERBS, HOSTED_REPORT_VERBS, HOSTED_VERBS, HOSTED_WAIT_VERBS, hostedBudgetMs, hostedWaitRefusal } from './hosted-pane.js';
 import { readPaneProcs } from './hosted-procs.js';
-import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, HOSTED_PROCS_MS, HOSTED_PROCS_SOON_MS, HOSTED_REATTACH_MS, HOSTED_RESEND_BYTES, HOSTED_SEND_HIGH_BYTES, HOSTED_SEND_LOW_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
+import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, LINK_CALL_MARGIN_MS, HOSTED_PROCS_MS, HOSTED_PROCS_SOON_MS, HOSTED_REATTACH_MS, HOSTED_RESEND_BYTES, HOSTED_SEND_HIGH_BYTES, HOSTED_SEND_LOW_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 
 /** Ancestors walked at most when placing a caller (as core/security/placement.ts). */
 const MAX_ANCESTRY = 64;
@@ -105,14 +107,21 @@ export class HostedPanes {
     if (!this.contains(p, caller.pid)) {
       return Promise.reject(new TuiosError('forbidden', `The pane ${named.slice(0, 12)} runs here for a window on ${p.host}, and only a process inside it reports for it.`, 'Run the command inside that pane.'));
     }
-    if (!HOSTED_REPORT_VERBS.has(verb.name) && !mail) {
-      return Promise.reject(new TuiosError('unsupported', `${verb.name} does not reach a window on another machine from a pane that runs here.`, `A pane here reports with: ${[...HOSTED_REPORT_VERBS, ...HOSTED_MAIL_VERBS].join(', ')}; run other verbs against ${p.host} itself.`));
+    const waits = HOSTED_WAIT_VERBS.has(verb.name);
+    if (!HOSTED_REPORT_VERBS.has(verb.name) && !mail && !waits) {
+      return Promise.reject(new TuiosError('unsupported', `${verb.name} does not reach a window on another machine from a pane that runs here.`, `A pane here calls: ${HOSTED_VERBS.join(', ')}; run other verbs against ${p.host} itself.`));
     }
+    const why = waits ? hostedWaitRefusal(verb.name, params) : null;
+    if (why) return Promise.reject(new TuiosError('unsupported', why, `Run it against ${p.host} itself.`));
     if (!p.sink) return Promise.reject(new TuiosError('host_down', `The link to ${p.host}, which holds this pane's window, is down.`, 'The report goes once the link is back; send it again then.'));
     const out: Record<string, unknown> = { ...params };
     if (mail) delete out.nonce;
     else for (const k of HOSTED_DROPPED_PARAMS) delete out[k];
-    return p.sink.callAs(p.windowId, verb.name, out, signal);
+    // A call that waits on purpose (wait-for agent-message, request-approval's hold) carries its
+    // own deadline over the link, as forwardCall gives a long verb; the rest have the generic cap.
+    const budget = waits ? hostedBudgetMs(verb, out) : undefined;
+    const timeoutMs = budget !== undefined && Number.isFinite(budget) ? budget + LINK_CALL_MARGIN_MS : undefined;
+    return p.sink.callAs(p.windowId, verb.name, out, signal, timeoutMs);
   }
 
   /** This daemon is stopping: every hosted pane's process is hung up. */

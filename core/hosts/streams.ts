@@ -26,9 +26,11 @@ export interface StreamSink {
   control(op: string, params: Record<string, unknown>): boolean;
   /**
    * A verb call to the opener's machine run there as its window `asWindow` and nothing else
-   * (a hosted pane's report). The answer, or the opener's typed error.
+   * (a hosted pane's report). The answer, or the opener's typed error. `timeoutMs`: how long to
+   * wait for it (a wait's own budget); default the link's generic cap. The link dropping rejects
+   * it at once with host_down.
    */
-  callAs(asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  callAs(asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number): Promise<unknown>;
   /** The host that opened the stream. */
   readonly host: string;
 }

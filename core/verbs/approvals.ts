@@ -1,5 +1,6 @@
 // Approvals held for the Inbox: request-approval (a harness's hook, for its own pane only, never
-// over a link), reply-approval (the person: the attach nonce, from the attached client) and
+// over a link but from a window of this machine's whose process runs on a linked host, as that
+// window), reply-approval (the person: the attach nonce, from the attached client) and
 // release-approval (the person goes to answer in the pane). Spec: Approvals from the Inbox, Plans.
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
@@ -8,7 +9,7 @@ import { findHarness } from '../agent/manifest.js';
 import { holdableCall, holdablePlan } from '../agent/hooks/hold.js';
 import { claudeOffers, planOffers, type Offers } from '../agent/hooks/offers.js';
 import { planSha } from '../inbox/holds.js';
-import { REASON_MAX_BYTES } from '../agent/hooks/limits.js';
+import { HOOK_HOLD_MAX_MS, REASON_MAX_BYTES } from '../agent/hooks/limits.js';
 import { capBytes } from '../agent/store.js';
 import type { Services } from '../daemon/services.js';
 
@@ -34,6 +35,8 @@ export const requestApproval = defineVerb({
     suggestions: z.array(z.unknown()).max(32).optional().describe('Claude Code\'s permission_suggestions'),
     plan: z.boolean().optional().describe('An ExitPlanMode call: held as a plan'),
   }),
+  // The hold lasts at most hold_seconds (at most 300); the hook gives up at HOOK_HOLD_MAX_MS.
+  budgetMs: () => HOOK_HOLD_MAX_MS,
   async run({ params, window, svc, caller, signal }) {
     const w = window!;
     if (caller.channel === 'link') throw new TuiosError('forbidden', 'A hold is never requested over a link.');

@@ -85,7 +85,7 @@ export class ServedLink {
       this.d.log.warn('link refused: the host did not authenticate with its key', { host, via: this.info.via, key: this.info.keyFingerprint });
       return this.session.close({ code: 'refused', detail: `refused: [hosts.${host}] key names another key than the one this link authenticated with` });
     }
-    this.streams = new ServedStreams(this.d.svc, this.session, this.d.streams, host, () => this.policy(), (w, verb, p, signal) => this.callAs(w, verb, p, signal));
+    this.streams = new ServedStreams(this.d.svc, this.session, this.d.streams, host, () => this.policy(), (w, verb, p, signal, timeoutMs) => this.callAs(w, verb, p, signal, timeoutMs));
     this.d.log.info('link served', { host, via: this.info.via, key: this.info.keyFingerprint });
   }
 
@@ -141,11 +141,17 @@ export class ServedLink {
     });
   }
 
-  /** A call to the dialer, run there as its window `asWindow` (a hosted pane's report). */
-  private callAs(asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  /**
+   * A call to the dialer, run there as its window `asWindow` (a hosted pane's report or wait),
+   * answered within `timeoutMs` (a wait's own budget), else the generic cap.
+   */
+  private callAs(asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number): Promise<unknown> {
     if (this.done || !this.session.up) return Promise.reject(new TuiosError('host_down', `The link to ${this.host || 'the window\'s machine'} is closed.`));
     if (this.outCalls.size >= LINK_MAX_INFLIGHT_CALLS) return Promise.reject(new TuiosError('limit_reached', `${LINK_MAX_INFLIGHT_CALLS} reports to ${this.host} are already waiting.`));
     const id = this.nextOutCall++;
+    // The generic cap, as the dialer's: TUIOS_LINK_CALL_TIMEOUT_SECONDS sets it for tests.
+    const secs = Number(this.d.svc.baseEnv.TUIOS_LINK_CALL_TIMEOUT_SECONDS);
+    const ms = timeoutMs ?? (Number.isFinite(secs) && secs > 0 ? secs * 1000 : LINK_CALL_TIMEOUT_MS);
     return new Promise((resolve, reject) => {
       const settle = () => {
         const c = this.outCalls.get(id);
@@ -154,8 +160,8 @@ export class ServedLink {
       };
       const timer = setTimeout(() => {
         settle();
-        reject(new TuiosError('timeout', `${this.host} did not answer ${verb} within ${LINK_CALL_TIMEOUT_MS / 1000} s.`));
-      }, LINK_CALL_TIMEOUT_MS);
+        reject(new TuiosError('timeout', `${this.host} did not answer ${verb} within ${Math.round(ms / 1000)} s.`));
+      }, ms);
       timer.unref();
       this.outCalls.set(id, { resolve, reject, timer });
       signal.addEventListener('abort', () => {
@@ -182,7 +188,7 @@ export class ServedLink {
     this.done = true;
     for (const c of this.outCalls.values()) {
       clearTimeout(c.timer);
-      c.reject(new TuiosError('host_down', `The link to ${this.host} dropped before it answered.`));
+      c.reject(new TuiosError('host_down', `The link to ${this.host} dropped before it answered.`, 'A wait on it (wait-for agent-message, an approval) ended with the link; run it again once the link is back.'));
     }
     this.outCalls.clear();
     this.unfollow?.();

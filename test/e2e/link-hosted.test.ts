@@ -2,7 +2,10 @@
 // loopback, each with its own XDG folders, home and SSH port. The shell runs on the peer (its home,
 // a file it writes there, its environment), its screen is here (capture-pane, send-text, resize,
 // a flood that arrives whole), and `tuios set-agent-state` inside it reaches the peer's daemon,
-// which forwards it to the window here; a process on the peer outside the pane is refused. The
+// which forwards it to the window here; a process on the peer outside the pane is refused. A
+// wait-for agent-message inside it waits on the hub as the window (past the link's generic cap)
+// and a hook's request-approval holds the approval in the hub's Inbox, answered there; cutting
+// the link ends such a wait in the pane at once with host_down. The
 // link runs through a TCP relay the test can cut: the window shows it is disconnected, the process
 // there goes on, and the window re-attaches to it with what it printed meanwhile. Last, the peer
 // dies: the window stays listed, disconnected, and the hub goes on.
@@ -14,7 +17,7 @@ import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
 import { BIN } from '../helpers/daemon.js';
 import { screenStandin } from '../helpers/screen-standin.js';
-import { freePort, link, restart, startHost, waitHost, type Host } from '../helpers/link.js';
+import { freePort, link, linkLogLines, restart, startHost, waitHost, type Host } from '../helpers/link.js';
 
 /** A TCP relay to the peer's SSH port that can be cut (every connection dropped, new ones refused) and mended. */
 class Relay {
@@ -78,9 +81,14 @@ interface WindowRow {
 const windowOf = async (h: Host, id: string) => (await h.d.call<{ windows: WindowRow[] }>('list-windows')).windows.find((w) => w.id === id);
 const tuios = `'${process.execPath}' '${BIN}'`;
 
+/** The generic cap on a call from build to the hub (90 s in use): a wait from the pane outlives it. */
+const CAP_S = 4;
+/** Approvals held for the Inbox on the hub, for the hook inside the hosted pane. */
+const HUB_CONFIG = '[agents.approvals]\nenabled = ["claude"]\nhold_seconds = 120\n';
+
 test.before(async () => {
-  build = await startHost('build');
-  hub = await startHost('hub');
+  build = await startHost('build', { env: { TUIOS_LINK_CALL_TIMEOUT_SECONDS: String(CAP_S) } });
+  hub = await startHost('hub', { config: HUB_CONFIG });
   await relay.start(build.port);
   await link(hub, build, { port: relay.port });
   await hub.d.ok(['new-session', 'work', 'sleep', '3600']);
@@ -195,6 +203,83 @@ test('mail as the pane: it reads its window\'s mailbox on the hub, and sends as 
   // The hosted window's own read marked it read there.
   const own = await hub.d.call<{ messages: Array<{ body: string; read_at?: number | null; read?: boolean }> }>('read-agent-messages', { window: win, unread: true });
   assert.not.ok(own.messages.some((x) => x.body === 'for the hosted pane'), 'read by the pane');
+});
+
+const waitsBegun = () => linkLogLines(hub, /hosted pane wait began/).length;
+
+test('wait-for agent-message inside the pane waits on the hub as that window, past the link\'s generic cap, and returns with the mail sent to it there', async () => {
+  const before = waitsBegun();
+  const t0 = Date.now();
+  await hub.d.call('send-text', { window: win, text: `clear; ${tuios} wait-for agent-message --timeout 600000 --json | grep -o '"body": *"wake the hosted pane"' | tr -d ' '; echo wai""ted\n` });
+  await waitFor(() => waitsBegun() > before, { timeout: 30_000, what: 'the wait to run on the hub' });
+  // The wait must outlive build's generic cap on a call to the hub: it has its own deadline.
+  await waitFor(() => Date.now() - t0 > (CAP_S + 2) * 1000, { timeout: 60_000, what: 'the generic cap to pass' });
+  assert.not.match(await hub.d.screen(win), /waited/, 'still waiting past the cap');
+  await hub.d.ok(['send-agent-message', '-w', win, 'wake the hosted pane']);
+  const s = await hub.d.waitScreen(win, /^waited$/m, 30_000);
+  assert.ok(s.includes('"body":"wakethehostedpane"'), s);
+  const own = await hub.d.call<{ messages: Array<{ body: string }> }>('read-agent-messages', { window: win, unread: true });
+  assert.not.ok(own.messages.some((x) => x.body === 'wake the hosted pane'), 'the wait, the window\'s own, marked it read');
+  await waitFor(() => linkLogLines(hub, /hosted pane wait ended.*answered/).length > 0, { what: 'the hub to log the answered wait' });
+});
+
+test('request-approval from the hook inside the pane holds the approval in the hub\'s Inbox for that window; the person\'s answer there reaches the hook', async () => {
+  const person = await hub.d.client();
+  try {
+    const att = await person.stream<{ nonce: string | null }>('attach', { mode: 'control' }, () => {});
+    const nonce = att.nonce ?? '';
+    assert.ok(nonce, 'the control client got a nonce');
+    const payload = JSON.stringify({ hook_event_name: 'PermissionRequest', session_id: 'conv-hosted', tool_name: 'Bash', tool_input: { command: 'make deploy' } });
+    await hub.d.call('send-text', { window: win, text: `clear; printf '%s' '${payload}' | ${tuios} agent-hook claude-code 2>/dev/null | grep -o '"behavior": *"[a-z]*"' | tr -d ' '; echo ho""ld-end\n` });
+    interface Item { kind: string; window_id: string | null; held?: boolean; summary: string; host?: string; ref: { request_id?: string; line?: string } }
+    const item = await waitFor(async () => (await hub.d.call<{ items: Item[] }>('list-attention')).items.find((i) => i.window_id === win && i.held && i.ref.request_id), { timeout: 30_000, what: 'the held approval on the hub' });
+    assert.is(item.kind, 'approval');
+    assert.is(item.summary, 'approve Bash: make deploy');
+    assert.is(item.host, undefined, 'a row of the hub\'s own window');
+    assert.is((await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state, 'needs_input');
+    assert.not.match(await hub.d.screen(win), /hold-end/, 'the hook waits for the answer');
+    // A key answers only after the item has been on screen a moment: wait on the daemon saying so.
+    await waitFor(async () => {
+      try {
+        return await person.call('reply-approval', { request_id: item.ref.request_id, answer: '1', line: item.ref.line, nonce });
+      } catch (e) {
+        if (/just arrived/.test((e as Error).message)) return null;
+        throw e;
+      }
+    }, { timeout: 10_000, what: 'the answer to be taken' });
+    const s = await hub.d.waitScreen(win, /^hold-end$/m, 30_000);
+    assert.match(s, /^"behavior":"allow"$/m);
+    await waitFor(async () => (await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state === 'working', { what: 'working again on the hub' });
+  } finally {
+    person.close();
+  }
+});
+
+test('the link dropping ends a wait in the pane at once with host_down, and the wait on the hub with it', async () => {
+  const before = waitsBegun();
+  const ended = () => linkLogLines(hub, /hosted pane wait ended.*link dropped/).length;
+  const endedBefore = ended();
+  // Its output goes to a file on build: the hub's screen does not move while the link is down.
+  await hub.d.call('send-text', { window: win, text: `clear; ${tuios} wait-for agent-message --timeout 600000 > "$HOME/cut-wait.out" 2>&1; echo "rc=$?" >> "$HOME/cut-wait.out"; touch "$HOME/cut-wait.done"\n` });
+  await waitFor(() => waitsBegun() > before, { timeout: 30_000, what: 'the wait to run on the hub' });
+  const t0 = Date.now();
+  relay.cut();
+  try {
+    await waitFor(() => existsSync(join(build.d.home, 'cut-wait.done')), { timeout: 30_000, what: 'the wait in the pane to end' });
+    const took = Date.now() - t0;
+    const out = readFileSync(join(build.d.home, 'cut-wait.out'), 'utf8');
+    assert.match(out, /host_down/);
+    assert.match(out, /The link to hub dropped before it answered/);
+    assert.not.match(out, /rc=0/);
+    assert.ok(took < 15_000, `ended at once (${took} ms), not at its 600 s nor a cap`);
+    await waitFor(() => ended() > endedBefore, { timeout: 30_000, what: 'the hub to end its wait with the link' });
+  } finally {
+    relay.mend();
+  }
+  await waitHost(hub, 'build', (h) => h.state === 'up', 'up again', 60_000);
+  await waitFor(async () => (await windowOf(hub, win))?.disconnected === false, { timeout: 30_000, what: 'the window to re-attach' });
+  await hub.d.call('send-text', { window: win, text: 'clear; echo back""-again\n' });
+  await hub.d.waitScreen(win, /^back-again$/m, 30_000);
 });
 
 test('an agent in a pane on the peer is identified from the peer\'s process tree and read by the screen rules here; ask-agent types into it', async () => {

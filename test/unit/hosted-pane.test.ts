@@ -304,6 +304,36 @@ test('who a host forwards for: the pane\'s process and what it started; anyone e
   assert.ok(mailOut instanceof TuiosError && mailOut.code === 'forbidden', 'the pane id in the environment is no proof for mail either');
 });
 
+test('waits from the pane travel with their own deadline: wait-for agent-message (at most an hour) and request-approval (the hold); other waits do not', async () => {
+  const { HOOK_HOLD_MAX_MS } = await import('../../core/agent/hooks/limits.js');
+  const { DEFAULT_WAIT_MS, HOSTED_WAIT_MAX_MS, LINK_CALL_MARGIN_MS } = await import('../../core/limits.js');
+  const panes = new HostedPanes();
+  const calls: Array<[string, string, Record<string, unknown>, number | undefined]> = [];
+  const sink = {
+    callAs: (w: string, v: string, params: Record<string, unknown>, _s: AbortSignal, timeoutMs?: number) => {
+      calls.push([w, v, params, timeoutMs]);
+      return Promise.resolve({});
+    },
+  } as unknown as StreamSink;
+  panes.add({ windowId: ID, host: 'hub', process: { pid: process.pid, exitStatus: null } as never, tty: null, sink });
+  const signal = new AbortController().signal;
+  const waitFor = { name: 'wait-for', target: 'window-optional' } as unknown as VerbDef;
+  await panes.route(waitFor, { condition: 'agent-message', timeout: 600_000, window: ID, session: 's' }, caller(process.pid), signal);
+  assert.equal(calls[0], [ID, 'wait-for', { condition: 'agent-message', timeout: 600_000 }, 600_000 + LINK_CALL_MARGIN_MS]);
+  await panes.route(waitFor, { condition: 'agent-message', timeout: 24 * 3_600_000 }, caller(process.pid, ID), signal);
+  assert.is(calls[1]![3], HOSTED_WAIT_MAX_MS + LINK_CALL_MARGIN_MS, 'a day is cut to an hour');
+  await panes.route(waitFor, { condition: 'agent-message' }, caller(process.pid, ID), signal);
+  assert.is(calls[2]![3], DEFAULT_WAIT_MS + LINK_CALL_MARGIN_MS, 'the default wait');
+  const approval = { name: 'request-approval', target: 'window', budgetMs: () => HOOK_HOLD_MAX_MS } as unknown as VerbDef;
+  await panes.route(approval, { window: ID, harness: 'claude-code', tool: 'Bash', input: { command: 'ls' } }, caller(process.pid), signal);
+  assert.equal(calls[3], [ID, 'request-approval', { harness: 'claude-code', tool: 'Bash', input: { command: 'ls' } }, HOOK_HOLD_MAX_MS + LINK_CALL_MARGIN_MS]);
+  await panes.route(verb('set-agent-state'), { window: ID, state: 'idle' }, caller(process.pid), signal);
+  assert.is(calls[4]![3], undefined, 'a report keeps the generic cap');
+  const output = await panes.route(waitFor, { condition: 'window-output', pattern: 'x' }, caller(process.pid, ID), signal)!.then(() => null, (e: unknown) => e);
+  assert.ok(output instanceof TuiosError && output.code === 'unsupported', 'only agent-message waits travel');
+  assert.is(calls.length, 5);
+});
+
 test('the owner runs a report only for its own live hosted window on that host, as that window', async () => {
   const svc = { model: { windows: new Map() } } as never;
   const e = await runHostedReport(svc, 'build', ID, 'set-agent-state', '{}').then(() => null, (x: unknown) => x);
