@@ -10,7 +10,7 @@ import type { Services } from '../core/daemon/services.js';
 import { TuiosError, toErrorBody } from '../core/errors.js';
 import type { LinkSession } from './session.js';
 import type { LinkPolicy } from './policy.js';
-import type { StreamKinds, StreamSink } from '../core/hosts/streams.js';
+import { jsonObject, type StreamKinds, type StreamSink } from '../core/hosts/streams.js';
 
 export type { StreamKind, StreamSink } from '../core/hosts/streams.js';
 import { LINK_MAX_PENDING_BYTES, LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_HIGH_WATER } from '../core/limits.js';
@@ -34,12 +34,7 @@ const noCalls: CallAs = () => Promise.reject(new TuiosError('unsupported', 'This
 
 /** A control word's params: a JSON object, else nothing (a bad one is never an exception). */
 export function controlParams(json: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(json) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  return jsonObject(json) ?? {};
 }
 
 /** The serving side of one link's streams. */
@@ -65,14 +60,8 @@ export class ServedStreams {
     if (!k) return close(`unsupported: no stream of kind ${kind.slice(0, 64)} here`);
     const p = this.policy();
     if (!p[k.right]) return close(`forbidden: the linked host ${this.host} may not open ${kind.slice(0, 64)} streams here ([hosts.${this.host}] ${k.right})`);
-    let params: Record<string, unknown>;
-    try {
-      const v = JSON.parse(paramsJson) as unknown;
-      if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
-      params = v as Record<string, unknown>;
-    } catch {
-      return close('invalid_params: the stream params are not a JSON object');
-    }
+    const params = jsonObject(paramsJson);
+    if (!params) return close('invalid_params: the stream params are not a JSON object');
     const ctl = new AbortController();
     const entry: Served = { ctl, input: null, control: null, early: [], earlyBytes: 0 };
     // Held words go to their listener once it is set, in the order they came.

@@ -7,7 +7,7 @@ import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { VerbDef } from '../rpc/verb.js';
 import type { RemoteHosts } from './remote.js';
-import type { RemoteStream } from './streams.js';
+import { jsonObject, type RemoteStream } from './streams.js';
 import type { ExitStatus, ProcView, WindowProcess } from '../pty/window-process.js';
 import { checkSnapshot, snapshotReader } from './hosted-procs.js';
 import { TuiosError } from '../errors.js';
@@ -362,14 +362,8 @@ export async function runHostedReport(svc: Services, host: string, asWindow: str
   if (!HOSTED_REPORT_VERBS.has(verb) && !mail && !waits) {
     throw new TuiosError('forbidden', `${verb.slice(0, 64)} is not taken from a pane on another machine.`, `A pane there calls: ${HOSTED_VERBS.join(', ')}.`);
   }
-  let params: Record<string, unknown>;
-  try {
-    const v = JSON.parse(paramsJson) as unknown;
-    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
-    params = v as Record<string, unknown>;
-  } catch {
-    throw new TuiosError('invalid_params', 'The report\'s params are not a JSON object.');
-  }
+  const params = jsonObject(paramsJson);
+  if (!params) throw new TuiosError('invalid_params', 'The report\'s params are not a JSON object.');
   if (mail) delete params.nonce;
   else {
     for (const k of HOSTED_DROPPED_PARAMS) delete params[k];

@@ -67,3 +67,13 @@ export class StreamKinds {
     return this.kinds.get(name);
   }
 }
+
+/** Params another machine sent as JSON text: an object, else null (a bad one is never an exception). */
+export function jsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
