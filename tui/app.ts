@@ -34,6 +34,11 @@ import { RowMemo, type Rect } from './pane-draw.js';
 import { AGE_TICK_MS, ECHO_FRAME_GAP_MS, ECHO_WINDOW_MS, FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
 
 const PREFIX_KEY = 'C-b';
+
+/** The word an alert names a state by: the kind of block for an approval or a question. */
+function alertState(state: string, kind: string | null | undefined): string {
+  return state === 'needs_input' && (kind === 'approval' || kind === 'question') ? kind : state;
+}
 /** The session attribute naming the client whose tiles size the panes. */
 const SIZE_OWNER = 'tui.size-owner';
 const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
@@ -366,7 +371,7 @@ export class Tui implements TuiHost {
     const looking = !this.overlay && focused?.id === ev.window_id;
     if (!(ev.state === 'needs_input' || ev.state === 'errored' || (ev.state === 'done' && ev.old_state === 'working'))) return;
     if (looking) return;
-    this.dock.alert({ windowId: ev.window_id, session: clean(this.session()?.name ?? ''), who: clean(ev.harness ?? ev.name), state: ev.state === 'needs_input' && (ev.kind === 'approval' || ev.kind === 'question') ? ev.kind : ev.state, what: clean(ev.message), needsYou: ev.state !== 'done' });
+    this.dock.alert({ windowId: ev.window_id, session: clean(this.session()?.name ?? ''), who: clean(ev.harness ?? ev.name), state: alertState(ev.state, ev.kind), what: clean(ev.message), needsYou: ev.state !== 'done' });
   }
 
   /** A linked host's agent that starts to need you: the same dock message, naming the machine; none from a down link. */
@@ -375,7 +380,7 @@ export class Tui implements TuiHost {
     if (!readsEverySession(this.svc, this.o.caller)) return;
     const row = this.svc.remote?.agentRows().find((r) => r.host === ev.host && r.window_id === ev.window_id);
     if (!row || row.down) return;
-    this.dock.alert({ windowId: null, session: clean(`${ev.host}:${ev.session}`), who: clean(ev.harness ?? ev.name), state: ev.state === 'needs_input' && (ev.kind === 'approval' || ev.kind === 'question') ? ev.kind : ev.state, what: clean(ev.message), needsYou: true });
+    this.dock.alert({ windowId: null, session: clean(`${ev.host}:${ev.session}`), who: clean(ev.harness ?? ev.name), state: alertState(ev.state, ev.kind), what: clean(ev.message), needsYou: true });
   }
 
   /** Inbox arrivals: other sessions' items (this session's states alert from the state sync), and asks and mail here. */

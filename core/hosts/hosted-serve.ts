@@ -20,7 +20,7 @@ import { readStat } from '../pty/procfs.js';
 import { decodeTtyNr, ttyDeviceKey } from '../security/placement.js';
 import { TuiosError } from '../errors.js';
 import { FULL_ID_RE } from '../ids.js';
-import { HOSTED_DROPPED_PARAMS, HOSTED_MAIL_VERBS, HOSTED_REPORT_VERBS, HOSTED_VERBS, HOSTED_WAIT_VERBS, hostedBudgetMs, hostedWaitRefusal } from './hosted-pane.js';
+import { type HostedSpec, HOSTED_DROPPED_PARAMS, HOSTED_MAIL_VERBS, HOSTED_REPORT_VERBS, HOSTED_VERBS, HOSTED_WAIT_VERBS, hostedBudgetMs, hostedWaitRefusal } from './hosted-pane.js';
 import { readPaneProcs } from './hosted-procs.js';
 import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, LINK_CALL_MARGIN_MS, HOSTED_PROCS_MS, HOSTED_PROCS_SOON_MS, HOSTED_REATTACH_MS, HOSTED_RESEND_BYTES, HOSTED_SEND_HIGH_BYTES, HOSTED_SEND_LOW_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 
@@ -131,17 +131,11 @@ export class HostedPanes {
   }
 }
 
-interface OpenParams {
-  windowId: string;
+/** What the owner asked for (its HostedSpec, less the host: that is the link it came on). */
+type OpenParams = Omit<HostedSpec, 'host'> & {
   /** A re-attach after the link dropped: the pane's token and the output bytes the owner took. */
   resume: { token: string; from: number } | null;
-  argv: string[];
-  cwd: string | null;
-  cols: number;
-  rows: number;
-  env: Record<string, string>;
-  term: string | undefined;
-}
+};
 
 /** The opener's params, checked: it is another machine, so nothing is taken on trust. */
 export function checkOpenParams(p: Record<string, unknown>): OpenParams {

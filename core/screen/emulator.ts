@@ -389,15 +389,8 @@ export class Emulator {
     const rows = this.term.rows;
     const out: string[] = new Array(rows);
     // Rows the program has not touched since the last read come from the cache (see row-text.ts).
-    const cached = b.viewportY === base;
-    for (let y = 0; y < rows; y++) {
-      let t = cached ? this.rowText.get(y) : undefined;
-      if (t === undefined) {
-        t = this.textAt(base + y);
-        if (cached) this.rowText.set(y, t);
-      }
-      out[y] = t;
-    }
+    const atBottom = b.viewportY === base;
+    for (let y = 0; y < rows; y++) out[y] = this.xtermLineText(base + y, base, atBottom);
     return out;
   }
 

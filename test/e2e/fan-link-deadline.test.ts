@@ -4,10 +4,9 @@
 // other forwarded call (a wait-for) is still cut at the cap.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { link, startHost, type Host } from '../helpers/link.js';
-import { STANDIN_MANIFEST, STANDIN_SCRIPT } from '../helpers/worktree-standin.js';
+import { installStandin } from '../helpers/worktree-standin.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/worktree-repos.js';
 
 const CAP_S = 2;
@@ -20,13 +19,7 @@ let peerRepo: string;
 test.before(async () => {
   root = tempDir('tuios-link-deadline-');
   peerRepo = makeRepo(join(root, 'build', 'api'));
-  const tools = join(root, 'tools');
-  mkdirSync(join(tools, 'bin'), { recursive: true });
-  mkdirSync(join(tools, 'harnesses'));
-  writeFileSync(join(tools, 'bin', 'standin'), STANDIN_SCRIPT);
-  chmodSync(join(tools, 'bin', 'standin'), 0o755);
-  writeFileSync(join(tools, 'harnesses', 'standin.toml'), STANDIN_MANIFEST);
-  build = await startHost('build', { env: { PATH: `${join(tools, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`, TUIOS_HARNESS_DIR: join(tools, 'harnesses'), TUIOS_AGENT_STALL_SECONDS: '0' } });
+  build = await startHost('build', { env: installStandin(join(root, 'tools')) });
   hub = await startHost('hub', { env: { TUIOS_LINK_CALL_TIMEOUT_SECONDS: String(CAP_S) } });
   await link(hub, build);
   await build.d.ok(['new-session', 'work', '--cwd', peerRepo]);

@@ -74,6 +74,15 @@ test('the peer\'s agent on its prompt is under Needs you as peer:api/claude, and
   await t.wait(/a allow once/, 'the answer keys once the card has settled', 30_000);
 });
 
+/** From the panes: the agents view, the peer's row once `row` shows, and its pane opened here. */
+async function openPeerPane(row: RegExp): Promise<void> {
+  t.keys('C-b', 'i');
+  await t.wait(row, 'the peer\'s row', 60_000);
+  t.keys('g');
+  t.keys('Enter');
+  await t.wait(/on peer · live/, 'the remote view', 30_000);
+}
+
 test('ctrl+b o visits the peer\'s agent that needs you: its pane opens here from the link', async () => {
   t.keys('C-b', 'o');
   await t.wait(/on peer · live/, 'the remote view', 30_000);
@@ -160,11 +169,7 @@ test('once the peer refuses write, the view is read-only and the dock says why',
   const cfg = join(peer.d.dir, 'config', 'tuios', 'config.toml');
   writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('respond = true', 'respond = true\nwrite = false'));
   await waitFor(async () => /may not change anything/.test((await hub.d.cli(['select-window', '-w', `peer:${win}`])).stderr), { timeout: 30_000, what: 'write = false in force on the peer' });
-  t.keys('C-b', 'i');
-  await t.wait(/peer:api\/claude/, 'the row', 30_000);
-  t.keys('g');
-  t.keys('Enter');
-  await t.wait(/on peer · live/, 'the remote view', 30_000);
+  await openPeerPane(/peer:api\/claude/);
   const before = standin.events().length;
   t.type('y');
   await t.wait(/Read-only: peer: send-keys is refused: the linked host hub may not change anything/, 'the read-only line', 30_000);
@@ -175,11 +180,7 @@ test('once the peer refuses write, the view is read-only and the dock says why',
 });
 
 test('a dropped link shows the replica disconnected, and the client goes on', async () => {
-  t.keys('C-b', 'i');
-  await t.wait(/peer:api\/claude/, 'the row', 30_000);
-  t.keys('g');
-  t.keys('Enter');
-  await t.wait(/on peer · live/, 'the remote view', 30_000);
+  await openPeerPane(/peer:api\/claude/);
   peer.d.kill9();
   await peer.d.waitExit();
   await t.wait(/on peer · disconnected/, 'the replica disconnected', 30_000);
@@ -202,11 +203,7 @@ test('the peer back: its row is live again, and a view open across another drop 
   await waitHost(hub, 'peer', (h) => h.state === 'up', 'up again', 60_000);
   // The window comes back with its id and a shell in it; a report makes it an agent's again.
   await peer.d.ok(['set-agent-state', '-w', win, 'working', '--harness', 'x', '-m', 'back at work']);
-  t.keys('C-b', 'i');
-  await t.wait(/peer:api\/claude(?![^\n]*seen)/, 'the row live again', 60_000);
-  t.keys('g');
-  t.keys('Enter');
-  await t.wait(/on peer · live/, 'the remote view', 30_000);
+  await openPeerPane(/peer:api\/claude(?![^\n]*seen)/);
   peer.d.kill9();
   await peer.d.waitExit();
   await t.wait(/on peer · disconnected/, 'the replica disconnected', 30_000);

@@ -7,12 +7,12 @@
 // of HOST:SESSION run on the peer under its policy.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { link, startHost, type Host } from '../helpers/link.js';
 import { waitFor } from '../helpers/wait.js';
-import { STANDIN_MANIFEST, STANDIN_SCRIPT } from '../helpers/worktree-standin.js';
+import { installStandin } from '../helpers/worktree-standin.js';
 import { identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
 
 let hub: Host;
@@ -43,13 +43,7 @@ test.before(async () => {
   sh(root, ['clone', '-q', peerRepo, hubClone]);
   identity(hubClone);
   // build runs the stand-in agent (test/helpers/worktree-standin.ts): one file per prompt.
-  const tools = join(root, 'tools');
-  mkdirSync(join(tools, 'bin'), { recursive: true });
-  mkdirSync(join(tools, 'harnesses'));
-  writeFileSync(join(tools, 'bin', 'standin'), STANDIN_SCRIPT);
-  chmodSync(join(tools, 'bin', 'standin'), 0o755);
-  writeFileSync(join(tools, 'harnesses', 'standin.toml'), STANDIN_MANIFEST);
-  build = await startHost('build', { config: '[hosts.hub]\nfiles = true\n', env: { PATH: `${join(tools, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`, TUIOS_HARNESS_DIR: join(tools, 'harnesses'), TUIOS_AGENT_STALL_SECONDS: '0' } });
+  build = await startHost('build', { config: '[hosts.hub]\nfiles = true\n', env: installStandin(join(root, 'tools')) });
   locked = await startHost('locked');
   hub = await startHost('hub');
   await link(hub, build);

@@ -27,20 +27,28 @@ comm = ["standin"]
 argv0 = ["standin"]
 `;
 
-/** A daemon whose PATH and harness folder carry the stand-in. */
-export async function daemonWithStandin(env: Record<string, string> = {}): Promise<{ d: TestDaemon; tools: string }> {
-  const tools = tempDir('tuios-standin-');
+/** Writes the stand-in under `tools` (bin/standin, harnesses/standin.toml); the env a daemon needs to run and know it. */
+export function installStandin(tools: string): Record<string, string> {
   const bin = join(tools, 'bin');
   const harnesses = join(tools, 'harnesses');
-  mkdirSync(bin);
-  mkdirSync(harnesses);
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(harnesses, { recursive: true });
   writeFileSync(join(bin, 'standin'), STANDIN_SCRIPT);
   chmodSync(join(bin, 'standin'), 0o755);
   writeFileSync(join(harnesses, 'standin.toml'), STANDIN_MANIFEST);
+  return { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, TUIOS_HARNESS_DIR: harnesses, TUIOS_AGENT_STALL_SECONDS: '0' };
+}
+
+/** A daemon whose PATH and harness folder carry the stand-in. */
+export async function daemonWithStandin(env: Record<string, string> = {}): Promise<{ d: TestDaemon; tools: string }> {
+  const tools = tempDir('tuios-standin-');
+  const standinEnv = installStandin(tools);
+  const bin = join(tools, 'bin');
+  const harnesses = join(tools, 'harnesses');
   // One that never takes a prompt: no echo, no output, nothing read.
   writeFileSync(join(bin, 'sleepy-agent'), '#!/bin/sh\nstty -echo\nexec sleep 600\n');
   chmodSync(join(bin, 'sleepy-agent'), 0o755);
   writeFileSync(join(harnesses, 'sleepy.toml'), 'id = "sleepy"\nname = "Sleepy"\n[detect]\ncomm = ["sleepy-agent"]\nargv0 = ["sleepy-agent"]\n');
-  const d = await TestDaemon.start({ env: { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, TUIOS_HARNESS_DIR: harnesses, TUIOS_AGENT_STALL_SECONDS: '0', ...env } });
+  const d = await TestDaemon.start({ env: { ...standinEnv, ...env } });
   return { d, tools };
 }
