@@ -125,6 +125,27 @@ test('loader refusals', () => {
   const many = Array.from({ length: 1100 }, (_, i) => `"s${i}"`).join(',');
   refuses(`[screen]\n[[screen.rule]]\nstate = "working"\nany = [${many}]\n`, /more than 1024 strings/);
   refuses(`[screen]\n[[screen.rule]]\nstate = "working"\nregex = ['(?=x)']\n`, /not valid RE2/);
+  // 512 groups a manifest: each rule is a group, and each nested table one more.
+  const groups = (n: number) => Array.from({ length: n }, (_, i) => `[[screen.rule]]\nstate = "working"\nall_of = [ { all = ["g${i}"] } ]\n`).join('');
+  assert.ok(rules(`[screen]\n${groups(256)}`).screen, '512 groups load');
+  refuses(`[screen]\n${groups(256)}[[screen.rule]]\nstate = "working"\nall = ["x"]\n`, /more than 512 groups/);
+  refuses(`[screen]\n[[screen.rule]]\nstate = "working"\nall = ["a\\u0000b"]\n`, /holds a NUL/);
+});
+
+test('fold_case folds substrings only; patterns keep their own case handling', () => {
+  const folded = rules(`[screen]\nfold_case = true\n[[screen.rule]]\nstate = "working"\nall = ["Esc To Interrupt"]\n`).screen!;
+  assert.is(evaluateScreen(folded, ['ESC to interrupt']).verdict.state, 'working');
+  const plain = rules(`[screen]\n[[screen.rule]]\nstate = "working"\nall = ["esc to interrupt"]\n`).screen!;
+  assert.is(evaluateScreen(plain, ['Esc to interrupt']).verdict.state, null, 'without fold_case the case must agree');
+  const re = rules(`[screen]\nfold_case = true\n[[screen.rule]]\nstate = "working"\nregex = ['Working']\n`).screen!;
+  assert.is(evaluateScreen(re, ['working']).verdict.state, null, 'fold_case does not fold a pattern');
+  const rei = rules(`[screen]\n[[screen.rule]]\nstate = "working"\nregex = ['(?i)working']\n`).screen!;
+  assert.is(evaluateScreen(rei, ['WORKING']).verdict.state, 'working');
+});
+
+test('region aliases: whole_recent is the tail, prompt_box_body the box', () => {
+  assert.equal(parseRegion('whole_recent'), { kind: 'tail' });
+  assert.equal(parseRegion('prompt_box_body'), { kind: 'prompt_box' });
 });
 
 test('title rules match whole tokens', () => {
