@@ -535,8 +535,10 @@ export class Emulator {
     const acc = this.kittyPending.get(id) ?? { title: '', body: '' };
     acc[which] += text;
     if (!done) {
-      // Bound the chunking a pane can make us keep.
-      if (this.kittyPending.size < 16 && acc.title.length + acc.body.length < 4096) this.kittyPending.set(id, acc);
+      // Bound the chunking a pane can make us keep: a notification past it is dropped whole
+      // (acc may already be held, so it is taken out rather than only not added).
+      if (acc.title.length + acc.body.length >= 4096) this.kittyPending.delete(id);
+      else if (this.kittyPending.has(id) || this.kittyPending.size < 16) this.kittyPending.set(id, acc);
       return;
     }
     this.kittyPending.delete(id);
