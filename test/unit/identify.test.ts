@@ -22,9 +22,14 @@ function reader(procs: Rec[]): ProcReader {
     },
     children: (pid) => by.get(pid)?.children ?? [],
     env: (pid, name) => (by.has(pid) ? (by.get(pid)!.env?.[name] ?? null) : undefined),
-    realpath: (path) => path,
+    realpath: (path) => LINKS[path] ?? path,
   };
 }
+
+/** Symlinks as npm lays them out: a bin in node_modules/.bin points into its package. */
+const LINKS: Record<string, string> = {
+  '/root/.npm/_npx/1/node_modules/.bin/codex': '/root/.npm/_npx/1/node_modules/@openai/codex/bin/codex.js',
+};
 
 function who(procs: Rec[]): string | null {
   const v = identify(procs[0]!.pid, 1, reader(procs), { manifests: set.list, extraBinaries: [], findByName: (n) => findHarness(set, n) });
@@ -97,11 +102,63 @@ test('the walk is bounded: depth 4', () => {
   assert.is(who([...chain.slice(0, 3).map((p, i) => (i === 2 ? { ...p, children: [16] } : p)), chain[6]!]), 'claude-code');
 });
 
+test('behind launchers: npx, uvx, mise exec, nix develop -c', () => {
+  // npx renames itself ("npm exec @opena"), runs sh -c, which runs the package's bin with node.
+  assert.is(
+    who([
+      { pid: 10, comm: 'npm exec @opena', argv: ['npm exec @openai/codex'], exe: '/usr/bin/node', children: [11] },
+      { pid: 11, comm: 'sh', argv: ['sh', '-c', 'codex'], exe: '/usr/bin/dash', children: [12], pgrp: 10 },
+      { pid: 12, comm: 'node', argv: ['node', '/root/.npm/_npx/1/node_modules/.bin/codex'], exe: '/usr/bin/node', pgrp: 10 },
+    ]),
+    'codex',
+  );
+  assert.is(
+    who([
+      { pid: 10, comm: 'uvx', argv: ['uvx', 'aider-chat'], exe: '/root/.local/bin/uvx', children: [11] },
+      { pid: 11, comm: 'aider', argv: ['/root/.cache/uv/archive-v0/x/bin/python', '/root/.cache/uv/archive-v0/x/bin/aider'], exe: '/usr/bin/python3.12', pgrp: 10 },
+    ]),
+    'aider',
+  );
+  assert.is(
+    who([
+      { pid: 10, comm: 'mise', argv: ['mise', 'exec', '--', 'opencode'], exe: '/usr/local/bin/mise', children: [11] },
+      { pid: 11, comm: 'opencode', argv: ['opencode'], exe: '/root/.local/share/mise/installs/node/22/lib/node_modules/opencode-ai/bin/opencode.exe', pgrp: 10 },
+    ]),
+    'opencode',
+  );
+  assert.is(
+    who([
+      { pid: 10, comm: 'nix', argv: ['nix', 'develop', '-c', 'claude'], exe: '/nix/store/abc-nix-2.24/bin/nix', children: [11] },
+      { pid: 11, comm: 'bash', argv: ['bash', '-c', 'claude'], exe: '/nix/store/def-bash-5.2/bin/bash', children: [12], pgrp: 10 },
+      { pid: 12, comm: 'claude', argv: ['claude'], exe: '/nix/store/ghi-claude-code-2.1/bin/claude', pgrp: 10 },
+    ]),
+    'claude-code',
+  );
+});
+
+test('the walk is bounded: 24 processes', () => {
+  const kids = Array.from({ length: 30 }, (_, i) => 100 + i);
+  const leader: Rec = { pid: 10, comm: 'sh', argv: ['sh', '-c', 'x'], exe: '/usr/bin/dash', children: kids };
+  const idle = (pid: number): Rec => ({ pid, comm: 'cat', argv: ['cat'], exe: '/usr/bin/cat', pgrp: 10 });
+  const agentAt = (i: number): Rec[] => kids.map((pid, k) => (k === i ? { pid, comm: 'claude', argv: ['claude'], exe: '/x/claude-code/bin/claude.exe', pgrp: 10 } : idle(pid)));
+  assert.is(who([leader, ...agentAt(23)]), 'claude-code', 'the 24th process is read');
+  assert.is(who([leader, ...agentAt(24)]), null, 'the 25th is past the bound');
+  const v = identify(10, 1, reader([leader, ...agentAt(29)]), { manifests: set.list, extraBinaries: [], findByName: (n) => findHarness(set, n) });
+  assert.is(v.behind.length, 24);
+});
+
+test('argv0 alone names a process whose comm says something else', () => {
+  assert.is(who([{ pid: 10, comm: 'MainThread', argv: ['/home/u/.local/bin/claude', '--resume'], exe: '/opt/custom/runtime' }]), 'claude-code');
+  assert.is(who([{ pid: 10, comm: 'MainThread', argv: ['/home/u/bin/not-claude'], exe: '/opt/custom/runtime' }]), null);
+});
+
 test('TUIOS_AGENT names a harness on what the walk cannot see; a real binary wins', () => {
   assert.is(who([{ pid: 10, comm: 'docker', argv: ['docker', 'run', 'x'], exe: '/usr/bin/docker', env: { TUIOS_AGENT: 'claude-code' } }]), 'claude-code');
   assert.is(who([{ pid: 10, comm: 'ssh', argv: ['ssh', 'box', 'codex'], exe: '/usr/bin/ssh', env: { TUIOS_AGENT: 'codex' } }]), 'codex');
   assert.is(who([{ pid: 10, comm: 'ssh', argv: ['ssh'], exe: '/usr/bin/ssh', env: { TUIOS_AGENT: 'not-a-harness' } }]), null);
   assert.is(who([{ pid: 10, comm: 'opencode', argv: ['opencode'], exe: '/x/opencode-ai/bin/opencode.exe', env: { TUIOS_AGENT: 'codex' } }]), 'opencode');
+  assert.is(who([{ pid: 10, comm: 'docker', argv: ['docker'], exe: '/usr/bin/docker', env: { TUIOS_AGENT: 'claude' } }]), 'claude-code', 'by a name the manifest answers to');
+  assert.is(who([{ pid: 10, comm: 'docker', argv: ['docker'], exe: '/usr/bin/docker' }]), null, 'an environment without the hint');
 });
 
 test('agent_binaries mark a name with no manifest', () => {
@@ -115,9 +172,16 @@ test('invalid manifests are dropped whole; a user manifest replaces a bundled on
   writeFileSync(join(dir, 'user', 'bad.toml'), 'id = "bad"\nname = "Bad"\n[detect]\ncomm = [1]\n');
   writeFileSync(join(dir, 'user', 'broken.toml'), 'id = "broken\n');
   writeFileSync(join(dir, 'user', 'codex.toml'), 'id = "codex"\nname = "My Codex"\n[detect]\ncomm = ["mycodex"]\n');
-  const s = loadManifests(join(ROOT, 'manifests'), join(dir, 'user'), nullLogger);
-  assert.is(s.failures.length, 2);
+  // A pattern RE2 refuses (a lookahead) drops its manifest whole, detect block and all.
+  writeFileSync(join(dir, 'user', 'lookahead.toml'), 'id = "lookahead"\nname = "L"\n[detect]\ncomm = ["lookbot"]\n[[screen.rule]]\nid = "x"\nstate = "working"\nregion = "bottom_non_empty_lines(4)"\nmessage_from = "(?=esc)"\nall = ["esc to interrupt"]\n');
+  const warns: Array<Record<string, unknown>> = [];
+  const log = { ...nullLogger, warn: (_m: string, f?: Record<string, unknown>) => void warns.push(f ?? {}) };
+  const s = loadManifests(join(ROOT, 'manifests'), join(dir, 'user'), log);
+  assert.is(s.failures.length, 3, JSON.stringify(s.failures));
   assert.ok(s.failures.every((f) => f.reason.length > 0));
+  assert.equal(warns.map((w) => w.file).sort(), s.failures.map((f) => f.file).sort(), 'each is logged at warn with its file');
+  assert.ok(warns.every((w) => typeof w.reason === 'string' && w.reason.length > 0), 'and the reason');
+  assert.not.ok(s.byId.has('lookahead') || s.byId.has('bad') || s.byId.has('broken'), 'dropped whole');
   const codex = s.byId.get('codex')!;
   assert.is(codex.name, 'My Codex');
   assert.ok(codex.replacesBundled);
