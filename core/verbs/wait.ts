@@ -27,6 +27,13 @@ export type WaitHandler = (ctx: VerbContext<WaitParams>, deadline: number) => Pr
 
 const handlers = new Map<string, WaitHandler>();
 
+/** Waits in progress: server-info reports it, so a caller can tell a wait is listening. */
+let running = 0;
+
+export function waitsRunning(): number {
+  return running;
+}
+
 /** A capability adds its condition here (agent-state in core/agent, agent-message in core/mail). */
 export function registerWaitCondition(name: WaitParams['condition'], h: WaitHandler): void {
   handlers.set(name, h);
@@ -47,7 +54,14 @@ export const waitFor = defineVerb({
       throw new TuiosError('unsupported', `This daemon cannot wait for ${ctx.params.condition} yet.`, 'Restart the daemon with a newer tuios: tuios kill-server');
     }
     const deadline = Date.now() + (ctx.params.timeout ?? DEFAULT_WAIT_MS);
-    return h(ctx, deadline);
+    // Handlers subscribe before their first await, so a count another call reads is a wait
+    // already listening.
+    running++;
+    try {
+      return await h(ctx, deadline);
+    } finally {
+      running--;
+    }
   },
 });
 

@@ -97,9 +97,14 @@ test('OSC 9;4 is agent state only on a pane known to hold an agent; OSC 9 raises
 });
 
 test('set-agent-state from inside a pane sets its own pane; a loser is told what stands', async () => {
-  await d.ok(['new-window', '-s', 'agents', 'self', 'sh', '-c', `read go; ${TUIOS} set-agent-state working -m 'from the pane' --harness myagent; echo rc=$?; sleep 60`]);
+  await d.ok(['new-window', '-s', 'agents', 'self', 'sh', '-c', `read go; ${TUIOS} set-agent-state working -m 'from the pane' --harness myagent; echo rc=$?; ${TUIOS} get-agent-state; sleep 60`]);
+  // Another window has the focus, so a report that went to the focused window would show there.
+  await d.ok(['new-window', '-s', 'agents', 'focused', 'sleep', '60']);
+  await d.ok(['select-window', '-w', 'focused']);
   await d.ok(['send-keys', '-w', 'self', 'Enter']);
-  await d.waitScreen('self', /rc=0/);
+  // get-agent-state with no flags, from inside the pane, prints its own state's name.
+  await d.waitScreen('self', /rc=0\r?\nworking$/m);
+  assert.is((await state('focused')).state, 'none', 'the focused window is not the caller');
   const s = await state('self');
   assert.is(s.state, 'working');
   assert.is(s.message, 'from the pane');
@@ -109,9 +114,14 @@ test('set-agent-state from inside a pane sets its own pane; a loser is told what
   assert.is(s.confidence, 'certain');
   const lose = await d.call<{ applied: boolean; state: string }>('set-agent-state', { window: 'self', state: 'idle', source: 'detect' });
   assert.equal([lose.applied, lose.state], [false, 'working']);
-  const refused = await d.cli(['set-agent-state', '-w', 'self', 'idle', '--source', 'screen']);
-  assert.is(refused.code, 1);
-  assert.match(refused.stderr, /invalid_params/);
+  for (const source of ['screen', 'program']) {
+    const refused = await d.cli(['set-agent-state', '-w', 'self', 'idle', '--source', source]);
+    assert.is(refused.code, 1, source);
+    assert.match(refused.stderr, /invalid_params/);
+  }
+  assert.is((await state('self')).state, 'working', 'a refused call changes nothing');
+  const got = await d.json<Record<string, unknown>>(['get-agent-state', '-w', 'self']);
+  for (const k of ['state', 'needs_you', 'ready', 'blocked_by', 'identity', 'confidence', 'evidence_age_ms', 'harness_id', 'source']) assert.ok(k in got, k);
 });
 
 test('list-windows --json carries agent_state; list-agents lists agent panes only', async () => {
@@ -144,31 +154,52 @@ test('wait-for agent-state on a pane already resting in the target state times o
   assert.match(r.stderr, /already idle/);
 });
 
-test('wait-for agent-state exits 1 when the pane closes', async () => {
+/** Resolves once the daemon holds `n` waits: the wait is subscribed and its baseline read. */
+async function waitsListening(n: number): Promise<void> {
+  await waitFor(async () => (await d.call<{ waits: number }>('server-info')).waits >= n, { what: `${n} wait(s) listening` });
+}
+
+test('wait-for agent-state: the pane closing or leaving (none) ends it with exit 1', async () => {
   await d.ok(['new-window', '-s', 'agents', 'doomed', 'sleep', '60']);
   await d.ok(['set-agent-state', '-w', 'doomed', 'working']);
-  const c = await d.client();
-  const waiting = c.call('wait-for', { condition: 'agent-state', window: 'doomed', until: ['idle'], timeout: 30000 }).then(
-    () => null,
-    (e: Error & { code?: string }) => e,
-  );
-  await c.call('close-window', { window: 'doomed' });
-  const e = await waiting;
-  assert.ok(e, 'the wait failed');
-  assert.is(e!.code, 'window_not_found');
-  assert.match(e!.message, /closed/);
-  c.close();
-  // The CLI turns that into exit 1.
-  await d.ok(['new-window', '-s', 'agents', 'doomed2', 'sleep', '60']);
-  await d.ok(['set-agent-state', '-w', 'doomed2', 'working']);
-  const cli = d.cli(['wait-for', 'agent-state', '-w', 'doomed2', '--until', 'idle', '--timeout', '30000']);
-  await waitFor(async () => {
-    const ws = await d.call<{ windows: Array<{ name: string }> }>('list-windows');
-    return ws.windows.some((w) => w.name === 'doomed2');
-  });
-  await d.ok(['set-agent-state', '-w', 'doomed2', 'none']);
-  const r = await cli;
-  assert.ok(r.code === 1 || r.code === 124, r.stderr);
+  const closing = d.cli(['wait-for', 'agent-state', '-w', 'doomed', '--until', 'idle', '--timeout', '60000']);
+  await waitsListening(1);
+  await d.ok(['close-window', '-w', 'doomed']);
+  const r = await closing;
+  assert.is(r.code, 1, r.stderr);
+  assert.match(r.stderr, /window_not_found/);
+  assert.match(r.stderr, /closed while the wait ran/);
+
+  await d.ok(['new-window', '-s', 'agents', 'leaving', 'sleep', '60']);
+  await d.ok(['set-agent-state', '-w', 'leaving', 'working']);
+  const leaving = d.cli(['wait-for', 'agent-state', '-w', 'leaving', '--until', 'idle', '--timeout', '60000']);
+  await waitsListening(1);
+  await d.ok(['set-agent-state', '-w', 'leaving', 'none']);
+  const r2 = await leaving;
+  assert.is(r2.code, 1, r2.stderr);
+  assert.match(r2.stderr, /agent left leaving/);
+});
+
+test('wait-for agent-state --select: the first matching pane, or --every for all of them', async () => {
+  for (const n of ['sel1', 'sel2']) {
+    await d.ok(['new-window', '-s', 'agents', n, 'sleep', '60']);
+    await d.ok(['set-agent-state', '-w', n, 'working', '--harness', 'selbot']);
+  }
+  const first = d.cli(['wait-for', 'agent-state', '--select', 'harness:selbot', '--until', 'done', '--timeout', '60000', '--json']);
+  await waitsListening(1);
+  await d.ok(['set-agent-state', '-w', 'sel2', 'done']);
+  const r = await first;
+  assert.is(r.code, 0, r.stderr);
+  assert.is(JSON.parse(r.stdout).name, 'sel2');
+
+  await d.ok(['set-agent-state', '-w', 'sel2', 'working']);
+  const every = d.cli(['wait-for', 'agent-state', '--select', 'harness:selbot', '--every', '--until', 'done', '--timeout', '60000', '--json']);
+  await waitsListening(1);
+  await d.ok(['set-agent-state', '-w', 'sel1', 'done']);
+  await d.ok(['set-agent-state', '-w', 'sel2', 'done']);
+  const r2 = await every;
+  assert.is(r2.code, 0, r2.stderr);
+  assert.equal(JSON.parse(r2.stdout).panes.map((p: { name: string }) => p.name).sort(), ['sel1', 'sel2']);
 });
 
 test('the after-agent-state hook runs with the window, session, harness, states and message', async () => {
