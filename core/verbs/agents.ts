@@ -90,13 +90,7 @@ export const setAgentState = defineVerb({
   run({ params, window, svc, caller }) {
     const w = window!;
     const source = params.source ?? 'report';
-    const harnessPid = checkedHarnessPid(caller, params.harness_pid);
-    if (source === 'report' && (params.agent_session_id !== undefined || params.harness_pid !== undefined)) admitReport(svc, w, caller, params, harnessPid);
-    if (params.activity) {
-      // Kept whether or not the state applies: `now` is what the row says it is doing.
-      const text = cleanHookText(params.activity);
-      if (text) svc.agents.setMeta(w, { now: text }, 'report', null);
-    }
+    // Refused before anything is written: a refused call changes nothing, `now` included.
     if (source === 'screen' || source === 'program') {
       throw new TuiosError(
         'invalid_params',
@@ -108,14 +102,26 @@ export const setAgentState = defineVerb({
     if (params.harness !== undefined && !HARNESS_RE.test(params.harness)) {
       throw new TuiosError('invalid_params', 'A harness id is lowercase letters, digits, - and _.', undefined, { field: 'harness' });
     }
+    const harnessPid = checkedHarnessPid(caller, params.harness_pid);
+    if (source === 'report' && (params.agent_session_id !== undefined || params.harness_pid !== undefined)) admitReport(svc, w, caller, params, harnessPid);
+    if (params.activity) {
+      // Kept whether or not the state applies: `now` is what the row says it is doing.
+      const text = cleanHookText(params.activity);
+      if (text) svc.agents.setMeta(w, { now: text }, 'report', null);
+    }
     const agents = svc.agents;
     let res;
     if (source === 'report') {
       res = agents.report(w, { state: params.state, message: params.message, kind: params.kind, harness: params.harness, ifState: params.if_state as AgentState[] | undefined });
     } else {
       const origin = source === 'osc' ? 'osc:notify' : source;
-      if (params.if_state && !params.if_state.includes(agents.stateOf(w))) res = { applied: false, state: agents.stateOf(w), source: null };
-      else res = agents.claim(w, { origin, state: params.state, message: params.message, kind: params.kind });
+      const standing = () => ({ state: agents.stateOf(w), source: (agents.recordOf(w)?.view().source ?? null) });
+      if (params.if_state && !params.if_state.includes(agents.stateOf(w))) res = { applied: false, ...standing() };
+      else if (params.state === 'none') {
+        // Only a report clears the pane; another source's none takes back its own claim.
+        agents.withdraw(w, origin);
+        res = { applied: true, ...standing() };
+      } else res = agents.claim(w, { origin, state: params.state, message: params.message, kind: params.kind });
     }
     if (harnessPid !== null && res.applied && params.state !== 'none') {
       const st = readStat(harnessPid);
