@@ -59,7 +59,7 @@ export const serverInfo = defineVerb({
       config_warnings: svc.config.warnings,
       endpoints: Object.fromEntries(svc.endpoints),
       attached_clients: svc.person.attachedCount,
-      waits: waitsRunning(),
+      waits: waitsRunning(svc),
       // heap_code is the part of heap_used that is compiled code and bytecode: it grows as V8
       // optimizes, so a leak test reads heap_used less heap_code (the program's own objects).
       memory: { rss: m.rss, heap_used: m.heapUsed, heap_total: m.heapTotal, heap_code: code.code_and_metadata_size + code.bytecode_and_metadata_size, external: m.external, array_buffers: m.arrayBuffers, collected: !!(params.gc && gc) },

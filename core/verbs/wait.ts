@@ -27,11 +27,11 @@ export type WaitHandler = (ctx: VerbContext<WaitParams>, deadline: number) => Pr
 
 const handlers = new Map<string, WaitHandler>();
 
-/** Waits in progress: server-info reports it, so a caller can tell a wait is listening. */
-let running = 0;
+/** Waits in progress per daemon: server-info reports it, so a caller can tell a wait is listening. */
+const running = new WeakMap<object, number>();
 
-export function waitsRunning(): number {
-  return running;
+export function waitsRunning(svc: object): number {
+  return running.get(svc) ?? 0;
 }
 
 /** A capability adds its condition here (agent-state in core/agent, agent-message in core/mail). */
@@ -56,11 +56,11 @@ export const waitFor = defineVerb({
     const deadline = Date.now() + (ctx.params.timeout ?? DEFAULT_WAIT_MS);
     // Handlers subscribe before their first await, so a count another call reads is a wait
     // already listening.
-    running++;
+    running.set(ctx.svc, waitsRunning(ctx.svc) + 1);
     try {
       return await h(ctx, deadline);
     } finally {
-      running--;
+      running.set(ctx.svc, waitsRunning(ctx.svc) - 1);
     }
   },
 });
