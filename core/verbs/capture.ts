@@ -13,12 +13,13 @@ export function progressText(p: ProgressReport | null): string | undefined {
 }
 
 /** The pane's live screen as a fixture (see core/agent/fixture.ts), with what the daemon knows filled in. */
-function fixtureOf(w: Window, o: { harness?: string; program_version?: string; expect_state?: string; expect_kind?: string; expect_message?: string; obtained?: string }): string {
+function fixtureOf(w: Window, attributed: string | null, o: { harness?: string; program_version?: string; expect_state?: string; expect_kind?: string; expect_message?: string; obtained?: string }): string {
   const fg = w.foreground();
   // A pane on another machine names its pids there: no exe is read for them here.
   const process = fg ? { comm: fg.comm, argv: fg.argv, exe: w.host ? '' : (readExe(fg.pid) ?? '') } : undefined;
   return formatFixture({
-    harness: o.harness ?? String(w.attrs.get('harness') ?? ''),
+    // The harness the agent store attributed the pane to (the one whose rules read it).
+    harness: o.harness ?? attributed ?? '',
     program_version: o.program_version ?? '',
     provenance: 'measured',
     obtained: o.obtained ?? `measured on a live tuios pane ${w.cols}x${w.rows} (capture-pane --fixture)`,
@@ -50,9 +51,9 @@ export const capturePane = defineVerb({
     expect_message: z.string().max(300).optional().describe('--fixture: the message they must give'),
     obtained: z.string().max(500).optional().describe('--fixture: how the screen was obtained'),
   }),
-  run({ params, window }) {
+  run({ params, window, svc }) {
     const w = window!;
-    if (params.fixture) return { window: w.id, fixture: fixtureOf(w, params) };
+    if (params.fixture) return { window: w.id, fixture: fixtureOf(w, svc.agents.harnessOf(w), params) };
     const e = w.screen;
     const end = e.viewportTop + e.rows;
     const start = params.lines ? Math.max(0, end - params.lines) : e.viewportTop;

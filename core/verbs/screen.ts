@@ -21,6 +21,13 @@ function tracesJson(e: Evaluation | null) {
   return (e?.traces ?? []).map((t) => ({ id: t.id, priority: t.priority, state: t.state, region: t.region, fired: t.fired, why: t.why, ...(t.regionText !== undefined ? { region_text: t.regionText } : {}) }));
 }
 
+/** The text a rule reading a narrower region saw there, indented under the rule. */
+function regionLines(text: string[] | null | undefined): string[] {
+  if (text === undefined) return [];
+  if (text === null) return ['        | (region not on the screen)'];
+  return text.map((l) => `        | ${l}`);
+}
+
 export const explainAgentScreen = defineVerb({
   name: 'explain-agent-screen',
   summary: 'What the screen and title rules read on a pane (or a captured screen file), rule by rule',
@@ -80,7 +87,7 @@ export const explainAgentScreen = defineVerb({
       '--- tail as the classifier reads it ---',
       ...(d.screen?.tail ?? []),
       '--- screen rules ---',
-      ...tracesJson(d.screen).map((t) => `${t.fired ? 'FIRED' : '     '} ${t.id} [${t.state}, p${t.priority}, ${t.region}]${t.why ? `: ${t.why}` : ''}`),
+      ...tracesJson(d.screen).flatMap((t) => [`${t.fired ? 'FIRED' : '     '} ${t.id} [${t.state}, p${t.priority}, ${t.region}]${t.why ? `: ${t.why}` : ''}`, ...regionLines(t.region_text)]),
       '--- title ---',
       `title: ${JSON.stringify(title)}  progress: ${progress ?? 'none'}`,
       ...tracesJson(d.title).map((t) => `${t.fired ? 'FIRED' : '     '} ${t.id} [${t.state}, p${t.priority}]${t.why ? `: ${t.why}` : ''}`),
