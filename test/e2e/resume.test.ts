@@ -75,6 +75,22 @@ t('auto: typed at the new shell\'s prompt, with no row', async () => {
   }
 });
 
+t('off: no row and nothing typed; the id stays on the pane for resume-agent', async () => {
+  const { d, w } = await withAgentThenRestart('[daemon]\nresume_agents = "off"\n');
+  try {
+    const st = await d.call<{ agent_session_id: string; agent_session_harness: string }>('get-agent-state', { window: w });
+    assert.equal([st.agent_session_id, st.agent_session_harness], [ID, 'claude-code'], 'the id and its harness came back');
+    // The restore has run (the id is back); a row would have opened with it.
+    const rows = (await d.call<{ items: Array<{ kind: string }> }>('list-attention')).items.filter((i) => i.kind === 'resume');
+    assert.is(rows.length, 0);
+    assert.not.match(await screen(d, w), /claude --resume/);
+    const dry = await d.json<{ command: string }>(['resume-agent', '-w', w, '--dry-run']);
+    assert.is(dry.command, `claude --resume ${ID}`);
+  } finally {
+    await d.stop();
+  }
+});
+
 t('an id that is not one shell word is never typed', async () => {
   const d = await TestDaemon.start();
   try {
