@@ -104,13 +104,19 @@ t('the integration is installed and current', async () => {
 t('SessionStart reports idle from the hook and stores the conversation id', async () => {
   if (skip) return;
   assert.ok(nonce, 'the control client got a nonce');
-  // A hook gives up after 500 ms: on a machine the rest of the suite keeps busy, this one report
-  // may be dropped (by design), and the next report of the turn stores the id instead.
-  const r = await waitRow('the SessionStart report', (x) => x.state === 'idle' && x.source === 'report', 60_000).catch(() => null);
-  if (!r) {
-    console.log('# the SessionStart report did not land within 60 s (the hook ran past its 500 ms budget on a loaded machine)');
-    return;
+  // A hook gives up after 500 ms: on a machine the rest of the suite keeps busy, one report may
+  // be dropped (by design). Then /clear starts a new conversation, whose SessionStart (source
+  // clear) must land: twice at most, and the test fails if none does.
+  let r: Row | null = null;
+  for (let attempt = 0; attempt < 3 && !r; attempt++) {
+    if (attempt > 0) {
+      console.log(`# the SessionStart report did not land (attempt ${attempt}); /clear for a new one`);
+      await d.ok(['send-text', '-w', pane.window, '/clear']);
+      await d.ok(['send-keys', '-w', pane.window, 'Enter']);
+    }
+    r = await waitRow('the SessionStart report', (x) => x.state === 'idle' && x.source === 'report', 60_000).catch(() => null);
   }
+  assert.ok(r, 'a SessionStart reported idle from the hook');
   assert.is(r.harness_id, 'claude-code');
   assert.match(r.agent_session_id ?? '', /^[0-9a-f-]{36}$/);
   assert.is(r.agent_session_harness, 'claude-code');
