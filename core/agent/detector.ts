@@ -163,36 +163,37 @@ export class Detector {
     let pid: number;
     let fg: number | null;
     let reader = this.reader;
-    let leaderStart: () => number | null;
+    let remoteStart: number | null = null;
     if (view !== undefined) {
       if (!view) return;
       pid = view.pid;
       fg = view.tpgid > 0 ? view.tpgid : null;
       reader = view.reader;
-      leaderStart = () => view.leaderStart;
+      remoteStart = view.leaderStart;
     } else {
       if (w.pid === null) return;
       pid = w.pid;
       const st = readStat(pid);
       if (!st) return; // a failed read is no evidence either way
       fg = st.tpgid > 0 ? st.tpgid : null;
-      leaderStart = () => (fg !== null ? (readStat(fg)?.startTime ?? null) : null);
     }
     if (fg === null) return;
     // A window that runs a command (not a shell) has that command as its own foreground.
     const ownShell = paneRunsShell(w);
     if (fg === pid && ownShell) return this.atShell(w, d, pid);
     if (!this.config.autodetect) return;
-    // The same group as last time, recognised and not behind a wrapper: nothing to re-read. A
-    // new occupant has a new group id (a process group is named by its leader's pid).
-    if (d.fg === fg && d.verdict?.kind === 'agent' && d.verdict.process?.pid === d.verdict.leader?.pid) {
-      d.otherTicks = 0;
+    // The same group with the same leader is not identified again. A new occupant has a new
+    // group id or start time; a program exec'd in the leader's place keeps both and changes
+    // its name, so the leader's name is compared too (one stat read per tick).
+    const lead = view === undefined ? readStat(fg) : null;
+    const start = view === undefined ? (lead?.startTime ?? null) : remoteStart;
+    const comm = view === undefined ? (lead?.comm ?? null) : (d.verdict?.leader?.comm ?? null);
+    const same = d.fg === fg && d.leaderStart === start && d.verdict !== null && comm === (d.verdict.leader?.comm ?? null);
+    const behindWrapper = !!d.verdict && d.verdict.kind === 'agent' && d.verdict.process?.pid !== d.verdict.leader?.pid;
+    if (same && !behindWrapper && (d.verdict!.kind === 'agent' || fromOutput)) {
+      if (d.verdict!.kind === 'agent') d.otherTicks = 0;
       return;
     }
-    const start = leaderStart();
-    const same = d.fg === fg && d.leaderStart === start && d.verdict !== null;
-    const behindWrapper = !!d.verdict && d.verdict.kind === 'agent' && d.verdict.process?.pid !== d.verdict.leader?.pid;
-    if (same && !behindWrapper && fromOutput) return;
     const v = same && !behindWrapper ? d.verdict! : identify(fg, ownShell ? pid : -1, reader, this.identifyOpts());
     if (!(same && !behindWrapper)) this.identifications++;
     d.fg = fg;
@@ -215,9 +216,7 @@ export class Detector {
     d.agentPgid = fg;
     if (cur && (cur !== v.harness || newGroup)) {
       // An occupant change is a correction to unknown, not a deletion (ADR-0046 point 11).
-      this.store.clearPane(w);
-      this.store.attribute(w, v.harness, v.identity);
-      this.store.claim(w, { origin: 'detect', state: 'unknown' });
+      this.store.reidentify(w, v.harness!, v.identity);
       this.log.debug('pane re-identified', { window: w.id, from: cur, to: v.harness });
     } else if (!cur) {
       this.store.attribute(w, v.harness, v.identity);

@@ -220,6 +220,20 @@ export class AgentStore {
     this.commit(w, p);
   }
 
+  /**
+   * Another agent now holds the pane: a correction, not a retraction (ADR-0046 point 11). Every
+   * claim of the old occupant goes, and the new one is paired with `unknown` in one write, so no
+   * `none` is published in between for a waiter to read as the agent leaving.
+   */
+  reidentify(w: Window, harness: string, identity: Identity): void {
+    const p = this.pane(w);
+    p.record.clear();
+    this.resetPane(p);
+    p.record.attribution = { harness, identity };
+    p.record.apply({ origin: 'detect', state: 'unknown' });
+    this.commit(w, p);
+  }
+
   setHarnessProcess(w: Window, hp: HarnessProcess | null): void {
     const p = this.pane(w);
     if (hp && p.harnessProcess?.pid === hp.pid) return; // keeps the start time it was recorded with

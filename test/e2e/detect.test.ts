@@ -36,6 +36,12 @@ test.before(async () => {
   // A program named like an agent: a copy of sleep called claude.
   copyFileSync('/usr/bin/sleep', join(bin, 'claude'));
   chmodSync(join(bin, 'claude'), 0o755);
+  copyFileSync('/usr/bin/sleep', join(bin, 'codex'));
+  chmodSync(join(bin, 'codex'), 0o755);
+  // An "agent" that can exec another program in its own place: a copy of dash named claude.
+  mkdirSync(join(d.dir, 'sbin'));
+  copyFileSync('/bin/dash', join(d.dir, 'sbin', 'claude'));
+  chmodSync(join(d.dir, 'sbin', 'claude'), 0o755);
   // A node script laid out the way npm installs Claude Code's JS build.
   const pkg = join(d.dir, 'lib', 'node_modules', '@anthropic-ai', 'claude-code');
   mkdirSync(pkg, { recursive: true });
@@ -104,6 +110,34 @@ test('an agent started at a shell prompt is attributed, and exiting it clears th
   const s = await d.call<{ state: string; harness_id: string | null }>('get-agent-state', { window: 'shell' });
   assert.is(s.state, 'none');
   assert.is(s.harness_id, null);
+});
+
+test('another program in the agent\'s place (exec, same pid and group) clears the pane after six ticks', async () => {
+  await d.ok(['new-window', '-s', 'det', 'execs', join(d.dir, 'sbin', 'claude'), '-c', 'read go; exec sleep 600']);
+  await attributed('execs', 'claude-code');
+  await d.ok(['set-agent-state', '-w', 'execs', 'working', '--source', 'detect']);
+  await d.ok(['send-keys', '-w', 'execs', 'Enter']);
+  await waitFor(async () => (await d.json<{ leader: { comm: string } | null }>(['explain-agent-detect', '-w', 'execs'])).leader?.comm === 'sleep', { what: 'sleep in the agent\'s place' });
+  await waitFor(async () => (await agentOf('execs')) === undefined, { what: 'the pane to clear after six ticks of another program' });
+  assert.is((await d.call<{ state: string }>('get-agent-state', { window: 'execs' })).state, 'none');
+});
+
+test('an occupant change is a correction to unknown, never a none in between', async () => {
+  const c = await d.client();
+  const evs: Array<{ window_id: string; state: string; harness: string | null }> = [];
+  await c.stream('subscribe', { types: ['agent-state'] }, (e) => evs.push(e as (typeof evs)[number]));
+  const w = await d.call<{ id: string }>('new-window', { session: 'det', name: 'swap', argv: [join(d.dir, 'sbin', 'claude'), '-c', `read go; exec ${join(bin, 'codex')} 600`] });
+  await attributed('swap', 'claude-code');
+  await d.ok(['set-agent-state', '-w', 'swap', 'working', '-m', 'claude at work']);
+  await d.ok(['send-keys', '-w', 'swap', 'Enter']);
+  const a = await attributed('swap', 'codex');
+  assert.is(a.state, 'unknown', 'the one state that cannot describe the wrong process');
+  const mine = evs.filter((e) => e.window_id === w.id);
+  assert.ok(mine.some((e) => e.state === 'working' && e.harness === 'claude-code'), JSON.stringify(mine));
+  const after = mine.slice(mine.findIndex((e) => e.state === 'working'));
+  assert.not.ok(after.some((e) => e.state === 'none'), `no retraction: ${JSON.stringify(after)}`);
+  assert.equal(after[after.length - 1], { ...after[after.length - 1]!, state: 'unknown', harness: 'codex' });
+  c.close();
 });
 
 test('a reported state whose harness process is gone clears once the pane is at its shell', async () => {
