@@ -8,6 +8,8 @@ import { resolvePaths } from '../../core/config/paths.js';
 import { placeCaller } from '../../core/security/placement.js';
 import { waitFor } from '../helpers/wait.js';
 import { RpcClient } from '../../core/rpc/client.js';
+import { readPeer } from '../../core/rpc/caller.js';
+import { createServer, connect, type Socket } from 'node:net';
 import { median, fmt } from './helpers.js';
 import type { Caller } from '../../core/rpc/caller.js';
 
@@ -38,6 +40,35 @@ const time = (pid: number) => {
 const outside = time(process.pid);
 const inPane = time(inner);
 console.log(`placing a caller from its pid (50 panes): outside every pane ${fmt(outside, 0)} us, inside a pane ${fmt(inPane, 0)} us median (goal < 1000 us)`);
+
+// The whole step from the kernel's record: SO_PEERCRED on an accepted connection, then placing
+// that pid. One connection from this process (outside every pane), one from a node in pane 30.
+const benchSock = join(dir, 'run', 'bench.sock');
+const accepted: Socket[] = [];
+const srv = createServer((c) => accepted.push(c));
+await new Promise<void>((r) => srv.listen(benchSock, () => r()));
+const mine = connect(benchSock);
+const paneNode = model.createWindow(s, { name: 'peer', argv: ['sh', '-c', `${process.execPath} -e "require('net').connect(process.argv[1]);setInterval(()=>{},1e6)" ${benchSock} & wait`] });
+await waitFor(() => accepted.length >= 2, { what: 'both connections', timeout: 30_000 });
+const fromCreds = (sock: Socket) => {
+  const xs: number[] = [];
+  let pid: number | null = null;
+  for (let i = 0; i < 500; i++) {
+    const t = performance.now();
+    pid = readPeer(sock).pid;
+    placeCaller(caller(pid!), deps);
+    xs.push(performance.now() - t);
+  }
+  return { us: median(xs) * 1000, place: placeCaller(caller(pid!), deps).kind };
+};
+const byKind = accepted.map(fromCreds);
+const out = byKind.find((x) => x.place === 'outside');
+const pane = byKind.find((x) => x.place === 'pane');
+console.log(`placing a caller from its peer credentials (SO_PEERCRED, then placement): outside every pane ${out ? fmt(out.us, 0) : '?'} us, inside a pane ${pane ? fmt(pane.us, 0) : '?'} us median (goal < 1000 us)`);
+mine.destroy();
+for (const c of accepted) c.destroy();
+srv.close();
+void paneNode;
 
 for (let i = 0; i < 1000; i++) inbox.open('question', { windowId: panes[i % 50]!.id, summary: `question ${i} from an agent about something` });
 const c = await RpcClient.connect(d.svc.paths.socket);
