@@ -242,6 +242,16 @@ test('threads: --reply-to keeps the thread, --thread and --unread filter, the CL
   assert.not.match(left, /"body": "second"/);
 });
 
+test('approvals: reply-approval from a pane is not_human even with the nonce; a hold is only for the caller\'s own pane', async () => {
+  const out = await inPane(`reply-approval 0123456789abcdef 1 --line 'approve Bash: ls' --nonce ${nonce}`);
+  assert.match(out, /not_human/);
+  const outside = await d.call('request-approval', { window: 'w1', harness: 'claude-code', tool: 'Bash', input: { command: 'ls' } }).then(() => null, (e: Error & { body?: { code?: string } }) => e);
+  assert.is(outside?.body?.code, 'forbidden');
+  // From the agent pane, for another pane (w1): refused the same way.
+  const other = await inPane('request-approval -w w1 --harness claude-code --tool Bash --input command=ls');
+  assert.match(other, /forbidden/);
+});
+
 test('a sender is rate limited (rate_limited), and a pane cannot mail itself', async () => {
   const c = await d.client();
   let sent = 0;

@@ -1,6 +1,6 @@
-// The limits of mail and the Inbox that an e2e run cannot reach in reasonable time: 256 messages
-// per session (the oldest read one goes first), the 10-second undo window, and ask-human's
-// two-minute default wait.
+// The limits of mail, the Inbox and holds that an e2e run cannot reach in reasonable time: 256
+// messages per session (the oldest read one goes first), the 10-second undo window, ask-human's
+// two-minute default wait, and hold_seconds kept between 10 and 300.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Bus } from '../../core/bus.js';
@@ -8,6 +8,7 @@ import { Inbox } from '../../core/inbox/inbox.js';
 import { MailStore, MAILBOX_MAX } from '../../core/mail/mail.js';
 import { AskStore, DEFAULT_ASK_MS } from '../../core/mail/ask.js';
 import { askHuman } from '../../core/verbs/mail.js';
+import { parseConfig } from '../../core/config/config.js';
 
 const log = { debug() {}, info() {}, warn() {}, error() {} } as never;
 const model = { windows: new Map(), sessions: new Map() } as never;
@@ -83,6 +84,15 @@ test('ask-human waits two minutes unless --timeout says otherwise', async () => 
   assert.equal(waited, [DEFAULT_ASK_MS, 5000]);
   assert.is(DEFAULT_ASK_MS, 120_000);
   asks.dispose();
+});
+
+test('[agents.approvals] hold_seconds is kept between 10 and 300, 120 by default; approvals are off by default', () => {
+  const held = (t: string) => parseConfig(t).config!.agents.approvals;
+  assert.is(held('').hold_seconds, 120);
+  assert.equal(held('').enabled, []);
+  assert.is(held('[agents.approvals]\nhold_seconds = 2\n').hold_seconds, 10);
+  assert.is(held('[agents.approvals]\nhold_seconds = 9999\n').hold_seconds, 300);
+  assert.is(held('[agents.approvals]\nhold_seconds = 45\n').hold_seconds, 45);
 });
 
 test.run();
