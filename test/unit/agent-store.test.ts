@@ -89,6 +89,37 @@ test('the stall: a working pane that goes quiet is demoted (idle with no screen 
   assert.is(c.store.stateOf(c.w), 'working');
 });
 
+test('the stall: output keeps a working pane busy; the silence clock starts at the last output', async () => {
+  const a = setup(300);
+  a.store.report(a.w, { state: 'working' });
+  const t0 = Date.now();
+  let demoted = false;
+  // Output flows for three silence windows.
+  await waitFor(() => {
+    a.w.lastOutputAt = Date.now();
+    if (a.store.stateOf(a.w) !== 'working') demoted = true;
+    return demoted || Date.now() - t0 > 900;
+  }, { interval: 30, timeout: 10_000 });
+  assert.not.ok(demoted, 'printing reads as busy');
+  const quiet = Date.now();
+  await waitFor(() => a.store.stateOf(a.w) === 'idle', { timeout: 10_000, what: 'the demotion once output stops' });
+  assert.ok(Date.now() - quiet >= 250, 'demoted a silence window after the last output');
+});
+
+test('finished_unread: true at rest after a finished turn, until a person looks', () => {
+  const { store, w } = setup();
+  store.report(w, { state: 'working' });
+  store.report(w, { state: 'done' });
+  assert.equal([store.info(w).completion_seq, store.info(w).finished_unread], [1, true]);
+  store.markSeen(w);
+  assert.is(store.info(w).finished_unread, false);
+  store.report(w, { state: 'working' });
+  store.report(w, { state: 'done', message: 'again' });
+  assert.is(store.info(w).finished_unread, true);
+  store.report(w, { state: 'working' });
+  assert.is(store.info(w).finished_unread, false, 'not while it works');
+});
+
 test('metadata: per-call and per-pane limits, values cut, same value changes nothing, TTL expiry', () => {
   assert.not.ok(checkMetaCall(Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v']))).ok);
   assert.not.ok(checkMetaCall({ now: 'x' }).ok);
