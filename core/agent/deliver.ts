@@ -43,6 +43,13 @@ export function watchDelivery(svc: Services, w: Window): Watch {
   let armed = false;
   let takeTimer: NodeJS.Timeout | null = null;
   const endWaiters = new Set<(r: { state: AgentState; how: 'turn' | 'state' | 'timeout' | 'gone' }) => void>();
+  // An end seen before anyone waits for it (a turn that finished while the take was checked) is
+  // kept, so the wait that follows returns it instead of waiting for a second transition.
+  let endedEarly: { state: AgentState; how: 'turn' | 'state' | 'gone' } | null = null;
+  const end = (r: { state: AgentState; how: 'turn' | 'state' | 'gone' }) => {
+    if (endWaiters.size === 0) endedEarly ??= r;
+    for (const f of [...endWaiters]) f(r);
+  };
   const seq = () => svc.agents.recordOf(w)?.completionSeq ?? 0;
   const onState = svc.bus.on('agent-state', (ev) => {
     if (ev.window_id !== w.id) return;
@@ -51,7 +58,7 @@ export function watchDelivery(svc: Services, w: Window): Watch {
     if (ev.state === 'working') sawWorking = true;
     const finished = seq() > seq0;
     if (finished || ev.state === 'needs_input' || (sawWorking && (ev.state === 'idle' || ev.state === 'done' || ev.state === 'errored' || ev.state === 'unknown'))) {
-      for (const f of [...endWaiters]) f({ state: ev.state, how: finished ? 'turn' : 'state' });
+      end({ state: ev.state, how: finished ? 'turn' : 'state' });
     }
   });
   const onOut = w.onOutput(() => {
@@ -60,7 +67,7 @@ export function watchDelivery(svc: Services, w: Window): Watch {
   const onClose = svc.bus.on('window-closed', (ev) => {
     if (ev.window_id !== w.id) return;
     takenResolve(false);
-    for (const f of [...endWaiters]) f({ state: 'none', how: 'gone' });
+    end({ state: 'none', how: 'gone' });
   });
   const dispose = () => {
     onState.dispose();
@@ -77,6 +84,7 @@ export function watchDelivery(svc: Services, w: Window): Watch {
       return taken;
     },
     ended(timeoutMs, signal) {
+      if (endedEarly) return Promise.resolve(endedEarly);
       return new Promise((resolve) => {
         const done = (r: { state: AgentState; how: 'turn' | 'state' | 'timeout' | 'gone' }) => {
           clearTimeout(t);
