@@ -124,12 +124,19 @@ test('set-agent-state from inside a pane sets its own pane; a loser is told what
   for (const k of ['state', 'needs_you', 'ready', 'blocked_by', 'identity', 'confidence', 'evidence_age_ms', 'harness_id', 'source']) assert.ok(k in got, k);
 });
 
-test('list-windows --json carries agent_state; list-agents lists agent panes only', async () => {
+test('list-windows --json carries agent_state; list-agents lists agent panes only, in every session', async () => {
+  await d.ok(['new-session', 'elsewhere', 'sleep', '600']);
+  await d.ok(['set-agent-state', '-s', 'elsewhere', 'idle', '--harness', 'otherbot']);
   const ws = await d.json<{ windows: Array<{ name: string; agent_state: { state: string } }> }>(['list-windows']);
   assert.is(ws.windows.find((w) => w.name === 'self')!.agent_state.state, 'working');
-  const la = await d.json<{ agents: Array<{ name: string }> }>(['list-agents']);
+  const la = await d.json<{ agents: Array<{ name: string } & Record<string, unknown>> }>(['list-agents']);
   const names = la.agents.map((a) => a.name);
+  for (const k of ['session', 'state', 'needs_you', 'ready', 'blocked_by', 'completion_seq', 'finished_unread', 'meta', 'queued', 'harness_id', 'identity', 'confidence', 'evidence_age_ms']) {
+    assert.ok(la.agents.every((a) => k in a), `every row has ${k}`);
+  }
+  assert.is(la.agents.find((a) => a.name === 'prog')!.completion_seq, 1);
   assert.ok(names.includes('self') && names.includes('prog'));
+  assert.ok(la.agents.some((a) => a.session === 'elsewhere' && a.harness_id === 'otherbot'), 'another session\'s agent is listed');
   assert.not.ok(names.includes('bash'), 'a plain shell is not an agent');
   const sel = await d.json<{ agents: Array<{ name: string }>; confirm: string }>(['list-agents', '--select', 'harness:myagent state:working']);
   assert.equal(sel.agents.map((a) => a.name), ['self']);

@@ -42,6 +42,8 @@ test.before(async () => {
   mkdirSync(join(d.dir, 'sbin'));
   copyFileSync('/bin/dash', join(d.dir, 'sbin', 'claude'));
   chmodSync(join(d.dir, 'sbin', 'claude'), 0o755);
+  copyFileSync('/bin/dash', join(d.dir, 'sbin', 'aider'));
+  chmodSync(join(d.dir, 'sbin', 'aider'), 0o755);
   // A node script laid out the way npm installs Claude Code's JS build.
   const pkg = join(d.dir, 'lib', 'node_modules', '@anthropic-ai', 'claude-code');
   mkdirSync(pkg, { recursive: true });
@@ -98,6 +100,13 @@ test('a word in an argument is seen and not counted', async () => {
   }, { what: 'tail in the foreground' });
   assert.is(e.verdict, 'other');
   assert.ok(e.not_counted.some((n) => n.includes('"opencode"')), JSON.stringify(e.not_counted));
+  // Every manifest, in lookup order, each with what it compared against.
+  const full = await d.json<{ manifests: Array<{ id: string; matched: string | null; refused: string[] }>; text: string }>(['explain-agent-detect', '-w', 'tailing']);
+  assert.ok(full.manifests.length >= 23, `${full.manifests.length} manifests`);
+  assert.equal(full.manifests.map((m) => m.id), [...full.manifests.map((m) => m.id)].sort(), 'bundled manifests in id order');
+  assert.ok(full.manifests.every((m) => m.matched === null && m.refused.length > 0), 'each says why it refused');
+  assert.match(full.text, /words tuios saw and did not count:/);
+  assert.match(full.text, /comm="tail"/);
   assert.is(await agentOf('tailing'), undefined);
 });
 
@@ -120,6 +129,15 @@ test('another program in the agent\'s place (exec, same pid and group) clears th
   await waitFor(async () => (await d.json<{ leader: { comm: string } | null }>(['explain-agent-detect', '-w', 'execs'])).leader?.comm === 'sleep', { what: 'sleep in the agent\'s place' });
   await waitFor(async () => (await agentOf('execs')) === undefined, { what: 'the pane to clear after six ticks of another program' });
   assert.is((await d.call<{ state: string }>('get-agent-state', { window: 'execs' })).state, 'none');
+});
+
+test('presence_working: a harness with no working rule (aider) reads as working while it prints', async () => {
+  await d.ok(['new-window', '-s', 'det', 'aid', join(d.dir, 'sbin', 'aider'), '-c', 'read go; while :; do echo thinking; sleep 0.2; done']);
+  const a = await attributed('aid', 'aider');
+  assert.is(a.state, 'unknown', 'quiet: present, nothing says what it does');
+  await d.ok(['send-keys', '-w', 'aid', 'Enter']);
+  await waitFor(async () => (await agentOf('aid'))?.state === 'working', { what: 'working from output' });
+  assert.is((await d.call<{ source: string }>('get-agent-state', { window: 'aid' })).source, 'detect');
 });
 
 test('an occupant change is a correction to unknown, never a none in between', async () => {
