@@ -1,9 +1,9 @@
 // Typing to agents at the edges, in real PTYs with the real daemon and its bundled rules: a raw
 // newline into a pane without bracketed paste is refused; an unknown pane is refused unless
 // force; a prompt the pane never takes ends in prompt_stalled after the 5 s take check, typed
-// once; an ask by selector needs the confirm token; the queue's limits, its `by`, who may drop
+// once; a prompt that comes up before Enter stops the submit; an ask by selector needs the confirm token; the queue's limits, its `by`, who may drop
 // what and `queued` on list-agents; respond naming what is offered, the first answer winning,
-// and a pane holding respond answering; mail that wakes an agent at rest with one line holding
+// a pane holding respond answering, and denied an allow of a risky call; mail that wakes an agent at rest with one line holding
 // only the count and the command.
 //
 // Two stand-ins draw the screens captured from the real Claude Code: test/helpers/screen-standin
@@ -30,6 +30,8 @@ process.stdin.setRawMode(true);
 let buf = '';
 process.stdin.on('data', (d) => {
   log({ input: d.toString() });
+  // A prompt that comes up while a paste is being typed: the check before Enter must see it.
+  if (process.env.PROMPT_ON_PASTE === '1' && d.toString().includes('\x1b[200~')) paint('approval');
   // send-text brackets its text for a pane that asked for bracketed paste: the markers are not the command.
   buf += d.toString().replaceAll('\x1b[200~', '').replaceAll('\x1b[201~', '');
   let i;
@@ -38,6 +40,7 @@ process.stdin.on('data', (d) => {
     buf = buf.slice(i + 1);
     if (c === 'i') paint('idle');
     else if (c === 'a') paint('approval');
+    else if (c === 'r') paint('risky');
   }
 });
 process.on('SIGTERM', () => process.exit(0));
@@ -68,10 +71,10 @@ async function refusal(p: Promise<unknown>): Promise<{ code: string; message: st
 }
 
 /** A painter pane attributed to claude-code (it runs as `claude`), at rest on the captured idle screen. */
-async function painter(name: string): Promise<{ id: string; inputs: () => string }> {
+async function painter(name: string, env: Record<string, string> = {}): Promise<{ id: string; inputs: () => string }> {
   const log = join(d.dir, `${name}.log`);
   writeFileSync(log, '');
-  const w = await d.call<{ id: string }>('new-window', { session: 'fleet', name, argv: [join(bin, 'claude'), join(d.dir, 'painter.mjs')], env: { STANDIN_SCREENS: join(d.dir, 'screens.json'), STANDIN_LOG: log }, cols: 120, rows: 40 });
+  const w = await d.call<{ id: string }>('new-window', { session: 'fleet', name, argv: [join(bin, 'claude'), join(d.dir, 'painter.mjs')], env: { STANDIN_SCREENS: join(d.dir, 'screens.json'), STANDIN_LOG: log, ...env }, cols: 120, rows: 40 });
   await waitFor(async () => {
     const a = await stateOf(w.id);
     return a.harness_id === 'claude-code' && a.state === 'idle';
@@ -102,7 +105,10 @@ test.before(async () => {
     const f = parseFixture(readFileSync(join(ROOT, 'fixtures', 'screens', 'claude-code', n), 'utf8'), n);
     return { title: f.title, lines: f.lines.map((l) => l.trimEnd()) };
   };
-  writeFileSync(join(d.dir, 'screens.json'), JSON.stringify({ idle: screen('idle-fresh-120x40.screen'), approval: screen('approval-shell-command-120x40.screen') }));
+  const approval = screen('approval-shell-command-120x40.screen');
+  // The captured permission screen for another command, the way the harness draws it.
+  const risky = { title: approval.title, lines: approval.lines.map((l) => l.replaceAll('touch hello.txt', 'rm -rf build')) };
+  writeFileSync(join(d.dir, 'screens.json'), JSON.stringify({ idle: screen('idle-fresh-120x40.screen'), approval, risky }));
   await d.ok(['new-session', 'fleet', 'sleep', '3600']);
   client = await d.client();
   const att = await client.stream<{ nonce: string | null }>('attach', { mode: 'control' }, () => {});
@@ -144,6 +150,14 @@ test('an unknown pane is refused unless force; a prompt never taken is prompt_st
   const again = await refusal(d.call('ask-agent', { window: p.id, text: 'are you there', force: true, op_id: 'stall-1', timeout: 30_000 }));
   assert.is(again.code, 'prompt_stalled');
   assert.is(p.inputs().split('are you there').length - 1, 1, 'the retry typed nothing');
+});
+
+test('a prompt that comes up before Enter stops the submit: agent_blocked, and no submit key is sent', async () => {
+  const p = await painter('popup', { PROMPT_ON_PASTE: '1' });
+  const e = await refusal(d.call('ask-agent', { window: p.id, text: 'do the thing', timeout: 30_000 }));
+  assert.is(e.code, 'agent_blocked');
+  assert.match(e.message, /before Enter/);
+  assert.is(p.inputs(), '\x1b[200~do the thing\x1b[201~', 'the paste, and no Enter after it');
 });
 
 test('an ask by selector without the confirm token sends nothing and names the set', async () => {
@@ -224,6 +238,23 @@ test('a pane holding respond answers a prompt in its own session; the result nam
   assert.match(screen.replace(/\s+/g, ''), new RegExp(`"by_pane":"${sup.id}"`));
   const no = pr.options.find((o) => /^no\b/i.test(o.label))!;
   await waitFor(() => p.inputs().endsWith(String(no.n)), { timeout: 10_000, what: 'the deny pressed' });
+});
+
+test('a pane holding respond may deny a risky call but not allow it (panes_may_allow is off)', async () => {
+  const p = await painter('risky');
+  const sup = await d.call<{ id: string }>('new-window', { session: 'fleet', name: 'sup2', argv: ['sh'], grants: ['read', 'respond'], cols: 200, rows: 50 });
+  await d.call('send-text', { window: p.id, text: 'r\r' });
+  const pr = await waitFor(() => d.call<{ prompt_id: string; message: string; risk: { risky: boolean; ack: string[] } }>('peek-prompt', { window: p.id }).then((x) => (x.message === 'approve Bash: rm -rf build' ? x : null)), { timeout: 60_000, what: 'the risky prompt' });
+  assert.ok(pr.risk.risky && pr.risk.ack.includes('recursive delete'), JSON.stringify(pr.risk));
+  const before = p.inputs().length;
+  await d.call('send-text', { window: sup.id, text: `${TUIOS} respond -w ${p.id} --prompt-id ${pr.prompt_id} --risk-ack '${pr.risk.ack.join(',')}' approve 2>&1; echo "RE""SULT rc=$?"\n` });
+  const screen = await d.waitScreen(sup.id, /RESULT rc=\d+/, 30_000);
+  assert.match(screen, /forbidden/);
+  assert.match(screen, /RESULT rc=[1-9]/);
+  assert.is(p.inputs().length, before, 'nothing was pressed');
+  // The person allows it with the ack naming exactly its rules.
+  await d.call('respond', { window: p.id, prompt_id: pr.prompt_id, action: 'approve', risk_ack: pr.risk.ack, nonce, timeout: 200 });
+  await waitFor(() => p.inputs().slice(before) === '1', { timeout: 10_000, what: 'the allow pressed' });
 });
 
 test('mail wakes an agent at rest with one line: the count and the command, nothing a sender chose', async () => {
