@@ -207,9 +207,16 @@ export const listQueued = defineVerb({
   target: 'window-optional',
   mutates: false,
   cli: { aliases: ['queue-ls'] },
-  params: z.object({ all: z.boolean().optional().describe('Every pane, even from inside one') }),
-  run({ params, svc, window }) {
-    const ms = params.all || !window ? svc.queue.list() : svc.queue.list(window);
+  params: z.object({
+    all: z.boolean().optional().describe('Every pane, even from inside one'),
+    // Kept so the verb can tell a pane named with -w from the one the dispatcher implies.
+    window: z.string().max(300).optional().describe('Only this pane\'s queue'),
+  }),
+  run({ params, svc, window, caller }) {
+    // With no -w: a pane lists its own queue; the person's shell lists every pane's, not the
+    // queue of whichever pane happens to be focused in the most recent session.
+    const one = params.window !== undefined || svc.callerPane(caller) !== null;
+    const ms = params.all || !window || !one ? svc.queue.list() : svc.queue.list(window);
     return { queued: ms.map(queuedJson) };
   },
 });

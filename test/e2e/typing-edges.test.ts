@@ -200,6 +200,30 @@ test('the queue: 8 a pane, 16 KiB a message, by, who drops what, queued on list-
   assert.not.match(p.inputs(), /message \d|from the person/, 'nothing queued was typed over the prompt');
 });
 
+test('a queued message not taken is stalled after 5 s, never typed again, and holds the ones behind it', async () => {
+  const p = await painter('deaf');
+  const q1 = await d.call<{ id: string }>('queue-prompt', { window: p.id, text: 'first queued' });
+  await waitFor(async () => (await d.call<{ queued: Array<{ id: string; status: string }> }>('list-queued', { window: p.id })).queued.find((m) => m.id === q1.id)?.status === 'stalled', { timeout: 60_000, what: 'the message stalled' });
+  assert.is(p.inputs().split('first queued').length - 1, 1, 'typed once');
+  const inbox = JSON.stringify(await d.call('list-attention', {}));
+  assert.match(inbox, /your queued message was typed but deaf did not take it/);
+  // Through the CLI: queue, queue ls, queue rm.
+  await d.ok(['queue', '-w', p.id, 'second queued']);
+  const ls = JSON.parse(await d.ok(['queue', 'ls', '--json'])) as { queued: Array<{ id: string; text: string; status: string }> };
+  const q2 = ls.queued.find((m) => m.text === 'second queued')!;
+  assert.ok(q2, JSON.stringify(ls));
+  assert.is(q2.status, 'waiting');
+  // A new rest: the stalled message still holds the second, and is not typed again.
+  await toApproval(p.id);
+  await d.call('send-text', { window: p.id, text: 'i\r' });
+  await waitState(p.id, 'idle');
+  await d.ok(['queue', 'rm', q1.id]);
+  await waitFor(() => p.inputs().includes('second queued'), { timeout: 30_000, what: 'the second typed once the stalled one is dropped' });
+  assert.is(p.inputs().split('first queued').length - 1, 1, 'the stalled message was never typed again');
+  await waitFor(async () => (await d.call<{ queued: unknown[] }>('list-queued', { window: p.id })).queued.length === 1, { timeout: 30_000, what: 'the second stalled in turn' }).catch(() => undefined);
+  for (const m of (await d.call<{ queued: Array<{ id: string }> }>('list-queued', { window: p.id })).queued) await d.call('cancel-queued', { id: m.id }).catch(() => undefined);
+});
+
 test('respond: an action not offered is invalid_params naming the offered ones; the first answer wins', async () => {
   const p = await painter('asked');
   const pr = await toApproval(p.id);
