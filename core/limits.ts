@@ -23,6 +23,12 @@ export const MAX_SCROLLBACK_LINES = 100_000;
 export const PTY_HIGH_WATERMARK_BYTES = 512 * 1024;
 export const PTY_LOW_WATERMARK_BYTES = 64 * 1024;
 
+/**
+ * After a pane's process exits, how long its terminal may stay quiet (a background process can
+ * hold it open) before the exit is told without waiting for EOF. node-pty waits 200 ms.
+ */
+export const PTY_EXIT_DRAIN_MS = 250;
+
 /** Output parsed in one turn of the event loop per pane: ~10-20 ms at the parser's speed. */
 export const PARSE_SLICE_BYTES = 256 * 1024;
 

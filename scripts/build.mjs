@@ -22,6 +22,7 @@ const external = [
   'avsc',
   'pidusage',
   'tuios-peercred',
+  'tuios-fd',
 ];
 
 // Bundled CommonJS code calls require(); give the ESM bundle a real one.
@@ -55,6 +56,8 @@ await Promise.all([
     outfile: join(dist, 'cli.cjs'),
   }),
   build({ ...common, entryPoints: [join(root, 'app/daemon.ts')], outfile: join(dist, 'daemon.js') }),
+  // The PTY reader thread runs from its own file (core/pty/pty-reader.ts starts it).
+  build({ ...common, format: 'cjs', banner: {}, entryPoints: [join(root, 'core/pty/pty-reader.worker.ts')], outfile: join(dist, 'pty-reader.cjs') }),
   build({ ...common, entryPoints: [join(root, 'scripts/gen-verbs.ts')], outfile: join(dist, 'gen-verbs.js') }),
 ]);
 

@@ -8,6 +8,7 @@ import { FileLogger } from '../log.js';
 import { Bus } from '../bus.js';
 import { Model } from '../model/model.js';
 import { PtyStarter } from '../pty/starter.js';
+import { onReaderFailure } from '../pty/pty-reader.js';
 import { SnapshotStore } from '../store/snapshot.js';
 import { Dispatcher } from '../rpc/dispatch.js';
 import { RpcServer } from '../rpc/server.js';
@@ -125,6 +126,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   }
 
   const log = new FileLogger(paths.logFile, process.env.TUIOS_LOG_LEVEL === 'debug' ? 'debug' : 'info', { pid: process.pid });
+  onReaderFailure((why) => log.warn('panes read their terminals on the main thread', { why }));
   const config = new ConfigStore(paths.configFile, log);
   const first = config.load();
   if (first.error) process.stderr.write(`tuios: ${first.error} (using defaults)\n`);

@@ -4,6 +4,8 @@ import * as pty from 'node-pty';
 import { existsSync, statSync } from 'node:fs';
 import { TuiosError, errorText } from '../errors.js';
 import type { ExitStatus, WindowProcess } from './window-process.js';
+import { readInThread, type ReadHandle } from './pty-reader.js';
+import { PTY_EXIT_DRAIN_MS } from '../limits.js';
 
 export type { ExitStatus, WindowProcess } from './window-process.js';
 
@@ -24,15 +26,94 @@ export class PaneProcess implements WindowProcess {
   private paused = false;
   private dataListener: ((data: Buffer) => void) | null = null;
   private exitListener: ((s: ExitStatus) => void) | null = null;
+  /** Reads in the PTY reader thread (pty-reader.ts); null while node-pty reads here. */
+  private reader: ReadHandle | null = null;
+  /** The process was reaped; its exit is told once the output before it is in (settleExit). */
+  private reaped: ExitStatus | null = null;
+  private lastDataAt = 0;
+  private exitTimer: NodeJS.Timeout | null = null;
 
   private constructor(p: pty.IPty) {
     this.p = p;
     rawReads(p);
-    p.onData((d: string | Buffer) => this.dataListener?.(typeof d === 'string' ? Buffer.from(d) : d));
+    p.onData((d: string | Buffer) => this.bytes(typeof d === 'string' ? Buffer.from(d) : d));
     p.onExit(({ exitCode, signal }) => {
-      this.exited = { code: signal ? null : exitCode, signal: signal || null };
-      this.exitListener?.(this.exited);
+      this.reaped = { code: signal ? null : exitCode, signal: signal || null };
+      this.settleExit();
     });
+    this.moveReadsToThread();
+  }
+
+  private bytes(d: Buffer): void {
+    this.lastDataAt = performance.now();
+    this.dataListener?.(d);
+  }
+
+  /**
+   * Hands reading to the reader thread. node-pty's socket starts reading on the next tick (its
+   * data listener resumes it); it is stopped in the tick right after, before the poll phase can
+   * read anything, so every byte is read by exactly one of them and in order. node-pty keeps its
+   * descriptor for writes, resizes and its own close.
+   */
+  private moveReadsToThread(): void {
+    const inner = this.p as unknown as { _fd?: unknown; _socket?: { pause(): void; resume(): void; destroy(): void; _handle?: { reading?: boolean; readStop?: () => number; readStart?: () => number } } };
+    const fd = inner._fd;
+    const sock = inner._socket;
+    if (typeof fd !== 'number' || !sock || typeof sock._handle?.readStop !== 'function' || typeof sock._handle.readStart !== 'function') return;
+    process.nextTick(() => {
+      const handle = sock._handle;
+      if (this.reaped || !handle) return;
+      const reader = readInThread(fd, {
+        data: (b) => this.bytes(b),
+        end: () => {
+          // As node-pty's own read of EIO would: its socket closes, then it tells the exit.
+          this.reader = null;
+          sock.destroy();
+          this.settleExit();
+        },
+        lost: () => {
+          // Back to node-pty's own reads; what the thread held is gone with it.
+          this.reader = null;
+          handle.reading = true;
+          handle.readStart!();
+          if (!this.paused) sock.resume();
+          this.settleExit();
+        },
+      });
+      if (!reader) return;
+      sock.pause();
+      handle.reading = false;
+      handle.readStop!();
+      this.reader = reader;
+      if (this.paused) reader.pause();
+    });
+  }
+
+  /**
+   * Tells the exit once the output is in: at the terminal's EOF, or, since a background process
+   * may hold the terminal open past the exit, once no bytes came for PTY_EXIT_DRAIN_MS while
+   * reading was not paused (as node-pty gives its socket 200 ms after an exit).
+   */
+  private settleExit(): void {
+    if (!this.reaped || this.exited) return;
+    if (this.reader) {
+      const quiet = performance.now() - this.lastDataAt;
+      if (this.paused || quiet < PTY_EXIT_DRAIN_MS) {
+        if (!this.exitTimer) {
+          this.exitTimer = setTimeout(() => {
+            this.exitTimer = null;
+            this.settleExit();
+          }, PTY_EXIT_DRAIN_MS);
+        }
+        return;
+      }
+      this.reader.close();
+      this.reader = null;
+    }
+    if (this.exitTimer) clearTimeout(this.exitTimer);
+    this.exitTimer = null;
+    this.exited = this.reaped;
+    this.exitListener?.(this.exited);
   }
 
   static spawn(o: SpawnOptions): PaneProcess {
@@ -101,13 +182,21 @@ export class PaneProcess implements WindowProcess {
   pause(): void {
     if (this.paused || this.exited) return;
     this.paused = true;
-    this.p.pause();
+    if (this.reader) this.reader.pause();
+    else this.p.pause();
   }
 
   resume(): void {
     if (!this.paused) return;
     this.paused = false;
-    this.p.resume();
+    if (this.reader) this.reader.resume();
+    else this.p.resume();
+    this.lastDataAt = performance.now(); // the drain after an exit counts from here
+  }
+
+  /** Whether the reader thread reads this terminal (else node-pty, on the main thread). */
+  get readsInThread(): boolean {
+    return this.reader !== null;
   }
 
   get isPaused(): boolean {

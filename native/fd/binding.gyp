@@ -1,0 +1,9 @@
+{
+  "targets": [
+    {
+      "target_name": "fd",
+      "sources": ["fd.c"],
+      "defines": ["NAPI_VERSION=8"]
+    }
+  ]
+}

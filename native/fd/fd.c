@@ -1,0 +1,34 @@
+// dupFd(fd) -> a new descriptor for the same open file, close-on-exec, numbered 3 or above.
+// The PTY reader thread reads a pane's terminal through its own duplicate, so that closing its
+// end (at the terminal's EOF, or when the pane goes) never closes node-pty's descriptor, and the
+// reverse. Throws with the errno text when the kernel refuses.
+#include <node_api.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+
+static napi_value DupFd(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t fd = -1;
+  napi_value out;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
+    napi_throw_type_error(env, NULL, "dupFd(fd): fd must be a descriptor number");
+    return NULL;
+  }
+  int d = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (d < 0) {
+    napi_throw_error(env, NULL, strerror(errno));
+    return NULL;
+  }
+  napi_create_int32(env, d, &out);
+  return out;
+}
+
+NAPI_MODULE_INIT() {
+  napi_value fn;
+  napi_create_function(env, "dupFd", NAPI_AUTO_LENGTH, DupFd, NULL, &fn);
+  napi_set_named_property(env, exports, "dupFd", fn);
+  return exports;
+}

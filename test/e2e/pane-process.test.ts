@@ -1,0 +1,89 @@
+// A pane's process with its terminal read in the PTY reader thread: every byte arrives, in order,
+// before the exit; flow control pauses the program; a background process holding the terminal
+// does not hold the exit; and losing the thread falls back to reading on the main thread.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createHash } from 'node:crypto';
+import { PaneProcess, type ExitStatus } from '../../core/pty/pane-process.js';
+import { stopReaderThreadForTest } from '../../core/pty/pty-reader.js';
+import { waitFor } from '../helpers/wait.js';
+
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: process.env.HOME ?? '/tmp' };
+
+function spawn(script: string): { p: PaneProcess; out: Buffer[]; exit: Promise<ExitStatus> } {
+  const p = PaneProcess.spawn({ argv: ['sh', '-c', script], cwd: '/tmp', cols: 80, rows: 24, env, term: 'xterm-256color' });
+  const out: Buffer[] = [];
+  p.onData((d) => out.push(d));
+  const exit = new Promise<ExitStatus>((resolve) => p.onExit(resolve));
+  return { p, out, exit };
+}
+
+const text = (out: Buffer[]) => Buffer.concat(out).toString('latin1');
+
+test('the reader thread reads the terminal, and all of a large output arrives in order before the exit', async () => {
+  // 4 MB of numbered lines, then the program exits at once: nothing may be cut at the end.
+  const { p, out, exit } = spawn("seq -f '%07g ..................................................' 1 70000; printf 'LAST\\n'");
+  await waitFor(() => p.readsInThread || out.length > 0, { timeout: 10_000, what: 'reads to start' });
+  assert.ok(p.readsInThread, 'the reader thread holds the terminal');
+  const s = await exit;
+  assert.equal(s, { code: 0, signal: null });
+  const t = text(out).replace(/\r\n/g, '\n');
+  const nums = [...t.matchAll(/^(\d{7}) \.+$/gm)].map((m) => Number(m[1]));
+  assert.is(nums.length, 70000);
+  for (let i = 0; i < nums.length; i++) if (nums[i] !== i + 1) assert.unreachable(`line ${i + 1} reads ${nums[i]}`);
+  assert.ok(t.endsWith('LAST\n'), 'the last line came before the exit');
+});
+
+test('paused, the program blocks in write; resumed after it exits, its output is still whole', async () => {
+  // The digest is printed last, so a lost or reordered byte shows as a mismatch.
+  const { p, out, exit } = spawn("head -c 600000 /dev/zero | tr '\\0' 'x' | fold -w 60; echo END");
+  p.pause(); // before the first read: the hand-over to the thread keeps it paused
+  await waitFor(() => p.readsInThread, { timeout: 10_000, what: 'the reader thread' });
+  // Paused, bytes stop growing while the program still runs (blocked in write).
+  let last = -1;
+  await waitFor(
+    () => {
+      const n = text(out).length;
+      const still = n === last;
+      last = n;
+      return still;
+    },
+    { timeout: 30_000, interval: 300, what: 'output to stop while paused' },
+  );
+  assert.ok(last < 600000, `only ${last} bytes came while paused`);
+  assert.is(p.exitStatus, null, 'the program is blocked, not done');
+  p.resume();
+  await exit;
+  const t = text(out).replace(/\r\n/g, '\n');
+  const body = t.slice(0, t.lastIndexOf('END'));
+  assert.is(body.replace(/\n/g, ''), 'x'.repeat(600000));
+  assert.ok(t.endsWith('END\n'));
+});
+
+test('a background process that keeps the terminal open does not hold the exit', async () => {
+  const { p, out, exit } = spawn('sleep 30 & echo started; exit 3');
+  const s = await Promise.race([exit, new Promise<null>((r) => setTimeout(() => r(null), 20_000))]);
+  assert.equal(s, { code: 3, signal: null });
+  assert.match(text(out), /started/);
+  p.kill('SIGKILL');
+});
+
+test('when the reader thread is lost, the pane goes on reading on the main thread', async () => {
+  const { p, out, exit } = spawn("echo before; read line; echo \"after-$line\"; read line2");
+  await waitFor(() => /before/.test(text(out)) && p.readsInThread, { timeout: 10_000, what: 'the first line' });
+  stopReaderThreadForTest();
+  assert.not.ok(p.readsInThread);
+  p.write('one\r');
+  await waitFor(() => /after-one/.test(text(out)), { timeout: 10_000, what: 'output after the thread was lost' });
+  // A new pane after the loss reads on the main thread from the start.
+  const q = spawn('echo fresh');
+  await q.exit;
+  assert.not.ok(q.p.readsInThread);
+  assert.match(text(q.out), /fresh/);
+  p.write('two\r');
+  await exit;
+  const digest = createHash('sha1').update(text(out)).digest('hex');
+  assert.ok(digest.length === 40);
+});
+
+test.run();
