@@ -1,10 +1,11 @@
 // Typing to agents at the edges, in real PTYs with the real daemon and its bundled rules: a raw
 // newline into a pane without bracketed paste is refused; an unknown pane is refused unless
 // force; a prompt the pane never takes ends in prompt_stalled after the 5 s take check, typed
-// once; a prompt that comes up before Enter stops the submit; an ask by selector needs the confirm token; the queue's limits, its `by`, who may drop
-// what and `queued` on list-agents; respond naming what is offered, the first answer winning,
-// a pane holding respond answering, and denied an allow of a risky call; mail that wakes an agent at rest with one line holding
-// only the count and the command.
+// once; a prompt that comes up before Enter stops the submit; an ask by selector needs the
+// confirm token and reaches at most 16 panes; the queue's limits, its `by`, who may drop what,
+// `queued` on list-agents, and a stalled message; respond naming what is offered, the first
+// answer winning, a pane holding respond answering and refused an allow of a risky call; mail
+// that wakes an agent at rest with one line holding only the count and the command.
 //
 // Two stand-ins draw the screens captured from the real Claude Code: test/helpers/screen-standin
 // (it takes prompts and answers, and logs them), and a painter here that paints a captured
@@ -167,6 +168,24 @@ test('an ask by selector without the confirm token sends nothing and names the s
   assert.ok(ex.available.length >= 1 && typeof ex.confirm === 'string', JSON.stringify(e));
   const wrong = await refusal(d.call('ask-agent', { select: 'harness:claude-code', text: 'hello all', confirm: 'not-the-token', timeout: 10_000 }));
   assert.is(wrong.code, 'confirm_required');
+});
+
+test('an ask by selector reaches at most 16 panes: 17 matched are refused, with the token, and nothing is typed', async () => {
+  await d.ok(['new-session', 'many', 'sleep', '3600']);
+  const ids: string[] = [];
+  for (let i = 0; i < 17; i++) {
+    const w = await d.call<{ id: string }>('new-window', { session: 'many', name: `m${i}`, argv: ['sleep', '3600'] });
+    await d.call('set-agent-state', { window: w.id, state: 'idle', harness: 'claude-code' });
+    ids.push(w.id);
+  }
+  const first = await refusal(d.call('ask-agent', { select: 'session:many', text: 'hello many', timeout: 10_000 }));
+  assert.is(first.code, 'confirm_required');
+  const ex = first as unknown as { available: Array<{ id: string }>; confirm: string };
+  assert.is(ex.available.length, 17, JSON.stringify(ex.available));
+  const e = await refusal(d.call('ask-agent', { select: 'session:many', text: 'hello many', confirm: ex.confirm, timeout: 10_000 }));
+  assert.is(e.code, 'limit_reached');
+  assert.match(e.message, /at most 16/);
+  await d.ok(['kill-session', 'many']);
 });
 
 test('the queue: 8 a pane, 16 KiB a message, by, who drops what, queued on list-agents', async () => {
