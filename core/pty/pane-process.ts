@@ -31,6 +31,8 @@ export class PaneProcess implements WindowProcess {
   /** The process was reaped; its exit is told once the output before it is in (settleExit). */
   private reaped: ExitStatus | null = null;
   private lastDataAt = 0;
+  /** The terminal reached EOF and node-pty's descriptor was closed (see moveReadsToThread). */
+  private closedTerminal = false;
   private exitTimer: NodeJS.Timeout | null = null;
 
   private constructor(p: pty.IPty) {
@@ -67,7 +69,9 @@ export class PaneProcess implements WindowProcess {
         data: (b) => this.bytes(b),
         end: () => {
           // As node-pty's own read of EIO would: its socket closes, then it tells the exit.
+          // Its descriptor closes with it, so nothing may write to or resize that number again.
           this.reader = null;
+          this.closedTerminal = true;
           sock.destroy();
           this.settleExit();
         },
@@ -166,12 +170,12 @@ export class PaneProcess implements WindowProcess {
   }
 
   write(data: string | Buffer): void {
-    if (this.exited) return;
+    if (this.exited || this.closedTerminal) return;
     this.p.write(typeof data === 'string' ? data : data.toString('binary'));
   }
 
   resize(cols: number, rows: number): void {
-    if (this.exited) return;
+    if (this.exited || this.closedTerminal) return;
     try {
       this.p.resize(cols, rows);
     } catch {
