@@ -88,13 +88,21 @@ export class AgentsView implements Overlay {
     private readonly host: TuiHost,
     private readonly mem: AgentsViewMemory,
     private readonly rows: () => AgentRow[],
-    opts: { select?: string; hostItems?: () => RemoteItemRow[] } = {},
+    opts: { select?: string; hostItems?: () => RemoteItemRow[]; mail?: boolean } = {},
   ) {
     this.hostItems = opts.hostItems ?? (() => []);
     this.card = new Card(host.acts, () => host.redraw());
     if (opts.select) mem.selected = opts.select;
     this.applySelector(mem.selector);
+    // ctrl+b M: on the mail for you, the first of it selected.
+    if (opts.mail) {
+      this.filter = FILTER_KINDS.indexOf('mail') + 2;
+      this.mailFirst = !opts.select;
+    }
   }
+
+  /** Select the first row once the list is built (ctrl+b M). */
+  private mailFirst = false;
 
   /** One redraw at the earliest moment something is due (a settled move, a settled card). */
   private wakeAt = 0;
@@ -290,7 +298,14 @@ export class AgentsView implements Overlay {
       case 'Right':
         this.mode = 'narrow-focus';
         break;
+      case 'm':
+        this.host.openMailbox({ fromAgents: true });
+        return;
       case 'Enter':
+        if (r && this.mailThread(r) !== null) {
+          this.host.openMailbox({ thread: this.mailThread(r)!, fromAgents: true });
+          return;
+        }
         if (r) {
           // Going to the pane is choosing to answer there: the hold ends and the harness asks.
           const h = heldItem(this.itemsOf(r));
@@ -559,7 +574,7 @@ export class AgentsView implements Overlay {
     }
     const w = r.type === 'agent' ? r.agent.w : r.item.window_id ? this.host.svc.model.windows.get(r.item.window_id) : undefined;
     if (!w) {
-      this.host.dock.say(r.type === 'item' && r.item.kind === 'mail' ? 'The mailbox is not in this build yet; read it with tuios read-agent-messages.' : 'This row has no pane to go to.');
+      this.host.dock.say(r.type === 'item' && r.item.kind === 'mail' ? 'This mail came from no pane; enter opens its thread.' : 'This row has no pane to go to.');
       return;
     }
     this.host.closeOverlay();
@@ -634,12 +649,23 @@ export class AgentsView implements Overlay {
     this.host.redraw();
   }
 
+  /** The mail thread a row is about, when mail is what it shows; else null. */
+  private mailThread(r: ViewRow): number | null {
+    if (r.type === 'host-item' || this.kindOf(r) !== 'mail') return null;
+    const it = this.itemsOf(r).find((i) => i.kind === 'mail');
+    const t = Number(it?.ref.thread);
+    return Number.isInteger(t) && t > 0 ? t : null;
+  }
+
   private openReply(r: ViewRow | null): void {
     if (this.marks.size) {
       this.mem.bulkDraft ??= new Editor();
       this.mode = 'reply';
       return;
     }
+    // On mail: its thread opens with the reply line.
+    const thread = r ? this.mailThread(r) : null;
+    if (thread !== null) return this.host.openMailbox({ thread, reply: true, fromAgents: true });
     if (!r || r.type !== 'agent') return this.host.dock.say('r replies to an agent; this row is not one.');
     if (this.unreachable(r.agent)) return;
     if (!this.mem.drafts.has(r.key)) this.mem.drafts.set(r.key, new Editor());
@@ -770,6 +796,10 @@ export class AgentsView implements Overlay {
 
   draw(cv: Canvas, area: Rect, now: number): { x: number; y: number } | null {
     this.lastRows = this.build(now);
+    if (this.mailFirst) {
+      this.mailFirst = false;
+      if (this.lastRows[0]) this.mem.selected = this.lastRows[0].key;
+    }
     if (!this.tick) {
       this.tick = true;
       this.host.later(AGE_TICK_MS, () => {
@@ -1085,11 +1115,12 @@ export class AgentsView implements Overlay {
     else if (this.mode === 'reply') keys = 'enter queue it   ctrl+] go to the pane   esc keep the draft';
     else if (this.mode === 'reason') keys = 'enter deny with this reason (empty sends the default)   esc drop it';
     else if (this.marks.size) keys = `${this.marks.size} marked: r reply   1 allow   3 reject   d dismiss   z snooze   * clear`;
+    else if (sel && this.mailThread(sel) !== null) keys = 'enter open the thread   r reply   d dismiss   z snooze   m mailbox   j/k move   esc close';
     else if (sel && sel.type === 'host-item') keys = `${sel.item.host}'s Inbox item   d hide here   j/k move   esc close`;
     else if (sel && sel.type === 'agent' && sel.agent.down) keys = `${sel.agent.host} is down: its row is what it said last   j/k move   esc close`;
     else if (sel && sel.type === 'agent' && sel.agent.host && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   enter open its pane   esc close';
     else if (sel && sel.type === 'agent' && needsYouRow(sel.agent)) keys = 'space peek   1-9 answer   r reply   d dismiss   z snooze   enter go   ctrl+] zoom   esc close';
-    else keys = 'j/k move   enter go   r reply   d dismiss   z snooze   u undo   S snoozed   / select   f filter   x mark   ? help   esc close';
+    else keys = 'j/k move   enter go   r reply   d dismiss   z snooze   u undo   S snoozed   / select   f filter   x mark   m mailbox   ? help   esc close';
     cv.fill(r.x, r.y, r.w, 1, attr(-1, -1, A_INVERSE));
     cv.text(r.x + 1, r.y, fit(keys, r.w - 2, this.host.ascii), attr(-1, -1, A_INVERSE), r.x + r.w);
   }

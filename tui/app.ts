@@ -27,6 +27,7 @@ import type { Overlay, TuiHost } from './overlay.js';
 import { HelpOverlay } from './help.js';
 import { SessionSwitcher } from './switcher.js';
 import { AgentsView, newAgentsViewMemory } from './agents-view.js';
+import { MailboxView, newMailboxMemory } from './mailbox.js';
 import { sessionMark } from './session-mark.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { clean, fit, textWidth } from './text.js';
@@ -105,6 +106,7 @@ export class Tui implements TuiHost {
   private rowsCache: AgentRow[] | null = null;
   private hostRowsCache: AgentRow[] | null = null;
   private readonly agentsMemory = newAgentsViewMemory();
+  private readonly mailMemory = newMailboxMemory();
   private readonly seenSent = new Map<string, number>();
   private walk: { kind: 'o' | 'O'; ids: string[]; at: number } | null = null;
   private tiles = new Map<string, Rect>();
@@ -295,9 +297,13 @@ export class Tui implements TuiHost {
     this.openOverlay(new HelpOverlay(this, section === 'agents'));
   }
 
-  openAgents(select?: string): void {
+  openAgents(select?: string, opts: { mail?: boolean } = {}): void {
     const hostItems = () => (this.svc.remote && readsEverySession(this.svc, this.o.caller) ? this.svc.remote.itemRows() : []);
-    this.openOverlay(new AgentsView(this, this.agentsMemory, () => [...this.agentRows(), ...this.hostRows()], { select, hostItems }));
+    this.openOverlay(new AgentsView(this, this.agentsMemory, () => [...this.agentRows(), ...this.hostRows()], { select, hostItems, mail: opts.mail }));
+  }
+
+  openMailbox(opts: { thread?: number; reply?: boolean; fromAgents?: boolean } = {}): void {
+    this.openOverlay(new MailboxView(this, this.mailMemory, () => this.agentRows(), { thread: opts.thread, reply: opts.reply, back: opts.fromAgents ? () => this.openAgents() : undefined }));
   }
 
   openRemotePane(row: AgentRow): void {
@@ -483,6 +489,10 @@ export class Tui implements TuiHost {
       case 'O':
         if (!this.agentsSeen) break;
         return this.walkFinished();
+      case 'M':
+        // The agents view on the mail for you (the mailbox itself is m in that view).
+        if (!this.agentsSeen) break;
+        return this.openAgents(undefined, { mail: true });
       case PREFIX_KEY:
         if (this.overlay?.paneModes) return this.overlay.key(tok);
         this.focusedWindow()?.write('\x02');

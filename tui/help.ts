@@ -24,9 +24,11 @@ const AGENTS: Array<[string, string]> = [
   ['i', 'the agents view'],
   ['o', 'the oldest item that needs you (again: the next)'],
   ['O', 'the newest finished turn not seen (again: older)'],
+  ['M', 'the agents view on the mail for you'],
   ['in the view', 'j k g G enter, space peek, 1-9 a A d answer'],
   ['', 'r reply, d z u S dismiss snooze undo snoozed'],
   ['', '/ select, f filter, x * mark, ctrl+] go, esc q'],
+  ['', 'm the mailbox: enter open, r reply, n new message'],
   ['q', 'close a view: a linked host\'s pane, opened with enter'],
 ];
 

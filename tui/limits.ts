@@ -54,3 +54,6 @@ export const AGE_TICK_MS = 60_000;
 export const REMOTE_KEYS_PER_CALL_BYTES = 4096;
 /** ...and at most this many wait for the link; past it a key is dropped and the dock says so. */
 export const REMOTE_KEYS_MAX_PENDING_BYTES = 64 * 1024;
+/** The mailbox reads the mailboxes of at most this many panes (a read is one verb call each;
+ *  a daemon holds far fewer panes than this in practice). */
+export const MAIL_PANES_READ_MAX = 512;

@@ -27,6 +27,10 @@ export interface TuiHost {
   openRemotePane(row: AgentRow): void;
   closeOverlay(): void;
   openHelp(section?: 'agents'): void;
+  /** The agents view; `mail` opens it on the mail for you. */
+  openAgents(select?: string, opts?: { mail?: boolean }): void;
+  /** The mailbox, on a thread (with its reply line), back to the agents view on esc when asked. */
+  openMailbox(opts?: { thread?: number; reply?: boolean; fromAgents?: boolean }): void;
   redraw(): void;
   /** Async work of the view: a failure in it closes this client, never the daemon. */
   track(work: unknown): void;

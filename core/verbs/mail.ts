@@ -151,7 +151,7 @@ export const readAgentMessages = defineVerb({
   name: 'read-agent-messages',
   access: 'none',
   summary: 'Read a mailbox (your pane\'s by default; -w human for the person\'s), every body fenced as data',
-  help: 'Reading your own mailbox marks it read. Reading human\'s marks it read only for the person (the attach nonce, outside every pane); any other read is a peek (peek_forced).',
+  help: 'Reading your own mailbox marks it read. Reading human\'s marks it read only for the person (the attach nonce, outside every pane); any other read is a peek (peek_forced). --peek marks nothing read.',
   target: 'none',
   mutates: false,
   params: z.object({
@@ -159,6 +159,7 @@ export const readAgentMessages = defineVerb({
     session: z.string().max(300).optional().describe('The pane\'s session'),
     unread: z.boolean().optional().describe('Only unread messages'),
     thread: z.number().int().min(1).optional().describe('Only this thread'),
+    peek: z.boolean().optional().describe('Only look: mark nothing read, even in your own mailbox'),
     nonce: nonceParam,
   }),
   run({ params, svc, caller }) {
@@ -171,6 +172,7 @@ export const readAgentMessages = defineVerb({
       markRead = svc.person.verifies(caller, p, params.nonce);
       peekForced = !markRead;
     }
+    if (params.peek) markRead = false;
     const out = msgs.map((m) => messageJson(m, svc));
     if (markRead) svc.mail.markRead(msgs);
     return { mailbox: box.to, messages: out, marked_read: markRead && msgs.length > 0, peek_forced: peekForced, untrusted: true };

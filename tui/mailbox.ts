@@ -1,0 +1,536 @@
+// The mailbox (spec: In the mailbox; `m` in the agents view): every thread this client may see,
+// the ones between agents too, a thread with each body in the fence, `r` to reply in it and `n`
+// to start one to an agent of this session. It reads with read-agent-messages and writes with
+// send-agent-message over the client's own connection; only opening a thread, as the person with
+// the nonce, marks your mail read. Everything else only looks.
+import type { Canvas } from './canvas.js';
+import { attr, roleAttr, A_BOLD, A_INVERSE, PLAIN } from './canvas.js';
+import type { Rect } from './pane-draw.js';
+import type { Token } from './keys.js';
+import type { Overlay, TuiHost } from './overlay.js';
+import type { AgentRow } from './rows.js';
+import type { Disposable } from '../core/bus.js';
+import { Editor } from './editor.js';
+import { stateMark } from './marks.js';
+import { age, clean, fit, pad } from './text.js';
+import { EDITOR_MAX_ROWS, MAIL_PANES_READ_MAX } from './limits.js';
+import { parseMessages, replyTarget, threadLines, threadSubject, threadWho, threadsOf, type MailMessage, type Thread } from './mail-threads.js';
+
+/** What the mailbox keeps between openings: the selected thread and every draft. */
+export interface MailboxMemory {
+  selected: number | null;
+  /** Reply drafts by thread. */
+  drafts: Map<number, Editor>;
+  /** The new message being written, and the pane it goes to. */
+  compose: { to: string; name: string; editor: Editor } | null;
+}
+
+export function newMailboxMemory(): MailboxMemory {
+  return { selected: null, drafts: new Map(), compose: null };
+}
+
+type Mode = 'list' | 'thread' | 'reply' | 'pick' | 'compose';
+
+export interface MailboxOptions {
+  /** Open on this thread. */
+  thread?: number;
+  /** With its reply line open. */
+  reply?: boolean;
+  /** Where esc in the list goes (the agents view it was opened from); else it closes. */
+  back?: () => void;
+}
+
+export class MailboxView implements Overlay {
+  readonly fullScreen = true;
+  private mode: Mode = 'list';
+  private msgs: MailMessage[] = [];
+  private loaded = false;
+  private loading = false;
+  private again = false;
+  private readError: string | null = null;
+  private disposed = false;
+  /** The open thread (thread, reply modes). */
+  private open: number | null = null;
+  /** The thread's first line on screen; Infinity keeps the newest message in view. */
+  private scroll = Infinity;
+  private pickAt = 0;
+  private lastThreads: Thread[] = [];
+  private readonly sub: Disposable;
+
+  constructor(
+    private readonly host: TuiHost,
+    private readonly mem: MailboxMemory,
+    private readonly agents: () => AgentRow[],
+    private readonly opts: MailboxOptions = {},
+  ) {
+    // A message sent or read anywhere: read the mailboxes again. Nothing polls.
+    this.sub = host.svc.bus.on('mail', () => this.reload());
+    this.reload();
+    if (opts.thread !== undefined) {
+      this.mem.selected = opts.thread;
+      this.openThread(opts.thread, !!opts.reply);
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.sub.dispose();
+  }
+
+  // ---- data ----
+
+  private reload(): void {
+    if (this.loading) {
+      this.again = true;
+      return;
+    }
+    this.host.track(this.load());
+  }
+
+  /** The panes whose mailboxes are read: every window of the sessions this client may show. */
+  private panes(): string[] {
+    const { svc } = this.host;
+    const out: string[] = [];
+    for (const s of svc.model.sessions.values()) {
+      if (!this.host.visible(s.id)) continue;
+      for (const w of svc.model.windowsOf(s)) if (out.length < MAIL_PANES_READ_MAX) out.push(w.id);
+    }
+    return out;
+  }
+
+  private async load(): Promise<void> {
+    this.loading = true;
+    try {
+      do {
+        this.again = false;
+        const all: MailMessage[] = [];
+        const mine = await this.host.acts.call('read-agent-messages', { window: 'human', peek: true });
+        this.readError = mine.ok ? null : mine.message;
+        if (mine.ok) all.push(...parseMessages(mine.value));
+        for (const id of this.panes()) {
+          if (this.disposed) return;
+          // A pane that closed meanwhile is simply not read.
+          const r = await this.host.acts.call('read-agent-messages', { window: id, peek: true });
+          if (r.ok) all.push(...parseMessages(r.value));
+        }
+        this.msgs = all;
+        this.loaded = true;
+      } while (this.again && !this.disposed);
+    } finally {
+      this.loading = false;
+    }
+    if (!this.disposed) this.host.redraw();
+  }
+
+  private paneName = (id: string): string | null => this.host.svc.model.windows.get(id)?.name ?? null;
+
+  private threads(): Thread[] {
+    return threadsOf(this.msgs);
+  }
+
+  private thread(id: number | null): Thread | undefined {
+    return id === null ? undefined : this.lastThreads.find((t) => t.id === id) ?? this.threads().find((t) => t.id === id);
+  }
+
+  private selected(): Thread | undefined {
+    const ts = this.lastThreads;
+    if (ts.length === 0) return undefined;
+    const hit = ts.find((t) => t.id === this.mem.selected);
+    if (hit) return hit;
+    this.mem.selected = ts[0]!.id;
+    return ts[0];
+  }
+
+  private move(d: number): void {
+    const ts = this.lastThreads;
+    if (!ts.length) return;
+    const i = Math.max(0, ts.findIndex((t) => t.id === this.mem.selected));
+    this.mem.selected = ts[Math.max(0, Math.min(ts.length - 1, i + d))]!.id;
+  }
+
+  // ---- acts ----
+
+  /** Opens a thread; as the person, with the nonce, that marks your mail in it read. */
+  private openThread(id: number, reply: boolean): void {
+    this.open = id;
+    this.scroll = Infinity;
+    this.mode = 'thread';
+    this.host.track(this.markRead(id));
+    if (reply) this.openReply();
+  }
+
+  private async markRead(id: number): Promise<void> {
+    const r = await this.host.acts.call<{ messages?: unknown; peek_forced?: boolean }>('read-agent-messages', { window: 'human', thread: id }, true);
+    if (!r.ok) return this.host.dock.say(`The thread was not read: ${r.message}`, stateMark('errored', false, this.host.ascii));
+    const unread = parseMessages(r.value).some((m) => !m.read);
+    if (r.value.peek_forced && unread) {
+      this.host.dock.say(this.host.acts.canActAsPerson ? 'Only looked: your mail stays unread (the nonce did not verify).' : 'Only looked: a client attached from inside a pane cannot mark your mail read.');
+    }
+  }
+
+  private openReply(): void {
+    const t = this.thread(this.open);
+    if (this.loaded && t && !replyTarget(t)) {
+      this.host.dock.say('Nobody in this thread can get a reply: no pane wrote in it.');
+      return;
+    }
+    if (!this.mem.drafts.has(this.open!)) this.mem.drafts.set(this.open!, new Editor());
+    this.mode = 'reply';
+  }
+
+  private async reply(id: number, ed: Editor): Promise<void> {
+    const t = this.thread(id);
+    const to = t ? replyTarget(t) : null;
+    if (!to) return this.host.dock.say('Nobody in this thread can get a reply: no pane wrote in it.');
+    const name = this.paneName(to.window);
+    if (!name) return this.host.dock.say('The pane this reply would go to is gone; the draft is kept.');
+    // From you, signed with this client's nonce: stored verified_human.
+    const r = await this.host.acts.call<{ sent: Array<{ thread: number; verified_human: boolean }> }>('send-agent-message', { window: to.window, text: ed.value(), reply_to: to.replyTo, from: 'human' }, true);
+    if (!r.ok) {
+      this.host.dock.say(`Not sent: ${r.message}`, stateMark('errored', false, this.host.ascii));
+      return this.host.redraw();
+    }
+    ed.clear();
+    this.mem.drafts.delete(id);
+    const signed = r.value.sent?.[0]?.verified_human;
+    this.host.dock.say(`Replied in #${id} to ${clean(name)}${signed ? ', signed as you' : ', not signed: stored as claimed, not from you'}.`);
+    this.host.redraw();
+  }
+
+  /** The agents `n` may write to: this session's, on this machine. */
+  private pickable(): AgentRow[] {
+    return this.agents().filter((a) => a.w && !a.host && a.sessionId === this.host.sessionId && !a.w.closed);
+  }
+
+  private async sendNew(): Promise<void> {
+    const c = this.mem.compose;
+    if (!c) return;
+    const r = await this.host.acts.call<{ sent: Array<{ thread: number; verified_human: boolean }> }>('send-agent-message', { window: c.to, text: c.editor.value(), from: 'human' }, true);
+    if (!r.ok) {
+      this.host.dock.say(`Not sent: ${r.message}`, stateMark('errored', false, this.host.ascii));
+      return this.host.redraw();
+    }
+    const sent = r.value.sent?.[0];
+    this.mem.compose = null;
+    if (sent) this.mem.selected = sent.thread;
+    this.host.dock.say(`Sent to ${clean(c.name)}${sent ? `, a new thread #${sent.thread}` : ''}${sent?.verified_human ? ', signed as you' : ''}.`);
+    this.host.redraw();
+  }
+
+  // ---- keys ----
+
+  key(tok: Token): void {
+    switch (this.mode) {
+      case 'reply':
+        return this.replyKey(tok);
+      case 'compose':
+        return this.composeKey(tok);
+      case 'pick':
+        return this.pickKey(tok);
+      case 'thread':
+        return this.threadKey(tok);
+      default:
+        return this.listKey(tok);
+    }
+  }
+
+  private listKey(tok: Token): void {
+    if (tok.t !== 'key') return;
+    const t = this.selected();
+    switch (tok.name) {
+      case 'j':
+      case 'Down':
+        this.move(1);
+        break;
+      case 'k':
+      case 'Up':
+        this.move(-1);
+        break;
+      case 'g':
+      case 'Home':
+        this.move(-1e9);
+        break;
+      case 'G':
+      case 'End':
+        this.move(1e9);
+        break;
+      case 'Enter':
+      case 'l':
+      case 'Right':
+        if (t) this.openThread(t.id, false);
+        break;
+      case 'r':
+        if (t) this.openThread(t.id, true);
+        break;
+      case 'n':
+        if (this.mem.compose) {
+          this.mode = 'compose';
+          break;
+        }
+        if (this.pickable().length === 0) {
+          this.host.dock.say('No agent in this session to write to.');
+          return;
+        }
+        this.pickAt = 0;
+        this.mode = 'pick';
+        break;
+      case '?':
+        this.host.openHelp('agents');
+        return;
+      case 'Esc':
+      case 'q':
+        if (this.opts.back) this.opts.back();
+        else this.host.closeOverlay();
+        return;
+      default:
+        return;
+    }
+    this.host.redraw();
+  }
+
+  private threadKey(tok: Token): void {
+    if (tok.t !== 'key') return;
+    switch (tok.name) {
+      case 'j':
+      case 'Down':
+        this.scroll = this.scrollNow() + 1;
+        break;
+      case 'k':
+      case 'Up':
+        this.scroll = Math.max(0, this.scrollNow() - 1);
+        break;
+      case 'C-d':
+      case 'PgDn':
+      case ' ':
+        this.scroll = this.scrollNow() + 10;
+        break;
+      case 'C-u':
+      case 'PgUp':
+        this.scroll = Math.max(0, this.scrollNow() - 10);
+        break;
+      case 'g':
+      case 'Home':
+        this.scroll = 0;
+        break;
+      case 'G':
+      case 'End':
+        this.scroll = Infinity;
+        break;
+      case 'r':
+      case 'Tab':
+        this.openReply();
+        break;
+      case 'Esc':
+      case 'q':
+      case 'h':
+      case 'Left':
+        this.mode = 'list';
+        this.open = null;
+        break;
+      default:
+        return;
+    }
+    this.host.redraw();
+  }
+
+  private replyKey(tok: Token): void {
+    const id = this.open;
+    const ed = id === null ? undefined : this.mem.drafts.get(id);
+    if (id === null || !ed) {
+      this.mode = 'thread';
+      return this.host.redraw();
+    }
+    const res = ed.key(tok);
+    if (res === 'close') this.mode = 'thread';
+    else if (res === 'send' && !ed.empty) {
+      this.mode = 'thread';
+      this.host.track(this.reply(id, ed));
+    }
+    this.host.redraw();
+  }
+
+  private pickKey(tok: Token): void {
+    if (tok.t !== 'key') return;
+    const list = this.pickable();
+    switch (tok.name) {
+      case 'j':
+      case 'Down':
+        this.pickAt = Math.min(list.length - 1, this.pickAt + 1);
+        break;
+      case 'k':
+      case 'Up':
+        this.pickAt = Math.max(0, this.pickAt - 1);
+        break;
+      case 'Enter': {
+        const a = list[Math.min(this.pickAt, list.length - 1)];
+        if (!a?.w) {
+          this.mode = 'list';
+          break;
+        }
+        this.mem.compose = { to: a.w.id, name: a.name, editor: new Editor() };
+        this.mode = 'compose';
+        break;
+      }
+      case 'Esc':
+      case 'q':
+        this.mode = 'list';
+        break;
+      default:
+        return;
+    }
+    this.host.redraw();
+  }
+
+  private composeKey(tok: Token): void {
+    const c = this.mem.compose;
+    if (!c) {
+      this.mode = 'list';
+      return this.host.redraw();
+    }
+    const res = c.editor.key(tok);
+    if (res === 'close') this.mode = 'list';
+    else if (res === 'send' && !c.editor.empty) {
+      this.mode = 'list';
+      this.host.track(this.sendNew());
+    }
+    this.host.redraw();
+  }
+
+  // ---- drawing ----
+
+  private lastLines = 0;
+  private lastBodyH = 1;
+
+  private scrollNow(): number {
+    return Math.max(0, Math.min(this.scroll, this.lastLines - this.lastBodyH));
+  }
+
+  draw(cv: Canvas, area: Rect, now: number): { x: number; y: number } | null {
+    this.lastThreads = this.threads();
+    cv.fill(area.x, area.y, area.w, area.h);
+    const body: Rect = { x: area.x, y: area.y + 2, w: area.w, h: Math.max(0, area.h - 3) };
+    let cursor: { x: number; y: number } | null = null;
+    const open = this.mode === 'thread' || this.mode === 'reply' ? this.thread(this.open) : undefined;
+    this.drawHeader(cv, area, open);
+    if (this.mode === 'thread' || this.mode === 'reply') cursor = this.drawThread(cv, body, open, now);
+    else if (this.mode === 'pick') this.drawPick(cv, body);
+    else if (this.mode === 'compose' && this.mem.compose) cursor = this.drawEditor(cv, body, this.mem.compose.editor, `New message to ${clean(this.mem.compose.name)}, from you`);
+    else this.drawList(cv, body, now);
+    this.drawFooter(cv, { x: area.x, y: area.y + area.h - 1, w: area.w, h: 1 });
+    return cursor;
+  }
+
+  private drawHeader(cv: Canvas, area: Rect, open: Thread | undefined): void {
+    const ascii = this.host.ascii;
+    const end = area.x + area.w;
+    let x = cv.text(area.x + 1, area.y, 'Mailbox', attr(-1, -1, A_BOLD));
+    if (open) {
+      cv.text(x + 2, area.y, fit(`#${open.id}  ${threadWho(open, this.paneName)}  ${threadSubject(open)}`, end - x - 3, ascii), PLAIN, end);
+      return;
+    }
+    const ts = this.lastThreads;
+    const unread = ts.filter((t) => t.unread > 0).length;
+    x = cv.text(x + 3, area.y, `${ts.length} thread${ts.length === 1 ? '' : 's'}`, PLAIN, end);
+    if (unread) cv.text(x + 3, area.y, `@ ${unread} unread for you`, roleAttr('warning', A_BOLD), end);
+  }
+
+  private drawList(cv: Canvas, r: Rect, now: number): void {
+    const ascii = this.host.ascii;
+    const end = r.x + r.w;
+    const ts = this.lastThreads;
+    if (ts.length === 0) {
+      const why = !this.loaded ? 'Reading the mailboxes...' : this.readError ? `The mailbox could not be read: ${this.readError}` : 'No mail yet. n writes to an agent of this session.';
+      cv.text(r.x + 2, r.y + 1, fit(why, r.w - 4, ascii), roleAttr('muted'), end);
+      return;
+    }
+    const sel = this.selected();
+    const at = Math.max(0, ts.findIndex((t) => t.id === sel?.id));
+    const first = Math.max(0, Math.min(at - Math.floor(r.h / 2), ts.length - r.h));
+    const idW = Math.max(4, ...ts.map((t) => String(t.id).length + 1));
+    for (let i = 0; i < r.h; i++) {
+      const t = ts[first + i];
+      if (!t) break;
+      const y = r.y + i;
+      const selected = t.id === sel?.id;
+      if (selected) cv.set(r.x, y, ascii ? '>' : '▌', roleAttr('accent', A_BOLD));
+      if (t.unread) cv.set(r.x + 2, y, '@', roleAttr('warning', A_BOLD));
+      const right = age(Math.max(0, now - t.last));
+      let x = cv.text(r.x + 4, y, pad(`#${t.id}`, idW), roleAttr('accent', selected ? A_BOLD : 0), end);
+      const who = threadWho(t, this.paneName);
+      const whoW = Math.max(10, Math.min(40, Math.floor((r.w - idW - 10) / 2)));
+      x = cv.text(x + 1, y, pad(who, whoW, ascii), attr(-1, -1, selected || t.unread ? A_BOLD : 0), end);
+      const n = t.messages.length > 1 ? ` (${t.messages.length})` : '';
+      cv.text(x + 2, y, fit(threadSubject(t) + n, end - x - 4 - right.length, ascii), PLAIN, end - right.length - 2);
+      cv.text(end - right.length - 1, y, right, roleAttr('muted'), end);
+    }
+  }
+
+  private drawThread(cv: Canvas, r: Rect, t: Thread | undefined, now: number): { x: number; y: number } | null {
+    const ascii = this.host.ascii;
+    const end = r.x + r.w;
+    const id = this.open;
+    const replying = this.mode === 'reply' && id !== null;
+    const edH = replying ? Math.min(EDITOR_MAX_ROWS, Math.max(1, this.mem.drafts.get(id)?.view().lines.length ?? 1)) + 2 : 0;
+    const textH = Math.max(0, r.h - edH - (replying ? 1 : 0));
+    if (!t) {
+      cv.text(r.x + 2, r.y, fit(this.loaded ? `Thread #${id ?? '?'} is not in any mailbox this client can read.` : 'Reading the mailboxes...', r.w - 4, ascii), roleAttr('muted'), end);
+    } else {
+      const lines = threadLines(t, Math.max(1, r.w - 4), ascii, this.paneName, now);
+      this.lastLines = lines.length;
+      this.lastBodyH = Math.max(1, textH);
+      const top = this.scrollNow();
+      for (let i = 0; i < textH; i++) {
+        const l = lines[top + i];
+        if (!l) break;
+        const a = l.role === 'head' ? attr(-1, -1, A_BOLD) : l.role === 'fence' ? roleAttr('muted') : PLAIN;
+        cv.text(r.x + 2, r.y + i, l.text, a, end - 1);
+      }
+    }
+    if (!replying) return null;
+    const to = t ? replyTarget(t) : null;
+    const name = to ? (this.paneName(to.window) ?? 'a pane that is gone') : 'nobody';
+    const sign = this.host.acts.canActAsPerson ? 'signed as you' : 'this client cannot sign as you';
+    return this.drawEditor(cv, { x: r.x + 2, y: r.y + r.h - edH, w: r.w - 4, h: edH }, this.mem.drafts.get(id!) ?? null, `Reply in #${id} to ${clean(name)} (${sign})`);
+  }
+
+  private drawPick(cv: Canvas, r: Rect): void {
+    const ascii = this.host.ascii;
+    const end = r.x + r.w;
+    const list = this.pickable();
+    cv.text(r.x + 2, r.y, fit('New message from you: choose an agent of this session', r.w - 4, ascii), attr(-1, -1, A_BOLD), end);
+    list.slice(0, Math.max(0, r.h - 2)).forEach((a, i) => {
+      const y = r.y + 2 + i;
+      const selected = i === this.pickAt;
+      if (selected) cv.set(r.x + 2, y, ascii ? '>' : '▌', roleAttr('accent', A_BOLD));
+      const m = stateMark(a.state, a.finishedUnread, ascii);
+      if (m) cv.set(r.x + 4, y, m.glyph, roleAttr(m.role, A_BOLD));
+      const x = cv.text(r.x + 6, y, pad(a.name, 24, ascii), attr(-1, -1, selected ? A_BOLD : 0), end);
+      cv.text(x + 2, y, fit(a.harness ?? '', end - x - 4, ascii), roleAttr('muted'), end);
+    });
+  }
+
+  private drawEditor(cv: Canvas, r: Rect, ed: Editor | null, title: string): { x: number; y: number } | null {
+    if (!ed || r.h < 3 || r.w < 8) return null;
+    const ascii = this.host.ascii;
+    const end = r.x + r.w;
+    cv.fill(r.x, r.y, r.w, r.h);
+    cv.text(r.x, r.y, fit(title, r.w, ascii), attr(-1, -1, A_BOLD), end);
+    const v = ed.view(Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2)));
+    v.lines.forEach((l, i) => {
+      cv.text(r.x, r.y + 1 + i, i === 0 ? (ascii ? '> ' : '› ') : '  ', roleAttr('accent'), end);
+      cv.text(r.x + 2, r.y + 1 + i, fit(l, r.w - 3, ascii), PLAIN, end);
+    });
+    return { x: r.x + 2 + Math.min(v.cursor.x, r.w - 3), y: r.y + 1 + v.cursor.y };
+  }
+
+  private drawFooter(cv: Canvas, r: Rect): void {
+    let keys: string;
+    const back = this.opts.back ? 'esc back to the agents' : 'esc close';
+    if (this.mode === 'reply' || this.mode === 'compose') keys = 'enter send   ctrl+j new line   ctrl+z undo   esc keep the draft';
+    else if (this.mode === 'pick') keys = 'j/k move   enter write to it   esc cancel';
+    else if (this.mode === 'thread') keys = 'j/k scroll   g/G top, newest   r reply   esc back to the list';
+    else keys = `j/k move   enter open   r reply   n new message   ${back}`;
+    cv.fill(r.x, r.y, r.w, 1, attr(-1, -1, A_INVERSE));
+    cv.text(r.x + 1, r.y, fit(keys, r.w - 2, this.host.ascii), attr(-1, -1, A_INVERSE), r.x + r.w);
+  }
+}
