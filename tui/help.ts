@@ -28,7 +28,7 @@ const AGENTS: Array<[string, string]> = [
   ['in the view', 'j k g G enter, space peek, 1-9 a A d answer'],
   ['', 'r reply, d z u S dismiss snooze undo snoozed'],
   ['', '/ select, f filter, x * mark, ctrl+] go, esc q'],
-  ['', 'm the mailbox: enter open, r reply, n new message'],
+  ['', 'm mailbox: enter open, r reply, n new'],
   ['q', 'close a view: a linked host\'s pane, opened with enter'],
 ];
 

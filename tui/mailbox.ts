@@ -504,8 +504,8 @@ export class MailboxView implements Overlay {
       if (selected) cv.set(r.x + 2, y, ascii ? '>' : '▌', roleAttr('accent', A_BOLD));
       const m = stateMark(a.state, a.finishedUnread, ascii);
       if (m) cv.set(r.x + 4, y, m.glyph, roleAttr(m.role, A_BOLD));
-      const x = cv.text(r.x + 6, y, pad(a.name, 24, ascii), attr(-1, -1, selected ? A_BOLD : 0), end);
-      cv.text(x + 2, y, fit(a.harness ?? '', end - x - 4, ascii), roleAttr('muted'), end);
+      const x = cv.text(r.x + 6, y, pad(clean(a.name), 24, ascii), attr(-1, -1, selected ? A_BOLD : 0), end);
+      cv.text(x + 2, y, fit(clean(a.harness ?? ''), end - x - 4, ascii), roleAttr('muted'), end);
     });
   }
 
