@@ -10,6 +10,20 @@
 //   node --import tsx scripts/capture-agents.ts codex pi        # some
 //   node --import tsx scripts/capture-agents.ts --no-hooks --sizes 120x40
 //   node --import tsx scripts/capture-agents.ts --hooks-only copilot
+//   node --import tsx scripts/capture-agents.ts --notify-only claude-code codex   # only notifications
+//   node --import tsx scripts/capture-agents.ts --process-only qoder amp   # only fixtures/process
+//   node --import tsx scripts/capture-agents.ts --process-only --bin qoder qoder  # another bin of the package
+//
+// --process-only starts the agent at a prompt, waits until the pane's foreground process group
+// has stayed the same for a while, writes fixtures/process/<harness>.toml and ends it: no turn,
+// no model call. It is what a harness gets that starts here but cannot reach a fake model API
+// (AGENTS[id].processOnly); those get it without the flag too. --bin NAME types that bin of the
+// package instead and writes fixtures/process/<harness>-<NAME>.toml.
+//
+// --notify-only runs one turn with the harness's own notification setting turned on (NOTIFY
+// below: the config key, written into the home agentHome made) and writes every OSC 9/777/99
+// notification the daemon published for the pane, with the screen at that moment, to
+// fixtures/screens/<harness>/notifications-120x40.json. No screen fixture is written in that run.
 //
 // Re-runnable: each run rewrites the files it captures. It never edits a captured screen. Each
 // state is reached through the fake API, not through timing: a turn is held on the server
@@ -18,7 +32,7 @@
 // to settle (unchanged for a moment) before it is captured, and is captured anyway, unsettled, if
 // the harness animates something on it: every such case says so in `obtained`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify as stringifyToml } from 'smol-toml';
 import { TestDaemon, BIN } from '../test/helpers/daemon.js';
@@ -339,11 +353,14 @@ const opt = (n: string) => {
   const i = args.indexOf(n);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const wanted = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--') && ['--sizes', '--only'].includes(args[i - 1]!)));
+const wanted = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--') && ['--sizes', '--only', '--bin'].includes(args[i - 1]!)));
 const sizes = (opt('--sizes') ?? '120x40,80x24').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const doHooks = !flag('--no-hooks');
 const hooksOnly = flag('--hooks-only');
-const doFirstRun = !flag('--no-first-run') && !hooksOnly;
+const processOnly = flag('--process-only');
+const otherBin = opt('--bin');
+const notifyOnly = flag('--notify-only');
+const doFirstRun = !flag('--no-first-run') && !hooksOnly && !processOnly;
 
 const FIX = join(REPO, 'fixtures');
 const BASE = process.env.TUIOS_CAPTURE_DIR ?? '/var/tmp';
@@ -358,6 +375,8 @@ class Observer {
   titles: string[] = [];
   progress: string[] = [];
   notifications: Array<{ title: string; body: string; osc: number; during: string }> = [];
+  /** Called for each notification of the pane as it arrives (--notify-only reads the screen then). */
+  onNotification: ((n: { title: string; body: string; osc: number; during: string }) => void) | null = null;
   phase = 'start';
   private sub: ChildProcess | null = null;
   private buf = '';
@@ -378,7 +397,11 @@ class Observer {
           const type = String(ev.type ?? e.type ?? '');
           const wid = String(data.window_id ?? data.id ?? '');
           if (this.windowId() && wid && wid !== this.windowId()) continue;
-          if (type === 'notification') this.notifications.push({ title: String(data.title ?? ''), body: String(data.body ?? ''), osc: Number(data.osc ?? 0), during: this.phase });
+          if (type === 'notification') {
+            const n = { title: String(data.title ?? ''), body: String(data.body ?? ''), osc: Number(data.osc ?? 0), during: this.phase };
+            this.notifications.push(n);
+            this.onNotification?.(n);
+          }
           else if (typeof data.title === 'string') this.seeTitle(data.title);
         } catch {
           // not JSON
@@ -488,7 +511,77 @@ function processSnapshot(pane: AgentPane, run: AgentRun) {
     .map((p) => readProc(p))
     .filter((p): p is NonNullable<typeof p> => !!p)
     .map((p) => procEntry(p));
-  return { pane: pane0 ? procEntry(pane0) : null, leader: fg.leader ? procEntry(fg.leader) : null, tree, helpers };
+  // What the path tokens of the pane's command lines resolve to (npm links .bin/NAME to the package).
+  const links: Record<string, string> = {};
+  for (const p of [...(fg.leader ? [fg.leader] : []), ...tree])
+    for (const t of p.argv)
+      if (t.startsWith('/') && !(t in links))
+        try {
+          if (lstatSync(t).isSymbolicLink()) links[t] = realpathSync(t);
+        } catch {
+          // not a path
+        }
+  return { pane: pane0 ? procEntry(pane0) : null, leader: fg.leader ? procEntry(fg.leader) : null, tree, helpers, links };
+}
+
+/** The pane's foreground group as one string, to see when it has stopped changing. */
+function groupKey(panePid: number): string | null {
+  const fg = foregroundOf(panePid);
+  if (!fg.leader || fg.leader.pid === panePid) return null;
+  return JSON.stringify(fg.group.map((p) => [p.pid, p.comm, p.argv, p.exe]));
+}
+
+/**
+ * Starts the agent at a prompt and writes its process fixture once the pane's foreground group
+ * has not changed for 3 s (a launcher that relaunches itself, or execs a binary, has done so by
+ * then). Nothing is typed after the command; no model is asked anything.
+ */
+async function runProcessOnly(d: TestDaemon, a0: InstalledAgent, bin?: string): Promise<void> {
+  const a: InstalledAgent = bin ? { ...a0, spec: { ...a0.spec, bin }, bin: join(a0.binDir, bin) } : a0;
+  if (!existsSync(a.bin)) throw new Error(`${a.spec.pkg} has no bin ${bin}`);
+  const api = await startFakeFor(a.spec.id, { finalText: FINAL });
+  const { root, home, cwd } = workDirs(a.spec.id, 'process');
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false });
+  // What the home adds beyond the bare one (keys, the fake API's URL).
+  const bare = new Set(['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'TERM', 'COLORTERM', 'LANG', 'NO_UPDATE_NOTIFIER', 'npm_config_update_notifier']);
+  const added = Object.keys(run.env).filter((k) => !bare.has(k));
+  let pane: AgentPane | null = null;
+  try {
+    pane = await startAgentInPane(d, { agent: a, run, session: 'capture', name: `${a.spec.id}-process`, cols: 120, rows: 40 });
+    const typedAt = Date.now();
+    const p = pane;
+    const quietMs = 3000;
+    const deadline = Date.now() + 60_000;
+    let last: string | null = null;
+    let since = Date.now();
+    const says = (lines: string[]) => lines.some((l) => /[A-Za-z]{3}/.test(l) && l.trim() !== `$ ${p.typed}`);
+    for (;;) {
+      const k = groupKey(p.panePid);
+      if (k !== last) {
+        last = k;
+        since = Date.now();
+      } else if (k && Date.now() - since >= quietMs && says((await capture(d, p.window)).lines)) break;
+      if (Date.now() > deadline) throw new Error(`the foreground group did not settle within 60 s (last: ${last ?? 'the shell'})\n--- screen ---\n${(await capture(d, p.window)).lines.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const c = await capture(d, p.window);
+    // The first lines that say something in words (not a block-letter banner, not the typed command).
+    const shown = c.lines.map((l) => l.trim()).filter((l) => /[A-Za-z]{3}/.test(l) && l !== `$ ${p.typed}`).slice(0, 6);
+    const secs = Math.round((Date.now() - typedAt) / 1000);
+    log(`  screen at the capture:\n${c.lines.filter((l) => l.trim()).slice(0, 12).map((l) => `    | ${l}`).join('\n')}`);
+    procFixture(
+      a,
+      pane,
+      run,
+      `measured ${new Date().toISOString().slice(0, 10)}: read from /proc at start-up in a 120x40 tuios pane (scripts/capture-agents.ts --process-only), ${secs} s after "${p.typed}" was typed at the prompt of the pane's bash --norc, once the pane's foreground process group had not changed for ${quietMs / 1000} s and the program had drawn words on the screen; nothing else typed, no model call; ${a.spec.extra?.length ? `installed with npm install ${a.spec.pkg}@${a.spec.version} ${a.spec.extra.join(' ')}; ` : ''}HOME from test/helpers/agents.ts agentHome${a.spec.processOnly ? ` (no vendor login${added.length ? `; environment ${added.join(', ')} pointing at test/fake-apis/${a.spec.api}.ts` : ', no key, no config'})` : ''}; paths are the capture machine's`,
+      { ...(a.spec.extra?.length ? { installed_with: a.spec.extra } : {}), screen_at_capture: shown },
+      bin ? `${a.spec.id}-${bin}` : a.spec.id,
+    );
+  } finally {
+    if (pane) await stopAgent(d, pane, run);
+    await api.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 // ---- one harness ---------------------------------------------------------------------------
@@ -526,7 +619,7 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
     await api.waitHeld(1, 60_000);
     await waitScreen(d, w, plan.working, 'the working chrome', obs);
     await shoot(d, a, pane, size, { name: 'working', state: 'working', how: `typed "${PROMPT}" + Enter; the model's first answer held on the fake server, captured when the turn's in-progress chrome showed` }, base);
-    if (full) procFixture(a, pane, run, tag);
+    if (full) procFixture(a, pane, run, `read from /proc while the agent worked on a held turn in a ${tag} tuios pane; the pane runs bash --norc and "${pane.typed}" was typed at its prompt; paths are the capture machine's`);
 
     // The tool call: an approval prompt, or (pi) straight to the follow-up request.
     api.release();
@@ -651,21 +744,23 @@ function writeObserved(a: InstalledAgent, tag: string, obs: Observer): void {
   written.push(file);
 }
 
-function procFixture(a: InstalledAgent, pane: AgentPane, run: AgentRun, tag: string): void {
+function procFixture(a: InstalledAgent, pane: AgentPane, run: AgentRun, obtained: string, extra: Record<string, unknown> = {}, fileName = a.spec.id): void {
   const snap = processSnapshot(pane, run);
   const dir = join(FIX, 'process');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${a.spec.id}.toml`);
+  const file = join(dir, `${fileName}.toml`);
   const doc: Record<string, unknown> = {
     harness: a.spec.id,
     package: a.spec.pkg,
     program_version: a.version,
     provenance: 'measured',
-    obtained: `read from /proc while the agent worked on a held turn in a ${tag} tuios pane; the pane runs bash --norc and "${pane.typed}" was typed at its prompt; paths are the capture machine's`,
+    obtained,
+    ...extra,
     foreground_leader: snap.leader ?? {},
     pane_shell: snap.pane ?? {},
     tree: snap.tree,
     ...(snap.helpers.length ? { helpers_outside_the_pane: snap.helpers } : {}),
+    ...(Object.keys(snap.links).length ? { links: snap.links } : {}),
   };
   writeFileSync(file, `# What /proc shows for ${a.spec.pkg} ${a.version} running in a tuios pane.\n# foreground_leader: the pane's foreground process group leader (tpgid of the pane's tty).\n# tree: every descendant of the pane's shell, depth first (depth 1 = child of the shell).\n${stringifyToml(doc)}`);
   written.push(file);
@@ -771,6 +866,145 @@ async function runHooks(d: TestDaemon, a: InstalledAgent, plan: Plan): Promise<v
   rmSync(root, { recursive: true, force: true });
 }
 
+// ---- notifications (--notify-only) ---------------------------------------------------------
+
+interface NotifyPlan {
+  /** The setting that makes the harness send notifications, as written into the home (for the fixture). */
+  config: string;
+  /** Writes it into the home agentHome made. */
+  configure(run: AgentRun): void;
+  /** How long the pane is left at its prompt after the turn, for a notification sent while it waits. */
+  idleWaitMs: number;
+  /** What a notification in each phase must decide: what the screen showed then. */
+  expect: Record<string, { state: string; kind?: string }>;
+}
+
+function editFile(path: string, edit: (s: string) => string): void {
+  const before = readFileSync(path, 'utf8');
+  const after = edit(before);
+  if (after === before) throw new Error(`${path}: the notification setting could not be written`);
+  writeFileSync(path, after);
+}
+
+const NOTIFY: Record<string, NotifyPlan> = {
+  'claude-code': {
+    // 2.1.332's preferredNotifChannel: auto (the default; picks by TERM_PROGRAM, none here), iterm2
+    // (OSC 9), terminal_bell, iterm2_with_bell, kitty (OSC 99), ghostty (OSC 777), notifications_disabled.
+    config: '~/.claude.json "preferredNotifChannel": "iterm2" (OSC 9); messageIdleNotifThresholdMs left at its default, 60000',
+    configure(run) {
+      const f = join(run.home, '.claude.json');
+      const j = JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
+      writeFileSync(f, `${JSON.stringify({ ...j, preferredNotifChannel: 'iterm2' }, null, 2)}\n`);
+    },
+    idleWaitMs: 80_000,
+    expect: { approval: { state: 'needs_input', kind: 'approval' }, idle: { state: 'idle' } },
+  },
+  codex: {
+    // 0.171.0's [tui] notifications (true, or a list of approval-requested / agent-turn-complete),
+    // notification_method and notification_condition (unfocused, the default, or always). Measured
+    // here: notifications = true alone sent nothing, nor with only one of the other two (the method
+    // "auto" sent no OSC 9 in a tuios pane; "unfocused" sent nothing in a pane never focused out).
+    config: '$CODEX_HOME/config.toml [tui] notifications = true, notification_method = "osc9", notification_condition = "always"',
+    configure(run) {
+      editFile(join(run.home, '.codex', 'config.toml'), (s) => s.replace('\n[tui]\n', '\n[tui]\nnotifications = true\nnotification_method = "osc9"\nnotification_condition = "always"\n'));
+    },
+    idleWaitMs: 10_000,
+    expect: { approval: { state: 'needs_input', kind: 'approval' }, done: { state: 'done' } },
+  },
+};
+
+/**
+ * One turn with notifications on: the permission prompt, the approval, the finished turn, then the
+ * pane left at its prompt. Each notification is written with the phase it came in, the screen the
+ * pane showed when it arrived, and what it must decide (the plan's expect for that phase).
+ */
+async function runNotify(d: TestDaemon, a: InstalledAgent, plan: Plan, np: NotifyPlan): Promise<void> {
+  const size: [number, number] = [120, 40];
+  const api = await startFakeFor(a.spec.id, { finalText: FINAL });
+  const { root, home, cwd } = workDirs(a.spec.id, 'notify');
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false });
+  np.configure(run);
+  let pane: AgentPane | null = null;
+  const obs = new Observer(d, () => pane?.window ?? null);
+  const got: Array<{ osc: number; title: string; body: string; during: string; screen: string[]; expect: { state: string; kind?: string } | null }> = [];
+  const reads: Promise<void>[] = [];
+  obs.onNotification = (n) => {
+    const rec = { osc: n.osc, title: n.title, body: n.body, during: n.during, screen: [] as string[], expect: np.expect[n.during] ?? null };
+    got.push(rec);
+    log(`  notification (OSC ${n.osc}) during ${n.during}: ${JSON.stringify(n.title)} ${JSON.stringify(n.body)}`);
+    if (pane)
+      reads.push(
+        capture(d, pane.window).then(
+          (c) => {
+            const lines = c.lines.map((l) => l.trimEnd());
+            while (lines.length && !lines[lines.length - 1]) lines.pop();
+            rec.screen = lines;
+          },
+          () => undefined,
+        ),
+      );
+  };
+  obs.start();
+  const countIn = (phase: string) => got.filter((g) => g.during === phase).length;
+  const waitNotification = async (phase: string, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline && countIn(phase) === 0) await new Promise((r) => setTimeout(r, 100));
+    return countIn(phase) > 0;
+  };
+  const date = new Date().toISOString().slice(0, 10);
+  try {
+    pane = await startAgentInPane(d, { agent: a, run, session: 'capture', name: `${a.spec.id}-notify`, cols: size[0], rows: size[1] });
+    const w = pane.window;
+    obs.phase = 'start';
+    await waitScreen(d, w, plan.ready, 'the idle prompt', obs, plan.startTimeoutMs ?? 60_000);
+    await settle(d, w, plan.ready, obs, 2000, 15_000);
+    obs.phase = 'approval';
+    await typePrompt(d, w, PROMPT);
+    if (plan.approval) {
+      await waitScreen(d, w, plan.approval, 'the permission prompt', obs);
+      await settle(d, w, plan.approval, obs);
+      await waitNotification('approval', 15_000);
+      // The follow-up answer is held until the answer is pressed, so the turn cannot finish
+      // (and notify) while the approval phase is still counted.
+      api.hold();
+      obs.phase = 'done';
+      await keys(d, w, plan.approveKeys);
+      await api.waitHeld(1, 60_000);
+      api.release();
+    }
+    obs.phase = 'done';
+    await waitScreen(d, w, plan.finished, 'the finished turn', obs);
+    await settle(d, w, plan.finished, obs, 2000, 15_000);
+    obs.phase = 'idle';
+    const idleFrom = Date.now();
+    await waitNotification('idle', np.idleWaitMs);
+    const idleFor = Math.round((Date.now() - idleFrom) / 1000);
+    await Promise.all(reads);
+    const dir = join(FIX, 'screens', a.spec.id);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `notifications-${size[0]}x${size[1]}.json`);
+    const doc = {
+      harness: a.spec.id,
+      program_version: a.version,
+      provenance: 'measured',
+      obtained: `measured ${date} (scripts/capture-agents.ts --notify-only): typed "${pane.typed}" at a bash prompt (PS1='$ ') in a ${size.join('x')} tuios pane, HOME from test/helpers/agents.ts agentHome plus the config below, model answers from test/fake-apis/${plan.api}.ts; typed "${PROMPT}" + Enter, the fake model asked for the shell command "touch hello.txt"${plan.approval ? `, on the permission prompt the script ${plan.approveWhat}` : ''}, the model answered "${FINAL}", then the pane was left at its prompt for ${idleFor} s; each notification is the daemon's \`notification\` event for the pane (\`tuios subscribe notification\`), its screen captured when the event arrived`,
+      config: np.config,
+      phases: 'approval: from the prompt typed until the permission prompt was answered; done: the model\'s follow-up until the finished turn settled; idle: the finished turn left at the prompt',
+      notifications: got,
+    };
+    writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+    written.push(file);
+    log(`  wrote ${file.slice(REPO.length + 1)} (${got.length} notifications)`);
+    for (const g of got) if (!g.expect) problems.push(`${a.spec.id} notify: a notification during ${g.during} has no expectation: ${JSON.stringify(g.body)}`);
+    for (const phase of Object.keys(np.expect)) if (!countIn(phase)) problems.push(`${a.spec.id} notify: no notification during ${phase}`);
+  } finally {
+    obs.stop();
+    if (pane) await stopAgent(d, pane, run);
+    await api.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const ids = wanted.length ? wanted : Object.keys(AGENTS);
   for (const id of ids) {
@@ -781,8 +1015,39 @@ async function main(): Promise<void> {
       problems.push(`${id}: ${a.skip}`);
       continue;
     }
-    if (!plan) {
-      log(`${id}: installed, but there is no capture plan for it`);
+    if (notifyOnly) {
+      const np = NOTIFY[id];
+      if (!plan || !np) {
+        log(`${id}: no notification plan (NOTIFY) for it`);
+        continue;
+      }
+      log(`${id} ${a.version}: notifications`);
+      const d = await TestDaemon.start();
+      try {
+        await runNotify(d, a, plan, np);
+      } catch (e) {
+        problems.push(`${id} notify: ${(e as Error).message}`);
+        log(`  FAILED notify: ${(e as Error).message}`);
+      } finally {
+        await d.stop();
+      }
+      continue;
+    }
+    if (processOnly || !plan) {
+      if (!processOnly && !a.spec.processOnly) {
+        log(`${id}: installed, but there is no capture plan for it`);
+        continue;
+      }
+      log(`${id} ${a.version}: process only${a.spec.processOnly && !plan ? ` (${a.spec.processOnly})` : ''}`);
+      const d = await TestDaemon.start();
+      try {
+        await runProcessOnly(d, a, otherBin);
+      } catch (e) {
+        problems.push(`${id} process: ${(e as Error).message}`);
+        log(`  FAILED process: ${(e as Error).message}`);
+      } finally {
+        await d.stop();
+      }
       continue;
     }
     log(`${id} ${a.version}`);

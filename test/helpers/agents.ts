@@ -39,6 +39,14 @@ export interface AgentSpec {
   api: ApiKind;
   /** Set when it cannot run here; ensureAgent answers { skip } with it. */
   unavailable?: string;
+  /** More packages installed beside it, `name@version` (a platform package its own pin does not resolve). */
+  extra?: string[];
+  /**
+   * Set when only its process can be captured (it starts, but cannot be pointed at a fake model
+   * API without a vendor login, or no turn has been driven through it yet): why. agentHome gives
+   * it a bare home, with no config and no key, unless it has a recipe (Grok CLI's key and URL).
+   */
+  processOnly?: string;
 }
 
 export const AGENTS: Record<string, AgentSpec> = {
@@ -51,6 +59,43 @@ export const AGENTS: Record<string, AgentSpec> = {
   copilot: { id: 'copilot', pkg: '@github/copilot', version: '1.0.102', bin: 'copilot', api: 'openai' },
   kilo: { id: 'kilo', pkg: '@kilocode/cli', version: '7.7.7', bin: 'kilo', api: 'openai' },
   cline: { id: 'cline', pkg: 'cline', version: '3.0.65', bin: 'cline', api: 'openai' },
+  // Process only (scripts/capture-agents.ts --process-only): they start; no turn is driven.
+  qoder: {
+    id: 'qoder',
+    pkg: '@qoder-ai/qodercli',
+    version: '1.1.52',
+    bin: 'qodercli',
+    api: 'openai',
+    processOnly: 'it starts, but says "Not Login Please Auth": no way to point it at a local model API without a Qoder login is known',
+  },
+  amp: {
+    id: 'amp',
+    pkg: '@ampcode/cli',
+    // The newest, 0.0.1790712063-gb89205, pins @ampcode/cli-linux-x64 at a version that is not published (404).
+    version: '0.0.1790142911-g7618fb',
+    bin: 'amp',
+    api: 'openai',
+    processOnly: 'it starts with "No API key found. Starting login flow..." and asks to log in to Amp; no way to point it at a local model API is known',
+  },
+  grok: {
+    id: 'grok',
+    pkg: '@vibe-kit/grok-cli',
+    version: '0.0.34',
+    bin: 'grok',
+    api: 'openai',
+    processOnly: 'it starts against the fake Chat Completions API (GROK_BASE_URL), but no turn has been driven through it yet',
+  },
+  droid: {
+    id: 'droid',
+    pkg: '@factory/cli',
+    version: '0.225.1',
+    // @factory/cli@0.225.1 pins @factory/cli-linux-x64@0.225.1, which is not published (404); the
+    // launcher takes any version of the platform package, and 0.225.2 is the one published.
+    extra: ['@factory/cli-linux-x64@0.225.2'],
+    bin: 'droid',
+    api: 'openai',
+    processOnly: 'it needs a Factory login; no way to point it at a local model API is known',
+  },
   omp: {
     id: 'omp',
     pkg: '@oh-my-pi/pi-coding-agent',
@@ -101,11 +146,15 @@ export function ensureAgent(id: string): EnsureResult {
   const binDir = join(dir, 'node_modules', '.bin');
   const bin = join(binDir, spec.bin);
   const have = installedVersion(dir, spec.pkg);
-  if (have !== spec.version || !existsSync(bin)) {
+  const extrasOk = (spec.extra ?? []).every((x) => {
+    const at = x.lastIndexOf('@');
+    return installedVersion(dir, x.slice(0, at)) === x.slice(at + 1);
+  });
+  if (have !== spec.version || !extrasOk || !existsSync(bin)) {
     if (process.env.TUIOS_AGENTS_OFFLINE === '1') return { skip: `${spec.pkg}@${spec.version} is not installed in ${dir} and TUIOS_AGENTS_OFFLINE=1` };
     mkdirSync(dir, { recursive: true });
     if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
-    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `${spec.pkg}@${spec.version}`], {
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `${spec.pkg}@${spec.version}`, ...(spec.extra ?? [])], {
       cwd: dir,
       encoding: 'utf8',
       timeout: 10 * 60_000,
@@ -356,6 +405,11 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
     });
     // The TUI, asking before tool calls (its default is to approve everything).
     args.push('-i', '--auto-approve', 'false');
+  } else if (id === 'grok') {
+    // Without a key it prints "API key required" and exits.
+    Object.assign(env, { GROK_API_KEY: 'sk-test', GROK_BASE_URL: `${api}/v1`, GROK_MODEL: 'fake-model' });
+  } else if (spec.processOnly) {
+    // A bare home: the program starts and shows what it shows without a login or a key.
   } else {
     throw new Error(`agentHome: no recipe for "${id}"`);
   }
