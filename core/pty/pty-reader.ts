@@ -19,7 +19,7 @@ import { packageRoot } from '../config/package-root.js';
 /** Messages to the reader thread. */
 export type ToReader = { t: 'open'; id: number; fd: number; drainFd: number } | { t: 'ack' | 'pause' | 'resume' | 'close'; id: number };
 /** Messages from it: a batch of a pane's bytes, the end of its terminal's output, or done after a close. */
-export type FromReader = { t: 'data'; id: number; bytes: Uint8Array } | { t: 'end' | 'closed'; id: number };
+export type FromReader = { t: 'data'; id: number; chunks: Uint8Array[] } | { t: 'end' | 'closed'; id: number };
 
 export interface ReadSink {
   data(bytes: Buffer): void;
@@ -116,7 +116,7 @@ class ReaderThread {
     }
     // Acknowledged at once: the window's own watermarks decide when reading pauses.
     this.send({ t: 'ack', id: m.id });
-    sink?.data(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
+    if (sink) for (const c of m.chunks) sink.data(Buffer.from(c.buffer, c.byteOffset, c.byteLength));
   }
 
   private send(m: ToReader): void {

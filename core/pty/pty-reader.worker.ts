@@ -6,7 +6,8 @@
 // Each pane comes as two duplicates of node-pty's descriptor (native/fd): the stream's, which
 // the stream closes, and one drained at the end, which the main thread closes once told `end` or
 // `closed` (a thread closing a descriptor it did not open is warned about by Node).
-// Bytes go to the main thread in batches: one batch per pane in flight at a time, the next one
+// Bytes go to the main thread in batches (the reads' own buffers, moved, not copied): one batch
+// per pane in flight at a time, the next one
 // gathering meanwhile, so the faster the main thread takes them, the smaller they are. Past
 // HOLD_BYTES gathered, or when the main thread says so (its flow control), reading stops and
 // the program blocks in write(2), as it would without this thread.
@@ -39,20 +40,26 @@ function send(m: FromReader, transfer?: ArrayBuffer[]): void {
   port.postMessage(m, transfer);
 }
 
-/** Sends what has gathered as one batch (copied once into a buffer the main thread then owns). */
+/**
+ * Sends what has gathered as one batch. Each read comes in its own ArrayBuffer, which moves to
+ * the main thread as it is (nothing copied, nothing left for this thread's GC); a chunk sharing
+ * its buffer is copied first.
+ */
 function post(id: number, p: Pane, force = false): void {
   p.scheduled = false;
   if (p.size === 0 || (p.inFlight && !force)) return;
-  const bytes = new Uint8Array(p.size);
-  let at = 0;
+  const chunks: Uint8Array[] = [];
+  const transfer: ArrayBuffer[] = [];
   for (const part of p.parts) {
-    bytes.set(part, at);
-    at += part.length;
+    const own = part.byteOffset === 0 && part.buffer.byteLength === part.length && part.buffer instanceof ArrayBuffer;
+    const c = own ? new Uint8Array(part.buffer as ArrayBuffer, 0, part.length) : new Uint8Array(part);
+    chunks.push(c);
+    transfer.push(c.buffer as ArrayBuffer);
   }
   p.parts = [];
   p.size = 0;
   p.inFlight = true;
-  send({ t: 'data', id, bytes }, [bytes.buffer]);
+  send({ t: 'data', id, chunks }, transfer);
   if (panes.get(id) === p) flowing(p);
 }
 
@@ -74,7 +81,9 @@ function drain(fd: number, p: Pane): void {
     for (;;) {
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n <= 0) break;
-      p.parts.push(Buffer.from(buf.subarray(0, n)));
+      const own = Buffer.alloc(n); // its own ArrayBuffer, to be transferred (see post)
+      buf.copy(own, 0, 0, n);
+      p.parts.push(own);
       p.size += n;
     }
   } catch {
