@@ -1,7 +1,9 @@
 // The golden suite: every captured (or derived) screen under fixtures/screens runs through the
-// engine and must decide exactly its expected state, and every bundled screen and title rule
-// must decide at least one fixture. A rule no fixture justifies is a rule written against an
-// imagined screen (ADR-0046, Tradeoffs), and this is where it fails loudly.
+// engine and must decide exactly its expected state, every captured notification
+// (fixtures/screens/<harness>/notifications-*.json) runs through the harness's notify rules and
+// must decide its expected state, and every bundled screen, title and notify rule must decide at
+// least one fixture. A rule no fixture justifies is a rule written against an imagined screen
+// (ADR-0046, Tradeoffs), and this is where it fails loudly.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -9,14 +11,14 @@ import { join, relative } from 'node:path';
 import { parseFixture, type Fixture } from '../../core/agent/fixture.js';
 import { loadManifests, findHarness } from '../../core/agent/manifest.js';
 import { decideLook } from '../../core/agent/rules/look.js';
-import { evaluateTitle } from '../../core/agent/rules/evaluate.js';
+import { evaluateNotify, evaluateTitle } from '../../core/agent/rules/evaluate.js';
 import { nullLogger } from '../../core/log.js';
 import { ROOT } from '../helpers/daemon.js';
 
 const manifests = loadManifests(join(ROOT, 'manifests'), null, nullLogger);
 const dir = join(ROOT, 'fixtures', 'screens');
 
-function walk(d: string): string[] {
+function walk(d: string, want: (name: string) => boolean = (n) => n.endsWith('.screen')): string[] {
   let names: string[];
   try {
     names = readdirSync(d);
@@ -25,7 +27,7 @@ function walk(d: string): string[] {
   }
   return names.flatMap((n) => {
     const p = join(d, n);
-    return statSync(p).isDirectory() ? walk(p) : n.endsWith('.screen') ? [p] : [];
+    return statSync(p).isDirectory() ? walk(p, want) : want(n) ? [p] : [];
   });
 }
 
@@ -66,10 +68,54 @@ for (const { file, f } of fixtures) {
   });
 }
 
-test('every bundled screen and title rule decides at least one fixture', () => {
+/** A notifications-<cols>x<rows>.json file: what `scripts/capture-agents.ts --notify-only` wrote. */
+interface NotificationFixture {
+  harness: string;
+  program_version: string;
+  provenance: string;
+  obtained: string;
+  config: string;
+  notifications: Array<{ osc: number; title: string; body: string; during: string; screen: string[]; expect: { state: string; kind?: string } | null }>;
+}
+
+const notificationFiles = walk(dir, (n) => /^notifications-.*\.json$/.test(n)).sort();
+
+test('the captured notifications are there for every harness whose manifest has notify rules', () => {
+  const have = new Set(notificationFiles.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as NotificationFixture).harness));
+  const missing = manifests.list.filter((m) => m.rules.notify?.rules.length && !have.has(m.id)).map((m) => m.id);
+  assert.equal(missing, [], 'a manifest with notify rules and no captured notification');
+});
+
+for (const file of notificationFiles) {
+  const doc = JSON.parse(readFileSync(file, 'utf8')) as NotificationFixture;
+  const rel = relative(ROOT, file);
+  test(`${rel}: says where it came from`, () => {
+    assert.ok(doc.provenance === 'measured', 'a notification is only ever measured');
+    assert.ok(doc.program_version, 'program_version');
+    assert.ok(doc.obtained.length > 0, 'obtained');
+    assert.ok(doc.config.length > 0, 'the notification setting the harness ran with');
+    assert.ok(doc.notifications.length > 0, 'at least one notification');
+  });
+  doc.notifications.forEach((n, i) => {
+    test(`${rel} #${i} (${n.during}) ${JSON.stringify(n.body).slice(0, 60)} decides ${n.expect?.state ?? '(no expectation)'}${n.expect?.kind ? ` (${n.expect.kind})` : ''}`, () => {
+      assert.ok(n.expect, 'every captured notification says what it must decide');
+      assert.ok([9, 777, 99].includes(n.osc), 'osc');
+      assert.ok(n.screen.length > 0, 'the screen when it arrived');
+      const m = findHarness(manifests, doc.harness);
+      assert.ok(m, `a manifest for ${doc.harness}`);
+      const block = m!.rules.notify;
+      const v = block?.enabled ? evaluateNotify(block, n.title, n.body).verdict : null;
+      if (v?.rule) decidedBy.add(`${m!.id}/${v.rule.id}`);
+      assert.is(v?.state ?? 'none', n.expect!.state, `state (rule ${v?.rule?.id ?? 'none'})`);
+      if (n.expect!.kind !== undefined) assert.is(v?.kind ?? '', n.expect!.kind, 'kind');
+    });
+  });
+}
+
+test('every bundled screen, title and notify rule decides at least one fixture', () => {
   const undecided: string[] = [];
   for (const m of manifests.list) {
-    for (const block of [m.rules.screen, m.rules.title]) {
+    for (const block of [m.rules.screen, m.rules.title, m.rules.notify]) {
       for (const r of block?.rules ?? []) if (!decidedBy.has(`${m.id}/${r.id}`)) undecided.push(`${m.id}/${r.id}`);
     }
   }
