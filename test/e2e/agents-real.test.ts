@@ -1,13 +1,15 @@
 // Real agent CLIs, installed from npm and run offline against the fake model APIs, in real panes:
 // tuios recognises each, reads its states from its screen, types a prompt with ask-agent, reads its
 // permission prompt with peek-prompt, answers it with respond, and the command runs. A risky
-// command needs risk_ack, and an unacknowledged allow presses nothing.
+// command needs risk_ack, and an unacknowledged allow presses nothing. Claude Code with its
+// notifications on (preferredNotifChannel "iterm2") sends OSC 9 at its permission prompt, and the
+// manifest's notify rule makes that the pane's needs_input, from source osc.
 //
 // TUIOS_E2E_AGENTS names the harnesses (default `all`: the six whose manifests declare answers); a harness whose npm install fails here is reported as skipped with
 // the reason, never passed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import type { RpcClient } from '../../core/rpc/client.js';
@@ -32,6 +34,7 @@ interface Agent {
   harness_id: string | null;
   kind?: string;
   message?: string;
+  source?: string | null;
 }
 
 for (const id of HARNESSES) {
@@ -173,6 +176,83 @@ for (const id of HARNESSES) {
     await d.call('respond', { window: pane.window, action: 'deny', prompt_id: p.prompt_id, timeout: 30_000 });
     await waitFor(async () => (await agentRow())?.state !== 'needs_input', { timeout: 60_000, what: 'the deny to take' });
     assert.ok(existsSync(join(project, 'build')), 'the denied command did not run');
+  });
+
+  t.run();
+}
+
+// Claude Code with notifications on: the real program's OSC 9 at its permission prompt, read by the
+// notify rule (fixtures/screens/claude-code/notifications-120x40.json is the same text, captured).
+if (HARNESSES.includes('claude-code')) {
+  const t = suite('claude-code notifications');
+  let d: TestDaemon;
+  let fake: FakeApi;
+  let run: AgentRun;
+  let pane: AgentPane;
+  let agent: InstalledAgent | null = null;
+  let events: RpcClient | null = null;
+  let project = '';
+  const notes: Array<{ title: string; body: string; osc: number }> = [];
+  const seen: Array<{ state: string; kind?: string; message?: string; source?: string }> = [];
+
+  t.before(async () => {
+    const a = ensureAgent('claude-code');
+    if ('skip' in a) {
+      console.log(`# skipped claude-code notifications: ${a.skip}`);
+      return;
+    }
+    agent = a;
+    fake = await startFakeFor('claude-code', { command: 'touch hello.txt', finalText: 'Created hello.txt.' });
+    d = await TestDaemon.start({ env: { TUIOS_AGENT_DETECT_SECONDS: '0.5' } });
+    project = join(d.home, 'project');
+    mkdirSync(project, { recursive: true });
+    run = agentHome('claude-code', { apiUrl: fake.url, cwd: project });
+    // 2.1.332's "auto" channel sends nothing in a tuios pane; "iterm2" writes OSC 9.
+    const cfg = join(run.home, '.claude.json');
+    writeFileSync(cfg, `${JSON.stringify({ ...JSON.parse(readFileSync(cfg, 'utf8')), preferredNotifChannel: 'iterm2' }, null, 2)}\n`);
+    events = await d.client();
+    await events.stream('subscribe', { types: ['agent-state', 'notification'] }, (e) => {
+      const ev = e as { type?: string; window_id?: string; state?: string; kind?: string; message?: string; source?: string; title?: string; body?: string; osc?: number };
+      if (ev.window_id !== pane?.window) return;
+      if (ev.type === 'notification') notes.push({ title: ev.title ?? '', body: ev.body ?? '', osc: ev.osc ?? 0 });
+      else if (ev.state) seen.push({ state: ev.state, kind: ev.kind, message: ev.message, source: ev.source });
+    });
+    pane = await startAgentInPane(d, { agent, run, session: 'agents', name: 'claude-notify', cols: 120, rows: 40 });
+  });
+
+  t.after(async () => {
+    if (!agent) return;
+    events?.close();
+    await stopAgent(d, pane, run).catch(() => undefined);
+    await fake.close();
+    await d.stop();
+  });
+
+  t('its permission prompt sends OSC 9, and the notify rule makes the pane needs_input from source osc', async () => {
+    if (!agent) return;
+    const row = async () => (await d.call<{ agents: Agent[] }>('list-agents')).agents.find((a) => a.window_id === pane.window);
+    await waitFor(async () => (await row())?.state === 'idle', { timeout: 120_000, what: 'claude-code at rest at its prompt' });
+    await waitForQuiet(d, pane.window, 2000, 60_000);
+    await d.call('ask-agent', { window: pane.window, text: 'Please create hello.txt', timeout: 120_000 });
+    await waitFor(() => notes.some((n) => n.body.includes('needs your permission')), { timeout: 60_000, what: 'the permission notification' }).catch(async (e) => {
+      throw new Error(`${(e as Error).message}; notifications ${JSON.stringify(notes)}\nscreen:\n${await screenText(d, pane.window)}`);
+    });
+    const n = notes.find((x) => x.body.includes('needs your permission'))!;
+    assert.equal(n, { title: '', body: 'Claude needs your permission', osc: 9 }, 'the text the fixture holds');
+    // The claim stands from osc while the prompt is unanswered (the form does not repaint).
+    await waitFor(() => seen.some((e) => e.source === 'osc' && e.state === 'needs_input'), { timeout: 10_000, what: 'an agent-state event from source osc' }).catch((e) => {
+      throw new Error(`${(e as Error).message}; published ${JSON.stringify(seen)}`);
+    });
+    const ev = seen.find((e) => e.source === 'osc' && e.state === 'needs_input')!;
+    assert.is(ev.kind, 'approval');
+    assert.is(ev.message, 'approval: Claude needs your permission', "the notification's own words, fronted by the rule's kind");
+    assert.not.ok(existsSync(join(project, 'hello.txt')), 'nothing was approved');
+    // Answered, the turn goes on: the pane writes, the notification goes stale, and it comes to rest.
+    await d.ok(['send-keys', '-w', pane.window, 'Enter']);
+    await waitFor(() => existsSync(join(project, 'hello.txt')), { timeout: 60_000, what: 'hello.txt to be made by the approved command' });
+    await waitFor(async () => (await row())?.state === 'idle', { timeout: 60_000, what: 'claude-code at rest after the turn' }).catch(async (e) => {
+      throw new Error(`${(e as Error).message}; row ${JSON.stringify(await row())}; published ${JSON.stringify(seen)}`);
+    });
   });
 
   t.run();
