@@ -77,10 +77,12 @@ class ReaderThread {
     } catch (e) {
       return this.fail(String((e as Error).message ?? e));
     }
-    w.unref(); // the daemon lives by its socket; the thread never keeps a process up
     w.on('message', (m: FromReader) => this.receive(m));
     w.on('error', (e) => this.fail(`the PTY reader thread failed: ${e.message}`));
     w.on('exit', (code) => this.fail(`the PTY reader thread exited (${code})`));
+    // The daemon lives by its socket; the thread never keeps a process up. After the listeners:
+    // adding a message listener refs the thread's port again.
+    w.unref();
     this.worker = w;
     return w;
   }
