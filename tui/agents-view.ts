@@ -2,6 +2,7 @@
 // Inbox item in five groups, oldest wait first, a focus area with the card of what the selected
 // row asks, and the keys that answer, reply, dismiss, snooze and mark. Acts go through verbs as
 // the person; a refusal is said in the dock line, with the daemon's reason.
+import { listMove } from './list-keys.js';
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_DIM, A_INVERSE, PLAIN, ROLE_COLOR } from './canvas.js';
 import type { Rect } from './pane-draw.js';
@@ -277,23 +278,12 @@ export class AgentsView implements Overlay {
       this.mode = 'list';
       return this.host.redraw();
     }
+    const step = listMove(k);
+    if (step !== null) {
+      this.move(step);
+      return this.host.redraw();
+    }
     switch (k) {
-      case 'j':
-      case 'Down':
-        this.move(1);
-        break;
-      case 'k':
-      case 'Up':
-        this.move(-1);
-        break;
-      case 'g':
-      case 'Home':
-        this.move(-1e9);
-        break;
-      case 'G':
-      case 'End':
-        this.move(1e9);
-        break;
       case 'l':
       case 'Right':
         this.mode = 'narrow-focus';

@@ -3,26 +3,18 @@
 // body is data: cleaned, inside the fence the CLI prints, every line behind the gutter, cut to
 // the width, so nothing an agent writes can draw a fake close or a line of tuios's own.
 import { fence } from '../core/mail/fence.js';
+import type { Message } from '../core/mail/mail.js';
 import { shortId } from '../core/ids.js';
 import { age, charWidth, clean, fit } from './text.js';
 
-export interface MailMessage {
-  id: number;
-  thread: number;
-  /** A pane's window id, or 'human'. */
-  to: string;
-  from: string;
-  from_pane: string | null;
+/**
+ * A message as read-agent-messages returns it (core/mail's Message, the fields drawn here);
+ * `from_kind` stays a plain string and `host` is added for mail carried from a linked host.
+ */
+export type MailMessage = Pick<Message, 'id' | 'thread' | 'to' | 'from' | 'from_pane' | 'verified_human' | 'claimed_human' | 'subject' | 'body' | 'at' | 'read' | 'reply_to'> & {
   from_kind: string;
-  verified_human: boolean;
-  claimed_human: boolean;
-  subject: string;
-  body: string;
-  at: number;
-  read: boolean;
-  reply_to: number | null;
   host: string | null;
-}
+};
 
 export interface Thread {
   id: number;

@@ -3,6 +3,7 @@
 // to start one to an agent of this session. It reads with read-agent-messages and writes with
 // send-agent-message over the client's own connection; only opening a thread, as the person with
 // the nonce, marks your mail read. Everything else only looks.
+import { listMove } from './list-keys.js';
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_INVERSE, PLAIN } from './canvas.js';
 import type { Rect } from './pane-draw.js';
@@ -237,23 +238,12 @@ export class MailboxView implements Overlay {
   private listKey(tok: Token): void {
     if (tok.t !== 'key') return;
     const t = this.selected();
+    const step = listMove(tok.name);
+    if (step !== null) {
+      this.move(step);
+      return this.host.redraw();
+    }
     switch (tok.name) {
-      case 'j':
-      case 'Down':
-        this.move(1);
-        break;
-      case 'k':
-      case 'Up':
-        this.move(-1);
-        break;
-      case 'g':
-      case 'Home':
-        this.move(-1e9);
-        break;
-      case 'G':
-      case 'End':
-        this.move(1e9);
-        break;
       case 'Enter':
       case 'l':
       case 'Right':
