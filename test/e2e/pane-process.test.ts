@@ -3,7 +3,6 @@
 // does not hold the exit; and losing the thread falls back to reading on the main thread.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createHash } from 'node:crypto';
 import { PaneProcess, type ExitStatus } from '../../core/pty/pane-process.js';
 import { stopReaderThreadForTest } from '../../core/pty/pty-reader.js';
 import { waitFor } from '../helpers/wait.js';
@@ -81,9 +80,8 @@ test('when the reader thread is lost, the pane goes on reading on the main threa
   assert.not.ok(q.p.readsInThread);
   assert.match(text(q.out), /fresh/);
   p.write('two\r');
-  await exit;
-  const digest = createHash('sha1').update(text(out)).digest('hex');
-  assert.ok(digest.length === 40);
+  // Input still reaches the program, and its exit is told, on main-thread reads.
+  assert.equal(await exit, { code: 0, signal: null });
 });
 
 test.run();
