@@ -197,6 +197,16 @@ test('colours, attributes, wide and combining characters come back as xterm give
   t.dispose();
 });
 
+test('a flood of rich output (lines taken whole, packed later) comes back as xterm gives it', async () => {
+  // 4000 lines in one write to a store of 800: a flood, so the store takes xterm's lines whole.
+  const p = pair(80, 24, 1000);
+  await feed(p, rich(4000));
+  sameBothWays(p, 'rich flood');
+  // Then slow output packs the flood's lines first, in order.
+  for (let k = 0; k < 5; k++) await feed(p, rich(3));
+  sameBothWays(p, 'rich flood, then slow output');
+});
+
 function lastKept(l: CoreLine): number {
   for (let x = l.length - 1; x >= 0; x--) {
     if ((l._data[x * 3]! & 0x3fffff) !== 0 || l._data[x * 3 + 1] !== 0 || l._data[x * 3 + 2] !== 0) return x + 1;
