@@ -12,6 +12,12 @@ interface RefreshSource {
 
 export class RowTextCache {
   private rows: Array<string | undefined> = [];
+  /**
+   * The scroll listener, there only while rows are kept: a flood scrolls on every line, and a
+   * listener called for each of them costs a few per cent of parsing, for a cache that the first
+   * of those scrolls empties anyway.
+   */
+  private scrolls: { dispose(): void } | null = null;
   /** False when xterm's refresh signal is missing: then nothing is kept. */
   readonly enabled: boolean;
 
@@ -20,7 +26,6 @@ export class RowTextCache {
     this.enabled = typeof ih?.onRequestRefreshRows === 'function';
     if (!this.enabled) return;
     (ih as RefreshSource).onRequestRefreshRows((e) => (e ? this.drop(e.start, e.end) : this.clear()));
-    term.onScroll(() => this.clear());
     term.onResize(() => this.clear());
     term.buffer.onBufferChange(() => this.clear());
   }
@@ -31,13 +36,16 @@ export class RowTextCache {
   }
 
   set(y: number, text: string): void {
-    if (this.enabled) this.rows[y] = text;
+    if (!this.enabled) return;
+    this.rows[y] = text;
+    this.scrolls ??= this.term.onScroll(() => this.clear());
   }
 
   /** Forgets every row; for changes the refresh signal does not cover. */
   clear(): void {
-    // Runs on every scroll of a flood; only the first after a read has rows to drop.
     if (this.rows.length !== 0) this.rows = [];
+    this.scrolls?.dispose();
+    this.scrolls = null;
   }
 
   private drop(start: number, end: number): void {
