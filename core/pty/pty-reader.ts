@@ -58,6 +58,8 @@ function closeQuietly(fd: number): void {
 class ReaderThread {
   private worker: Worker | null = null;
   private broken = false;
+  /** The thread has exited (on its own or terminated). */
+  private exited = false;
   private readonly sinks = new Map<number, ReadSink>();
   /** Each open pane's drain descriptor, closed here once the thread is done with it. */
   private readonly drains = new Map<number, number>();
@@ -79,27 +81,37 @@ class ReaderThread {
     }
     w.on('message', (m: FromReader) => this.receive(m));
     w.on('error', (e) => this.fail(`the PTY reader thread failed: ${e.message}`));
-    w.on('exit', (code) => this.fail(`the PTY reader thread exited (${code})`));
-    // The daemon lives by its socket; the thread never keeps a process up. After the listeners:
-    // adding a message listener refs the thread's port again.
+    w.on('exit', (code) => {
+      this.exited = true;
+      if (this.broken) this.handOver();
+      else this.fail(`the PTY reader thread exited (${code})`);
+    });
     w.unref();
     this.worker = w;
     return w;
   }
 
+  /**
+   * Stops the thread for good. Its panes go back to main-thread reads once it has exited: until
+   * then it may still read, and what it sends before it goes is delivered as usual, so no byte
+   * is read by both nor lost between them.
+   */
   private fail(why: string): null {
     if (this.broken) return null;
     this.broken = true;
-    const w = this.worker;
+    this.onFailure?.(why);
+    if (this.worker && !this.exited) void this.worker.terminate();
+    else this.handOver();
+    return null;
+  }
+
+  private handOver(): void {
     this.worker = null;
-    void w?.terminate();
     for (const fd of this.drains.values()) closeQuietly(fd);
     this.drains.clear();
     const sinks = [...this.sinks.values()];
     this.sinks.clear();
-    this.onFailure?.(why);
     for (const s of sinks) s.lost();
-    return null;
   }
 
   failForTest(): void {

@@ -69,19 +69,25 @@ test('a background process that keeps the terminal open does not hold the exit',
 
 test('when the reader thread is lost, the pane goes on reading on the main thread', async () => {
   const { p, out, exit } = spawn("echo before; read line; echo \"after-$line\"; read line2");
-  await waitFor(() => /before/.test(text(out)) && p.readsInThread, { timeout: 10_000, what: 'the first line' });
-  stopReaderThreadForTest();
-  assert.not.ok(p.readsInThread);
-  p.write('one\r');
-  await waitFor(() => /after-one/.test(text(out)), { timeout: 10_000, what: 'output after the thread was lost' });
-  // A new pane after the loss reads on the main thread from the start.
-  const q = spawn('echo fresh');
-  await q.exit;
-  assert.not.ok(q.p.readsInThread);
-  assert.match(text(q.out), /fresh/);
-  p.write('two\r');
-  // Input still reaches the program, and its exit is told, on main-thread reads.
-  assert.equal(await exit, { code: 0, signal: null });
+  try {
+    await waitFor(() => /before/.test(text(out)) && p.readsInThread, { timeout: 10_000, what: 'the first line' });
+    stopReaderThreadForTest();
+    // The pane goes back to main-thread reads once the thread has exited, not before: until then
+    // the thread may still read, and a byte read there after the switch would be lost.
+    await waitFor(() => !p.readsInThread, { timeout: 10_000, what: 'reads to come back to the main thread' });
+    p.write('one\r');
+    await waitFor(() => /after-one/.test(text(out)), { timeout: 10_000, what: 'output after the thread was lost' });
+    // A new pane after the loss reads on the main thread from the start.
+    const q = spawn('echo fresh');
+    await q.exit;
+    assert.not.ok(q.p.readsInThread);
+    assert.match(text(q.out), /fresh/);
+    p.write('two\r');
+    // Input still reaches the program, and its exit is told, on main-thread reads.
+    assert.equal(await exit, { code: 0, signal: null });
+  } finally {
+    p.kill('SIGKILL'); // a failed step must not leave the program holding the test open
+  }
 });
 
 test.run();
