@@ -155,7 +155,7 @@ export class Detector {
     return { manifests: set.list, extraBinaries: this.config.extraBinaries, findByName: (n: string) => findHarness(set, n) };
   }
 
-  /** One look at the pane's foreground. Cheap when nothing changed: one stat read. */
+  /** One look at the pane's foreground. Cheap when nothing changed: one ioctl, and a stat read for an agent's leader. */
   tick(w: Window, d: PaneDet = this.panes.get(w.id)!, fromOutput = false): void {
     if (!w.running || !d) return;
     // A pane on another machine: its tree as read there, through the same identification.
@@ -173,9 +173,14 @@ export class Detector {
     } else {
       if (w.pid === null) return;
       pid = w.pid;
-      const st = readStat(pid);
-      if (!st) return; // a failed read is no evidence either way
-      fg = st.tpgid > 0 ? st.tpgid : null;
+      // The terminal says its foreground group in one ioctl; /proc/PID/stat when it cannot.
+      let tpgid = w.process?.foregroundGroup?.() ?? null;
+      if (tpgid === null) {
+        const st = readStat(pid);
+        if (!st) return; // a failed read is no evidence either way
+        tpgid = st.tpgid;
+      }
+      fg = tpgid > 0 ? tpgid : null;
     }
     if (fg === null) return;
     // A window that runs a command (not a shell) has that command as its own foreground.

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { TuiosError, errorText } from '../errors.js';
 import type { ExitStatus, WindowProcess } from './window-process.js';
 import { readInThread, type ReadHandle } from './pty-reader.js';
+import { fdAddon } from './fd-addon.js';
 import { PTY_EXIT_DRAIN_MS } from '../limits.js';
 
 export type { ExitStatus, WindowProcess } from './window-process.js';
@@ -158,6 +159,14 @@ export class PaneProcess implements WindowProcess {
 
   get exitStatus(): ExitStatus | null {
     return this.exited;
+  }
+
+  foregroundGroup(): number | null {
+    const ask = fdAddon().foregroundGroup;
+    const fd = (this.p as unknown as { _fd?: unknown })._fd;
+    if (!ask || typeof fd !== 'number' || this.reaped || this.closedTerminal) return null;
+    const g = ask(fd);
+    return g >= 0 ? g : null;
   }
 
   onData(fn: (data: Buffer) => void): void {

@@ -29,21 +29,44 @@ export function readStat(pid: number): ProcStat | null {
   const open = raw.indexOf('(');
   const close = raw.lastIndexOf(')');
   if (open < 0 || close < open) return null;
-  const comm = raw.slice(open + 1, close);
-  const f = raw.slice(close + 2).split(' ');
-  // f[0] is field 3 (state); field N is f[N - 3].
-  const num = (field: number) => Number.parseInt(f[field - 3] ?? '', 10);
+  // The fields after comm are read in place, through field 22: the daemon reads this file for
+  // every pane every tick, and splitting it made some fifty strings a read for the collector.
+  const nums: number[] = [];
+  let at = close + 2;
+  let state = '?';
+  for (let field = 3; field <= 22 && at < raw.length; field++) {
+    let end = raw.indexOf(' ', at);
+    if (end < 0) end = raw.length;
+    if (field === 3) state = raw.slice(at, end);
+    else if (field <= 8 || field === 22) nums[field] = intAt(raw, at, end);
+    at = end + 1;
+  }
   return {
     pid,
-    comm,
-    state: f[0] ?? '?',
-    ppid: num(4),
-    pgrp: num(5),
-    session: num(6),
-    ttyNr: num(7),
-    tpgid: num(8),
-    startTime: num(22),
+    comm: raw.slice(open + 1, close),
+    state,
+    ppid: nums[4] ?? NaN,
+    pgrp: nums[5] ?? NaN,
+    session: nums[6] ?? NaN,
+    ttyNr: nums[7] ?? NaN,
+    tpgid: nums[8] ?? NaN,
+    startTime: nums[22] ?? NaN,
   };
+}
+
+/** The decimal integer in s[from, to) (a leading '-' allowed); NaN when there is none. */
+function intAt(s: string, from: number, to: number): number {
+  let i = from;
+  const neg = s.charCodeAt(i) === 45;
+  if (neg) i++;
+  if (i >= to) return NaN;
+  let n = 0;
+  for (; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return NaN;
+    n = n * 10 + c;
+  }
+  return neg ? -n : n;
 }
 
 export function readComm(pid: number): string | null {

@@ -13,8 +13,8 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { packageRoot } from '../config/package-root.js';
+import { fdAddon } from './fd-addon.js';
 
 /** Messages to the reader thread. */
 export type ToReader = { t: 'open'; id: number; fd: number; drainFd: number } | { t: 'ack' | 'pause' | 'resume' | 'close'; id: number };
@@ -37,15 +37,6 @@ export interface ReadHandle {
 }
 
 type DupFd = (fd: number) => number;
-
-function loadDup(): DupFd | null {
-  try {
-    const m = createRequire(import.meta.url)('tuios-fd') as { dupFd: DupFd | null };
-    return m.dupFd;
-  } catch {
-    return null;
-  }
-}
 
 function closeQuietly(fd: number): void {
   try {
@@ -138,7 +129,7 @@ class ReaderThread {
   }
 
   open(fd: number, sink: ReadSink): ReadHandle | null {
-    if (this.dup === undefined) this.dup = loadDup();
+    if (this.dup === undefined) this.dup = fdAddon().dupFd;
     if (!this.dup || !this.start()) return null;
     // Two duplicates, both the thread's to close: one it streams, one it drains at the end.
     const copies: number[] = [];

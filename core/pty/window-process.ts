@@ -45,6 +45,11 @@ export interface WindowProcess {
   pause(): void;
   resume(): void;
   kill(signal?: string): void;
+  /**
+   * The foreground process group of its terminal here, asked of the terminal itself (0: none);
+   * null when that cannot be asked (then /proc/PID/stat says it).
+   */
+  foregroundGroup?(): number | null;
   /** Where /proc here cannot be read for it (pid null): its tree as read where it runs. */
   procView?(): ProcView | null;
 }

@@ -2,10 +2,15 @@
 // The PTY reader thread reads a pane's terminal through its own duplicate, so that closing its
 // end (at the terminal's EOF, or when the pane goes) never closes node-pty's descriptor, and the
 // reverse. Throws with the errno text when the kernel refuses.
+//
+// foregroundGroup(fd) -> the foreground process group of the terminal `fd` is the master of
+// (tcgetpgrp), 0 when it has none, -1 when the kernel refuses. The agent detector asks every pane
+// this on every tick; one ioctl costs a fraction of reading /proc/PID/stat for the same field.
 #include <node_api.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 static napi_value DupFd(napi_env env, napi_callback_info info) {
   size_t argc = 1;
@@ -26,9 +31,26 @@ static napi_value DupFd(napi_env env, napi_callback_info info) {
   return out;
 }
 
+static napi_value ForegroundGroup(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t fd = -1;
+  napi_value out;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
+    napi_throw_type_error(env, NULL, "foregroundGroup(fd): fd must be a descriptor number");
+    return NULL;
+  }
+  pid_t p = tcgetpgrp(fd);
+  napi_create_int32(env, p < 0 ? -1 : (int32_t)p, &out);
+  return out;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "dupFd", NAPI_AUTO_LENGTH, DupFd, NULL, &fn);
   napi_set_named_property(env, exports, "dupFd", fn);
+  napi_create_function(env, "foregroundGroup", NAPI_AUTO_LENGTH, ForegroundGroup, NULL, &fn);
+  napi_set_named_property(env, exports, "foregroundGroup", fn);
   return exports;
 }

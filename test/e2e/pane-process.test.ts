@@ -1,11 +1,13 @@
 // A pane's process with its terminal read in the PTY reader thread: every byte arrives, in order,
 // before the exit; flow control pauses the program; a background process holding the terminal
-// does not hold the exit; and losing the thread falls back to reading on the main thread.
+// does not hold the exit; the terminal tells its foreground group; and losing the thread falls
+// back to reading on the main thread.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PaneProcess, type ExitStatus } from '../../core/pty/pane-process.js';
 import { stopReaderThreadForTest } from '../../core/pty/pty-reader.js';
 import { waitFor } from '../helpers/wait.js';
+import { readStat } from '../../core/pty/procfs.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: process.env.HOME ?? '/tmp' };
 
@@ -65,6 +67,26 @@ test('a background process that keeps the terminal open does not hold the exit',
   assert.equal(s, { code: 3, signal: null });
   assert.match(text(out), /started/);
   p.kill('SIGKILL');
+});
+
+test('the terminal tells its foreground group as /proc does, and follows a foreground job', async () => {
+  const p = PaneProcess.spawn({ argv: ['sh', '-i'], cwd: '/tmp', cols: 80, rows: 24, env: { ...env, PS1: '$ ' }, term: 'xterm-256color' });
+  p.onData(() => {});
+  try {
+    // At the prompt the shell's own group is in the foreground.
+    await waitFor(() => p.foregroundGroup() === p.pid && readStat(p.pid)?.tpgid === p.pid, { timeout: 10_000, what: 'the shell in the foreground' });
+    p.write('sleep 30\r');
+    let job = 0;
+    await waitFor(() => {
+      const g = p.foregroundGroup();
+      if (g === null || g === p.pid || readStat(p.pid)?.tpgid !== g) return false;
+      job = g;
+      return readStat(g)?.comm === 'sleep';
+    }, { timeout: 10_000, what: 'the job in the foreground' });
+    assert.ok(job > 0);
+  } finally {
+    p.kill('SIGKILL');
+  }
 });
 
 test('when the reader thread is lost, the pane goes on reading on the main thread', async () => {
