@@ -163,8 +163,10 @@ export class PaneProcess implements WindowProcess {
 
   foregroundGroup(): number | null {
     const ask = fdAddon().foregroundGroup;
-    const fd = (this.p as unknown as { _fd?: unknown })._fd;
-    if (!ask || typeof fd !== 'number' || this.reaped || this.closedTerminal) return null;
+    const inner = this.p as unknown as { _fd?: unknown; _socket?: { destroyed?: boolean } };
+    const fd = inner._fd;
+    // Once node-pty's socket is gone its descriptor is closed, and the number may name another file.
+    if (!ask || typeof fd !== 'number' || this.reaped || this.closedTerminal || inner._socket?.destroyed !== false) return null;
     const g = ask(fd);
     return g >= 0 ? g : null;
   }
