@@ -202,6 +202,9 @@ export class DeliveryQueue implements Disposable {
       // Whoever queued it, never over a prompt; and the queuer's grants as they are now.
       if (this.svc.agents.stateOf(w) === 'needs_input') throw new TuiosError('agent_blocked', `${w.name} is waiting on a prompt.`, undefined, { typed: false });
       if (m.caller) enforce(this.svc, m.caller, { verb: 'queue-prompt', access: 'write', target: w, types: true, blockedCheck: false });
+      // A linked machine's [hosts] policy as it is now (the link applied it only at queue time).
+      const host = m.caller?.channel === 'link' ? (m.caller.host ?? '') : null;
+      if (host !== null && this.svc.config.current.hosts[host]?.write === false) throw new TuiosError('forbidden', `The linked host ${host} may no longer write here.`);
     };
     try {
       const r = await deliverPrompt(this.svc, w, m.text, recheck);

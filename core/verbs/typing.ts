@@ -35,6 +35,8 @@ function wouldCycle(from: string, to: string): boolean {
 }
 
 function whoQueues(svc: Services, caller: Caller, nonce: string | undefined): string {
+  // A linked machine's call, the person there included: it is neither a pane here nor a shell here.
+  if (caller.channel === 'link') return `link:${caller.host ?? '?'}`;
   const p = svc.placement(caller);
   if (p.kind === 'outside') return svc.person.verifies(caller, p, nonce) ? 'human' : 'shell';
   const { window } = paneOf(svc, caller);
