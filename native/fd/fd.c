@@ -12,16 +12,23 @@
 #include <string.h>
 #include <unistd.h>
 
-static napi_value DupFd(napi_env env, napi_callback_info info) {
+/** The call's one descriptor argument; -1, with a TypeError saying `usage` thrown, when it has none. */
+static int32_t FdArg(napi_env env, napi_callback_info info, const char* usage) {
   size_t argc = 1;
   napi_value argv[1];
   int32_t fd = -1;
-  napi_value out;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
       napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
-    napi_throw_type_error(env, NULL, "dupFd(fd): fd must be a descriptor number");
-    return NULL;
+    napi_throw_type_error(env, NULL, usage);
+    return -1;
   }
+  return fd;
+}
+
+static napi_value DupFd(napi_env env, napi_callback_info info) {
+  int32_t fd = FdArg(env, info, "dupFd(fd): fd must be a descriptor number");
+  napi_value out;
+  if (fd < 0) return NULL;
   int d = fcntl(fd, F_DUPFD_CLOEXEC, 3);
   if (d < 0) {
     napi_throw_error(env, NULL, strerror(errno));
@@ -32,15 +39,9 @@ static napi_value DupFd(napi_env env, napi_callback_info info) {
 }
 
 static napi_value ForegroundGroup(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  int32_t fd = -1;
+  int32_t fd = FdArg(env, info, "foregroundGroup(fd): fd must be a descriptor number");
   napi_value out;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
-      napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
-    napi_throw_type_error(env, NULL, "foregroundGroup(fd): fd must be a descriptor number");
-    return NULL;
-  }
+  if (fd < 0) return NULL;
   pid_t p = tcgetpgrp(fd);
   napi_create_int32(env, p < 0 ? -1 : (int32_t)p, &out);
   return out;
