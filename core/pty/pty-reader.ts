@@ -77,6 +77,8 @@ class ReaderThread {
       if (this.broken) this.handOver();
       else this.fail(`the PTY reader thread exited (${code})`);
     });
+    // The daemon lives by its socket; the thread never keeps a process up. After the listeners:
+    // adding a message listener refs the thread's port again.
     w.unref();
     this.worker = w;
     return w;

@@ -8,7 +8,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TestDaemon } from '../helpers/daemon.js';
-import { RpcError, type RpcClient } from '../../core/rpc/client.js';
+import type { RpcClient } from '../../core/rpc/client.js';
+import { refusal } from '../helpers/refusal.js';
 
 const MSG = 16 * 1024;
 const PER_PANE = 64;
@@ -31,16 +32,6 @@ const text = (pane: number, i: number, bytes = MSG) => {
   const head = `p${pane}m${i}:`;
   return head + 'x'.repeat(bytes - head.length);
 };
-
-async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcError) return e.body as { code: string; message: string };
-    throw e;
-  }
-  throw new Error('the call was not refused');
-}
 
 test.before(async () => {
   d = await TestDaemon.start({ config: '[agents.queue]\nmax = 64\n' });

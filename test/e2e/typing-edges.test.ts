@@ -19,6 +19,7 @@ import { waitFor } from '../helpers/wait.js';
 import { screenStandin, type ScreenStandin } from '../helpers/screen-standin.js';
 import { parseFixture } from '../../core/agent/fixture.js';
 import { RpcError, type RpcClient } from '../../core/rpc/client.js';
+import { refusal } from '../helpers/refusal.js';
 
 const PAINTER = `
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -60,16 +61,6 @@ interface AgentState {
 }
 const stateOf = (w: string) => d.call<AgentState>('get-agent-state', { window: w });
 const waitState = (w: string, state: string) => waitFor(async () => (await stateOf(w)).state === state, { timeout: 60_000, what: `${w} to be ${state}` });
-
-async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string; hint?: string } & Record<string, unknown>> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcError) return e.body as { code: string; message: string };
-    throw e;
-  }
-  throw new Error('the call was not refused');
-}
 
 /** A painter pane attributed to claude-code (it runs as `claude`), at rest on the captured idle screen. */
 async function painter(name: string, env: Record<string, string> = {}): Promise<{ id: string; inputs: () => string }> {

@@ -12,7 +12,7 @@ import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { screenStandin, type ScreenStandin } from '../helpers/screen-standin.js';
 import type { RpcClient } from '../../core/rpc/client.js';
-import { RpcError } from '../../core/rpc/client.js';
+import { refusal } from '../helpers/refusal.js';
 
 let d: TestDaemon;
 let client: RpcClient;
@@ -37,16 +37,6 @@ async function waitState(w: string, state: string): Promise<void> {
 }
 const submissions = (name: string) => agents.get(name)!.s.events().filter((e) => e.t === 'submit');
 const keys = (name: string) => agents.get(name)!.s.events().filter((e) => e.t === 'key');
-
-async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcError) return e.body as { code: string; message: string };
-    throw e;
-  }
-  throw new Error('the call was not refused');
-}
 
 async function startAgent(name: string, grants?: string[]): Promise<string> {
   const s = screenStandin(d.dir, name);
