@@ -1,6 +1,10 @@
 // Runs every uvu test file (each in its own Node process, TypeScript through tsx) and ends with
-// one plain line, `N passed, N failed`, which is what CI reads. Unit files run four at a time;
-// e2e files, which start daemons and real programs, two at a time.
+// one plain line, `N passed, N failed, N skipped`, which is what CI reads. Unit files run four at
+// a time; e2e files, which start daemons and real programs, two at a time.
+//
+// A skip is a skip: a test gated on a missing prerequisite (test/helpers/prereq.ts) prints a
+// marker line; uvu counts it as passed, so it is taken off the passed count here, counted as
+// skipped, and listed with its reason before the closing line. uvu's own `test.skip` counts too.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -9,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const args = process.argv.slice(2);
 const filter = args.find((a) => !a.startsWith('-'));
+/** test/helpers/prereq.ts SKIP_MARK: `[tuios-test-skip] TITLE — REASON`, ending its line. */
+const SKIP_LINE = /\[tuios-test-skip\] (.*)$/gm;
 const FILE_TIMEOUT_MS = Number(process.env.TUIOS_TEST_FILE_TIMEOUT_MS || 8 * 60 * 1000);
 
 function walk(dir) {
@@ -53,14 +59,16 @@ function runFile(file) {
         const m = new RegExp(`${label}:\\s+(\\d+)`).exec(out);
         return m ? Number(m[1]) : null;
       };
+      // uvu: Total counts the tests that ran (its own skips are apart), Passed those that passed.
       const total = num('Total');
       const passed = num('Passed');
-      const skipped = num('Skipped') ?? 0;
-      let p = passed ?? 0;
-      let f = total !== null && passed !== null ? total - passed - skipped : 0;
+      const skips = [...out.matchAll(SKIP_LINE)].map((m) => m[1]);
+      let p = Math.max(0, (passed ?? 0) - skips.length);
+      let f = total !== null && passed !== null ? total - passed : 0;
       if (code !== 0 && f === 0) f = 1; // crashed, or failed outside a test
       if (total === null && code === 0) p = 0;
-      resolve({ file, passed: p, failed: f, skipped, code, out, ms: Date.now() - started });
+      const skipped = skips.length + (num('Skipped') ?? 0);
+      resolve({ file, passed: p, failed: f, skipped, skips, code, out, ms: Date.now() - started });
     });
   });
 }
@@ -97,5 +105,11 @@ for (const g of groups) {
 }
 const passed = all.reduce((a, r) => a + r.passed, 0);
 const failed = all.reduce((a, r) => a + r.failed, 0);
-process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+const skipped = all.reduce((a, r) => a + r.skipped, 0);
+const skipList = all.flatMap((r) => r.skips.map((s) => `  ${relative(root, r.file)}: ${s}`));
+if (skipped > 0) {
+  process.stdout.write(`\nSkipped (${skipped}):\n${skipList.join('\n')}\n`);
+  if (skipped > skipList.length) process.stdout.write(`  and ${skipped - skipList.length} by uvu's test.skip\n`);
+}
+process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exitCode = failed > 0 || all.length === 0 ? 1 : 0;
