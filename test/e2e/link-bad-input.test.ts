@@ -22,6 +22,7 @@ let peer: Host;
 let window: string;
 
 const MAX = 1024 * 1024;
+const MARKER = 'typed on the peer';
 
 interface RawLink {
   s: Duplex;
@@ -92,8 +93,11 @@ function hello(schema: string, host = 'prober') {
 async function stillServing(): Promise<void> {
   await peer.d.call('list-sessions');
   assert.is((await waitHost(hub, 'peer', (h) => h.state === 'up', 'up')).state, 'up');
+  // The pane's screen as the peer has it: the marker typed there, and the peer's rows.
   const r = await hub.d.call<{ lines: string[] }>('capture-pane', { window: `peer:work:${window}` });
-  assert.ok(Array.isArray(r.lines));
+  assert.ok(r.lines[0]?.includes(MARKER), `the marker on the first row of the peer's pane: ${JSON.stringify(r.lines.slice(0, 3))}`);
+  const there = await peer.d.call<{ rows: number }>('capture-pane', { window: `work:${window}` });
+  assert.is(r.lines.length, there.rows, 'every row of the peer\'s pane');
 }
 
 test.before(async () => {
@@ -102,6 +106,9 @@ test.before(async () => {
   await link(hub, peer);
   await peer.d.ok(['new-session', 'work', 'sleep', '3600']);
   window = (await peer.d.call<{ windows: Array<{ name: string }> }>('list-windows')).windows[0]!.name;
+  // Typed into the pane (the terminal echoes it): what a capture of it from the hub must show.
+  await peer.d.call('send-text', { window: `work:${window}`, text: MARKER });
+  await peer.d.waitScreen(`work:${window}`, new RegExp(MARKER));
 });
 
 test.after(async () => {

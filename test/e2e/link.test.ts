@@ -95,8 +95,14 @@ test('an agent on a peer waiting for an approval is in the hub\'s list-attention
 });
 
 test('a remote target runs on the peer: capture-pane -w build:api:claude', async () => {
-  const r = await hub.d.call<{ lines: string[] }>('capture-pane', { window: 'build:api:claude' });
-  assert.ok(Array.isArray(r.lines));
+  // The pane's screen as build has it: the answer v1 typed there by the test before on its first
+  // row, and row for row what build's own capture of that window gives.
+  const r = await hub.d.call<{ lines: string[]; rows: number }>('capture-pane', { window: 'build:api:claude' });
+  const w = (await build.d.call<{ windows: Array<{ id: string; name: string }> }>('list-windows')).windows.find((x) => x.name === 'claude')!.id;
+  const there = await build.d.call<{ lines: string[]; rows: number }>('capture-pane', { window: w });
+  assert.is(r.lines[0]?.trimEnd(), 'v1', `the first row of build's pane: ${JSON.stringify(r.lines.slice(0, 3))}`);
+  assert.equal(r.lines, there.lines, 'the screen build captures of that pane, row for row');
+  assert.is(r.rows, there.rows);
   const s = await hub.d.cli(['capture-pane', '-s', 'build:api']);
   assert.is(s.code, 0, s.stderr);
   // Typing into a pane that waits on a prompt would answer it: not for a linked host's write.
