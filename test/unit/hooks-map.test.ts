@@ -1,6 +1,11 @@
 // Every recorded hook payload in fixtures/hooks, through the map `tuios agent-hook` uses: each
 // file's expected plan is pinned here, every file is pinned, and every mapped event of every
 // harness has at least one payload (measured from the real program where it installs from npm).
+// Every file says in `provenance` whether it was captured from the real program (`measured`) or
+// written from the vendor's hooks reference (`derived`); a file without it fails. Derived payloads
+// are named as such in their test titles and in a summary line printed before the tests run
+// (`hooks: N captured, M derived (from vendor docs, not captured): ...`), so that nobody reads
+// one as captured.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,7 +21,8 @@ interface Fixture {
   harness: string;
   harness_version: string;
   event: string;
-  provenance?: string;
+  /** `measured`: captured from the real program; `derived`: written from the vendor's hooks reference. Required. */
+  provenance: 'measured' | 'derived';
   payload: Record<string, unknown>;
 }
 
@@ -183,11 +189,40 @@ function planOf(f: Fixture): HookPlan {
   return mapHook(f.harness, f.payload, {}, f.harness === 'copilot' ? f.event : undefined);
 }
 
+/** What a test title and the summary call a fixture's provenance. */
+function kindOf(f: Fixture): string {
+  if (f.provenance === 'measured') return `captured from ${f.harness} ${f.harness_version}`;
+  if (f.provenance === 'derived') return `DERIVED from vendor docs, not captured (${f.harness} ${f.harness_version})`;
+  return `NO PROVENANCE (provenance: ${JSON.stringify(f.provenance)})`;
+}
+
+{
+  const measured = fixtures.filter((x) => x.f.provenance === 'measured');
+  const derived = fixtures.filter((x) => x.f.provenance === 'derived');
+  const none = fixtures.filter((x) => x.f.provenance !== 'measured' && x.f.provenance !== 'derived');
+  const byHarness = new Map<string, string[]>();
+  for (const { key, f } of derived) byHarness.set(f.harness, [...(byHarness.get(f.harness) ?? []), key.slice(f.harness.length + 1)]);
+  const lines = [
+    `hooks: ${measured.length} captured, ${derived.length} derived (from vendor docs, not captured)${none.length ? `, ${none.length} WITHOUT provenance` : ''}: ${[...byHarness].map(([h, names]) => `${h} ${names.length}`).join(', ')}`,
+    ...[...byHarness].map(([h, names]) => `hooks derived, ${h}: ${names.join(', ')}`),
+  ];
+  // Mapped events no captured payload stands behind: their plans are pinned against the docs only.
+  const docsOnly = Object.entries(MAPPED).flatMap(([h, events]) => {
+    const captured = new Set(measured.filter((x) => x.f.harness === h).map((x) => x.f.event));
+    const missing = events.filter((e) => !captured.has(e));
+    return missing.length ? [`${h} ${missing.join(' ')}`] : [];
+  });
+  if (docsOnly.length) lines.push(`hooks: mapped events with no captured payload (derived only): ${docsOnly.join('; ')}`);
+  if (none.length) lines.push(`hooks WITHOUT provenance: ${none.map((x) => x.key).join(', ')}`);
+  console.log(lines.join('\n'));
+}
+
 for (const { key, f } of fixtures) {
-  test(`${key} (${f.provenance === 'derived' ? 'derived' : 'measured'}, ${f.harness} ${f.harness_version})`, () => {
+  test(`${key}: ${kindOf(f)}`, () => {
+    assert.ok(f.provenance === 'measured' || f.provenance === 'derived', `${key}: provenance must be "measured" (captured from the real program) or "derived" (written from the vendor's docs)`);
     assert.ok(f.source && f.harness_version, 'the fixture says where it came from and the harness version');
     assert.is(f.harness, key.split('/')[0]);
-    assert.ok(f.provenance === 'derived' ? f.source.startsWith('derived:') : f.source.startsWith('measured'), 'measured or derived, and the source says which');
+    assert.ok(f.source.startsWith(`${f.provenance}:`), `the source starts with "${f.provenance}:", saying the same as provenance`);
     const want = EXPECT[key];
     assert.ok(want !== undefined, `no expectation pinned for ${key}: ${brief(planOf(f))}`);
     assert.is(brief(planOf(f)), want);
