@@ -3,7 +3,9 @@
 // (fixtures/screens/<harness>/notifications-*.json) runs through the harness's notify rules and
 // must decide its expected state, and every bundled screen, title and notify rule must decide at
 // least one fixture. A rule no fixture justifies is a rule written against an imagined screen
-// (ADR-0046, Tradeoffs), and this is where it fails loudly.
+// (ADR-0046, Tradeoffs), and this is where it fails loudly. Every observed-*.json (the titles,
+// progress reports and notifications a capture run saw) must say where it came from as a screen
+// does (program_version, provenance, obtained) and agree with the screens of its run.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -109,6 +111,49 @@ for (const file of notificationFiles) {
       assert.is(v?.state ?? 'none', n.expect!.state, `state (rule ${v?.rule?.id ?? 'none'})`);
       if (n.expect!.kind !== undefined) assert.is(v?.kind ?? '', n.expect!.kind, 'kind');
     });
+  });
+}
+
+/**
+ * An observed-<cols>x<rows>.json file: every distinct title, OSC 9;4 report and notification the
+ * pane produced during the run that captured the folder's screens of that size. It carries its
+ * provenance the way a screen does: harness, program_version, provenance, obtained.
+ */
+interface ObservedFixture {
+  harness: string;
+  program_version: string;
+  provenance: string;
+  obtained: string;
+  size: string;
+  titles: string[];
+  osc_progress: string[];
+  notifications: Array<{ title: string; body: string; osc: number; during: string }>;
+}
+
+const observedFiles = walk(dir, (n) => /^observed-.*\.json$/.test(n)).sort();
+
+test('there are observed files', () => {
+  assert.ok(observedFiles.length > 0, 'no fixtures/screens/<harness>/observed-*.json');
+});
+
+for (const file of observedFiles) {
+  const doc = JSON.parse(readFileSync(file, 'utf8')) as ObservedFixture;
+  const rel = relative(ROOT, file);
+  test(`${rel}: ${doc.provenance ?? 'NO PROVENANCE'}, says where it came from`, () => {
+    const folder = rel.split('/').at(-2)!;
+    assert.is(doc.harness, folder, 'harness is the folder it sits in');
+    assert.ok(typeof doc.program_version === 'string' && doc.program_version.length > 0, 'program_version');
+    assert.is(doc.provenance, 'measured', 'provenance: an observation is only ever measured');
+    assert.ok(typeof doc.obtained === 'string' && doc.obtained.startsWith('measured '), 'obtained: when and how it was captured, starting "measured <date>"');
+    assert.is(`observed-${doc.size}.json`, rel.split('/').at(-1), 'size is the one in its name');
+    assert.ok(Array.isArray(doc.titles) && Array.isArray(doc.osc_progress) && Array.isArray(doc.notifications), 'titles, osc_progress, notifications');
+    // The same run as the folder's screens of its size (first-run dialogs come from runs of their own).
+    const screens = fixtures.filter((x) => x.file.startsWith(`${rel.split('/').slice(0, -1).join('/')}/`) && x.file.endsWith(`-${doc.size}.screen`) && !x.file.split('/').at(-1)!.startsWith('first-run-'));
+    assert.ok(screens.length > 0, `screens of ${doc.size} beside it`);
+    for (const { file: s, f } of screens) {
+      assert.is(f.program_version, doc.program_version, `${s}: the same program version`);
+      assert.ok(doc.titles.includes(f.title), `${s}: its title ${JSON.stringify(f.title)} is among the observed titles`);
+    }
   });
 }
 
