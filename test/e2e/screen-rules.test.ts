@@ -5,76 +5,42 @@
 // captured screen file; and capture-pane --fixture, whose file reads back and classifies the same.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { screenPainter } from '../helpers/screen-standin.js';
 import { parseFixture } from '../../core/agent/fixture.js';
 import type { RpcClient } from '../../core/rpc/client.js';
-
-const screens = ['idle-fresh', 'working', 'approval-shell-command'].map((n) => {
-  const file = join(ROOT, 'fixtures', 'screens', 'claude-code', `${n}-120x40.screen`);
-  return [n, parseFixture(readFileSync(file, 'utf8'), file)] as const;
-});
 
 /** The spec's numbers (Idle rules): 3 s of start-up grace; three further looks at least 100 ms apart. */
 const STARTUP_GRACE_MS = 3000;
 const IDLE_HOLD_MS = 3 * 100;
 
-// One line read = one screen painted: i idle, w working, a the permission prompt, f a frame of the
-// idle box between two working frames (FLASH_MS apart). Each paint is logged with its time.
-const PROGRAM = `
-import { appendFileSync, readFileSync } from 'node:fs';
-const S = JSON.parse(readFileSync(process.env.STANDIN_SCREENS, 'utf8'));
-const log = (o) => appendFileSync(process.env.STANDIN_LOG, JSON.stringify({ ...o, at: Date.now() }) + '\\n');
-const paint = (n) => { process.stdout.write('\\x1b]0;' + S[n].title + '\\x07\\x1b[H\\x1b[2J' + S[n].lines.join('\\r\\n')); log({ paint: n }); };
-log({ start: true });
-paint(process.env.STANDIN_FIRST || 'idle-fresh');
-process.stdin.setRawMode(true);
-let buf = '';
-process.stdin.on('data', (d) => {
-  buf += d.toString();
-  let i;
-  while ((i = buf.indexOf('\\r')) >= 0) {
-    const c = buf.slice(0, i).trim();
-    buf = buf.slice(i + 1);
-    if (c === 'i') paint('idle-fresh');
-    else if (c === 'w') paint('working');
-    else if (c === 'a') paint('approval-shell-command');
-    else if (c === 'p') { process.stdout.write('\x1b]9;4;1;42\x07'); log({ paint: 'progress' }); }
-    else if (c === 'f') { paint('idle-fresh'); setTimeout(() => paint('working'), Number(process.env.FLASH_MS || 200)); }
-  }
-});
-process.on('SIGTERM', () => process.exit(0));
-setInterval(() => {}, 1 << 30);
-`;
-
+// The panes run test/helpers/screen-standin's painter: one line read = one screen painted (i idle,
+// w working, a the permission prompt, f a frame of the idle box between two working frames, p an
+// OSC 9;4 report), each paint logged with its time.
 let d: TestDaemon;
 let events: RpcClient;
 const seen: Array<{ window: string; state: string; at: number }> = [];
 
 interface Pane {
   id: string;
-  log: string;
+  paints(): Array<{ paint?: string; start?: boolean; at: number }>;
 }
 
-function paints(p: Pane): Array<{ paint?: string; start?: boolean; at: number }> {
-  return readFileSync(p.log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-}
-
-/** A pane running the stand-in under `name` (claude: attributed to claude-code by its name). */
-async function standin(name: string, bin: string, env: Record<string, string> = {}): Promise<Pane> {
-  const log = join(d.dir, `${name}.log`);
-  writeFileSync(log, '');
+/** A pane running the painter as `as` (claude: attributed to claude-code by its name). */
+async function standin(name: string, as: string): Promise<Pane> {
+  const p = screenPainter(d.dir, name, { as });
   const w = await d.call<{ id: string }>('new-window', {
     session: 'rules',
     name,
-    argv: [bin, join(d.dir, 'standin.mjs')],
-    env: { STANDIN_SCREENS: join(d.dir, 'screens.json'), STANDIN_LOG: log, ...env },
+    argv: p.argv,
+    env: p.env,
     cols: 120,
     rows: 40,
   });
-  return { id: w.id, log };
+  return { id: w.id, paints: p.paints };
 }
 
 const stateOf = async (p: Pane) => (await d.call<{ state: string; harness_id?: string | null }>('get-agent-state', { window: p.id }));
@@ -85,28 +51,22 @@ async function waitEvent(p: Pane, state: string, after: number) {
 async function send(p: Pane, cmd: string) {
   await d.call('send-text', { window: p.id, text: `${cmd}\r` });
 }
-const lastPaint = (p: Pane, name: string) => [...paints(p)].reverse().find((x) => x.paint === name);
+const lastPaint = (p: Pane, name: string) => [...p.paints()].reverse().find((x) => x.paint === name);
 
 let claude: Pane;
 let impostor: Pane;
 
 test.before(async () => {
   d = await TestDaemon.start({ env: { TUIOS_AGENT_STALL_SECONDS: '0' } });
-  const bin = join(d.dir, 'bin');
-  mkdirSync(bin);
-  symlinkSync(process.execPath, join(bin, 'claude'));
-  symlinkSync(process.execPath, join(bin, 'painter'));
-  writeFileSync(join(d.dir, 'standin.mjs'), PROGRAM);
-  writeFileSync(join(d.dir, 'screens.json'), JSON.stringify(Object.fromEntries(screens.map(([n, f]) => [n, { title: f.title, lines: f.lines.map((l) => l.trimEnd()) }]))));
   await d.ok(['new-session', 'rules', 'sleep', '3600']);
   events = await d.client();
   await events.stream('subscribe', { types: ['agent-state'] }, (e) => {
     const ev = e as { window_id?: string; state?: string };
     if (ev.window_id && ev.state) seen.push({ window: ev.window_id, state: ev.state, at: Date.now() });
   });
-  claude = await standin('claude', join(bin, 'claude'));
+  claude = await standin('claude', 'claude');
   // The same screens and the ✳ title, from a program no manifest names.
-  impostor = await standin('painter', join(bin, 'painter'));
+  impostor = await standin('painter', 'painter');
 });
 
 test.after(async () => {
@@ -116,7 +76,7 @@ test.after(async () => {
 
 test('no idle reading counts in the first 3 s after the harness is first seen', async () => {
   const ev = await waitEvent(claude, 'idle', 0);
-  const start = paints(claude).find((x) => x.start)!.at;
+  const start = claude.paints().find((x) => x.start)!.at;
   assert.ok((await stateOf(claude)).harness_id === 'claude-code');
   assert.ok(ev.at - start >= STARTUP_GRACE_MS, `idle published ${ev.at - start} ms after the program started; the grace is ${STARTUP_GRACE_MS} ms`);
 });
@@ -128,7 +88,7 @@ test('working publishes at once; working → idle holds for three looks at least
   const t1 = Date.now();
   await send(claude, 'i');
   const ev = await waitEvent(claude, 'idle', t1);
-  const painted = lastPaint(claude, 'idle-fresh')!.at;
+  const painted = lastPaint(claude, 'idle')!.at;
   const held = ev.at - painted;
   assert.ok(held >= IDLE_HOLD_MS, `idle published ${held} ms after the idle screen was painted`);
 });
@@ -142,7 +102,7 @@ test('a frame of the prompt box between two working frames does not flap the pan
     await waitFor(async () => (await stateOf(claude)).state === 'working', { timeout: 60_000, what: 'working' });
     const t1 = Date.now();
     await send(claude, 'f');
-    await waitFor(() => paints(claude).filter((x) => x.at >= t1 && x.paint === 'working').length >= 1, { timeout: 60_000, what: 'the working frame after the flash' });
+    await waitFor(() => claude.paints().filter((x) => x.at >= t1 && x.paint === 'working').length >= 1, { timeout: 60_000, what: 'the working frame after the flash' });
     // Something loud after the flash, so the looks in between have all been made.
     const t2 = Date.now();
     await send(claude, 'a');
@@ -234,7 +194,7 @@ test('capture-pane --fixture writes the live screen, title and header; it reads 
   // The last OSC 9;4 report is kept beside the screen (here on a pane no agent holds, where it is not state).
   const t = Date.now();
   await send(impostor, 'p');
-  await waitFor(() => paints(impostor).some((x) => x.paint === 'progress' && x.at >= t), { timeout: 30_000, what: 'the progress report' });
+  await waitFor(() => impostor.paints().some((x) => x.paint === 'progress' && x.at >= t), { timeout: 30_000, what: 'the progress report' });
   const pf = await waitFor(async () => {
     const x = parseFixture(await d.ok(['capture-pane', '-w', impostor.id, '--fixture', '--harness', 'claude-code']), 'painter');
     return x.progress ? x : null;

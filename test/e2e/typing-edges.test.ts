@@ -7,52 +7,22 @@
 // answer winning, a pane holding respond answering and refused an allow of a risky call; mail
 // that wakes an agent at rest with one line holding only the count and the command.
 //
-// Two stand-ins draw the screens captured from the real Claude Code: test/helpers/screen-standin
-// (it takes prompts and answers, and logs them), and a painter here that paints a captured
-// screen per line it reads and takes nothing (a prompt it is typed is never taken).
+// Two stand-ins from test/helpers/screen-standin draw the screens captured from the real Claude
+// Code: screenStandin (it takes prompts and answers, and logs them), and screenPainter, which
+// paints a captured screen per line it reads and takes nothing (a prompt it is typed is never taken).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { TestDaemon, ROOT, BIN } from '../helpers/daemon.js';
+import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
-import { screenStandin, type ScreenStandin } from '../helpers/screen-standin.js';
-import { parseFixture } from '../../core/agent/fixture.js';
+import { screenPainter, screenStandin, type PainterOptions, type ScreenStandin } from '../helpers/screen-standin.js';
 import { RpcError, type RpcClient } from '../../core/rpc/client.js';
 import { refusal } from '../helpers/refusal.js';
-
-const PAINTER = `
-import { appendFileSync, readFileSync } from 'node:fs';
-const S = JSON.parse(readFileSync(process.env.STANDIN_SCREENS, 'utf8'));
-const log = (o) => appendFileSync(process.env.STANDIN_LOG, JSON.stringify({ ...o, at: Date.now() }) + '\\n');
-const paint = (n) => { process.stdout.write('\\x1b]0;' + S[n].title + '\\x07\\x1b[H\\x1b[2J' + S[n].lines.join('\\r\\n')); log({ paint: n }); };
-process.stdout.write('\\x1b[?2004h');
-paint('idle');
-process.stdin.setRawMode(true);
-let buf = '';
-process.stdin.on('data', (d) => {
-  log({ input: d.toString() });
-  // A prompt that comes up while a paste is being typed: the check before Enter must see it.
-  if (process.env.PROMPT_ON_PASTE === '1' && d.toString().includes('\x1b[200~')) paint('approval');
-  // send-text brackets its text for a pane that asked for bracketed paste: the markers are not the command.
-  buf += d.toString().replaceAll('\x1b[200~', '').replaceAll('\x1b[201~', '');
-  let i;
-  while ((i = buf.indexOf('\\r')) >= 0) {
-    const c = buf.slice(0, i).trim();
-    buf = buf.slice(i + 1);
-    if (c === 'i') paint('idle');
-    else if (c === 'a') paint('approval');
-    else if (c === 'r') paint('risky');
-  }
-});
-process.on('SIGTERM', () => process.exit(0));
-setInterval(() => {}, 1 << 30);
-`;
 
 let d: TestDaemon;
 let client: RpcClient;
 let nonce: string;
-let bin: string;
 const TUIOS = `${process.execPath} ${BIN}`;
 
 interface AgentState {
@@ -63,22 +33,14 @@ const stateOf = (w: string) => d.call<AgentState>('get-agent-state', { window: w
 const waitState = (w: string, state: string) => waitFor(async () => (await stateOf(w)).state === state, { timeout: 60_000, what: `${w} to be ${state}` });
 
 /** A painter pane attributed to claude-code (it runs as `claude`), at rest on the captured idle screen. */
-async function painter(name: string, env: Record<string, string> = {}): Promise<{ id: string; inputs: () => string }> {
-  const log = join(d.dir, `${name}.log`);
-  writeFileSync(log, '');
-  const w = await d.call<{ id: string }>('new-window', { session: 'fleet', name, argv: [join(bin, 'claude'), join(d.dir, 'painter.mjs')], env: { STANDIN_SCREENS: join(d.dir, 'screens.json'), STANDIN_LOG: log, ...env }, cols: 120, rows: 40 });
+async function painter(name: string, opts: PainterOptions = {}): Promise<{ id: string; inputs: () => string }> {
+  const p = screenPainter(d.dir, name, { paste: true, ...opts });
+  const w = await d.call<{ id: string }>('new-window', { session: 'fleet', name, argv: p.argv, env: p.env, cols: 120, rows: 40 });
   await waitFor(async () => {
     const a = await stateOf(w.id);
     return a.harness_id === 'claude-code' && a.state === 'idle';
   }, { timeout: 60_000, what: `${name} attributed and at rest` });
-  const inputs = () =>
-    readFileSync(log, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { input?: string })
-      .map((x) => x.input ?? '')
-      .join('');
-  return { id: w.id, inputs };
+  return { id: w.id, inputs: p.inputs };
 }
 
 async function toApproval(id: string): Promise<{ prompt_id: string; offered: string[]; options: Array<{ n: number; label: string }> }> {
@@ -89,18 +51,6 @@ async function toApproval(id: string): Promise<{ prompt_id: string; offered: str
 
 test.before(async () => {
   d = await TestDaemon.start({ config: '[daemon]\nrespond_from_shell = false\n' });
-  bin = join(d.dir, 'bin');
-  mkdirSync(bin);
-  symlinkSync(process.execPath, join(bin, 'claude'));
-  writeFileSync(join(d.dir, 'painter.mjs'), PAINTER);
-  const screen = (n: string) => {
-    const f = parseFixture(readFileSync(join(ROOT, 'fixtures', 'screens', 'claude-code', n), 'utf8'), n);
-    return { title: f.title, lines: f.lines.map((l) => l.trimEnd()) };
-  };
-  const approval = screen('approval-shell-command-120x40.screen');
-  // The captured permission screen for another command, the way the harness draws it.
-  const risky = { title: approval.title, lines: approval.lines.map((l) => l.replaceAll('touch hello.txt', 'rm -rf build')) };
-  writeFileSync(join(d.dir, 'screens.json'), JSON.stringify({ idle: screen('idle-fresh-120x40.screen'), approval, risky }));
   await d.ok(['new-session', 'fleet', 'sleep', '3600']);
   client = await d.client();
   const att = await client.stream<{ nonce: string | null }>('attach', { mode: 'control' }, () => {});
@@ -145,7 +95,7 @@ test('an unknown pane is refused unless force; a prompt never taken is prompt_st
 });
 
 test('a prompt that comes up before Enter stops the submit: agent_blocked, and no submit key is sent', async () => {
-  const p = await painter('popup', { PROMPT_ON_PASTE: '1' });
+  const p = await painter('popup', { promptOnPaste: true });
   const e = await refusal(d.call('ask-agent', { window: p.id, text: 'do the thing', timeout: 30_000 }));
   assert.is(e.code, 'agent_blocked');
   assert.match(e.message, /before Enter/);

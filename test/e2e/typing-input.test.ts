@@ -2,29 +2,18 @@
 // a user manifest replacing claude-code's says submit = "lf" and focus_before_submit = true, and
 // three panes that differ only in the modes they set take exactly these bytes: a bracketed paste
 // only with DECSET 2004 on, a focus-in report only with DECSET 1004 on, then the line feed.
-// The stand-in paints the captured Claude Code idle screen, logs every byte it reads and takes
-// no prompt, so each ask ends in prompt_stalled once the bytes are in.
+// The stand-in (test/helpers/screen-standin's painter) paints the captured Claude Code idle screen,
+// logs every byte it reads and takes no prompt, so each ask ends in prompt_stalled once the bytes
+// are in.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
-import { parseFixture } from '../../core/agent/fixture.js';
+import { screenPainter } from '../helpers/screen-standin.js';
 import { RpcError } from '../../core/rpc/client.js';
-
-const PROGRAM = `
-import { appendFileSync, readFileSync } from 'node:fs';
-const S = JSON.parse(readFileSync(process.env.STANDIN_SCREEN, 'utf8'));
-if (process.env.PASTE_MODE === '1') process.stdout.write('\\x1b[?2004h');
-if (process.env.FOCUS_MODE === '1') process.stdout.write('\\x1b[?1004h');
-process.stdout.write('\\x1b]0;' + S.title + '\\x07\\x1b[H\\x1b[2J' + S.lines.join('\\r\\n'));
-process.stdin.setRawMode(true);
-process.stdin.on('data', (d) => appendFileSync(process.env.STANDIN_LOG, d));
-process.on('SIGTERM', () => process.exit(0));
-setInterval(() => {}, 1 << 30);
-`;
 
 let d: TestDaemon;
 let dir: string;
@@ -37,12 +26,6 @@ test.before(async () => {
   assert.ok(edited.includes('submit = "lf"'));
   writeFileSync(join(dir, 'claude-code.toml'), edited);
   d = await TestDaemon.start({ env: { TUIOS_HARNESS_DIR: dir } });
-  const bin = join(d.dir, 'bin');
-  mkdirSync(bin);
-  symlinkSync(process.execPath, join(bin, 'claude'));
-  writeFileSync(join(d.dir, 'standin.mjs'), PROGRAM);
-  const f = parseFixture(readFileSync(join(ROOT, 'fixtures', 'screens', 'claude-code', 'idle-fresh-120x40.screen'), 'utf8'), 'idle');
-  writeFileSync(join(d.dir, 'screen.json'), JSON.stringify({ title: f.title, lines: f.lines.map((l) => l.trimEnd()) }));
   await d.ok(['new-session', 'in', 'sleep', '3600']);
 });
 
@@ -51,14 +34,13 @@ test.after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function pane(name: string, paste: boolean, focus: boolean): Promise<{ id: string; log: string }> {
-  const log = join(d.dir, `${name}.log`);
-  writeFileSync(log, '');
+async function pane(name: string, paste: boolean, focus: boolean): Promise<{ id: string; inputs: () => string }> {
+  const p = screenPainter(d.dir, name, { paste, focus });
   const w = await d.call<{ id: string }>('new-window', {
     session: 'in',
     name,
-    argv: [join(d.dir, 'bin', 'claude'), join(d.dir, 'standin.mjs')],
-    env: { STANDIN_SCREEN: join(d.dir, 'screen.json'), STANDIN_LOG: log, PASTE_MODE: paste ? '1' : '0', FOCUS_MODE: focus ? '1' : '0' },
+    argv: p.argv,
+    env: p.env,
     cols: 120,
     rows: 40,
   });
@@ -66,7 +48,7 @@ async function pane(name: string, paste: boolean, focus: boolean): Promise<{ id:
     const a = await d.call<{ state: string; harness_id?: string }>('get-agent-state', { window: w.id });
     return a.harness_id === 'claude-code' && a.state === 'idle';
   }, { timeout: 60_000, what: `${name} attributed and at rest` });
-  return { id: w.id, log };
+  return { id: w.id, inputs: p.inputs };
 }
 
 test('the manifest from TUIOS_HARNESS_DIR replaces the bundled one', async () => {
@@ -81,7 +63,7 @@ test('a bracketed paste only with DECSET 2004, a focus-in report only with DECSE
     assert.is(a.status, 'rejected');
     assert.is(((a as PromiseRejectedResult).reason as RpcError).body.code, 'prompt_stalled', 'the stand-in takes nothing');
   }
-  const bytes = panes.map((p) => readFileSync(p.log, 'utf8'));
+  const bytes = panes.map((p) => p.inputs());
   assert.is(bytes[0], `\x1b[200~hello ${panes[0]!.id}\x1b[201~\x1b[I\n`);
   assert.is(bytes[1], `\x1b[200~hello ${panes[1]!.id}\x1b[201~\n`);
   assert.is(bytes[2], `hello ${panes[2]!.id}\n`);
