@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
+import { prerequisite } from '../helpers/prereq.js';
 import { startHost, waitHost, type Host } from '../helpers/link.js';
 
 let agent: ChildProcess | null = null;
@@ -15,7 +16,8 @@ let sock = '';
 let key = '';
 let peer: Host;
 let hub: Host;
-let skip = '';
+const sshAgent = prerequisite('ssh-agent');
+const it = sshAgent.gate(test);
 
 test.before(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tuios-agent-'));
@@ -27,9 +29,7 @@ test.before(async () => {
     await waitFor(() => existsSync(sock), { what: 'ssh-agent\'s socket' });
     execFileSync('ssh-add', ['-q', key], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'pipe' });
   } catch (e) {
-    skip = `ssh-agent or ssh-add did not run here: ${(e as Error).message.split('\n')[0]}`;
-    console.log(`# skipped link auth through ssh-agent: ${skip}`);
-    return;
+    return sshAgent.missing(`ssh-agent or ssh-add did not run here (apt-get install openssh-client; .ci/run does): ${(e as Error).message.split('\n')[0]}`);
   }
   peer = await startHost('peer');
   writeFileSync(join(peer.d.dir, 'config', 'tuios', 'authorized_keys'), readFileSync(`${key}.pub`));
@@ -42,15 +42,13 @@ test.after(async () => {
   agent?.kill('SIGTERM');
 });
 
-test('the key in ssh-agent logs the link in; the private key file is never named', async () => {
-  if (skip) return;
+it('the key in ssh-agent logs the link in; the private key file is never named', async () => {
   await hub.d.ok(['hosts', 'add', 'peer', '127.0.0.1', '--port', String(peer.port), '--yes']);
   await waitHost(hub, 'peer', (h) => h.state === 'up', 'up through ssh-agent');
   assert.not.match(readFileSync(join(hub.d.dir, 'config', 'tuios', 'config.toml'), 'utf8'), /identity/);
 });
 
-test('a key the peer does not list is refused with the reason auth', async () => {
-  if (skip) return;
+it('a key the peer does not list is refused with the reason auth', async () => {
   writeFileSync(join(peer.d.dir, 'config', 'tuios', 'authorized_keys'), '');
   await hub.d.call('kill-server').catch(() => undefined);
   await hub.d.waitExit();

@@ -1,8 +1,9 @@
 // A host that runs only OpenSSH's sshd: the hub dials it, sshd refuses the tuios-link subsystem,
 // and the link runs over exec of `tuios link-serve --stdio` there, which hands the session to the
 // daemon's link socket. The sshd is started by this test on a high loopback port with its own
-// host key and authorized keys; the hub trusts that key through its ~/.ssh/known_hosts. Skipped,
-// with the reason printed, where sshd is not installed (.ci/run installs it).
+// host key and authorized keys; the hub trusts that key through its ~/.ssh/known_hosts. Counted
+// as skipped, with the reason, where sshd is not installed or does not start; under CI, which
+// installs it, that is a failure (test/helpers/prereq.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -10,10 +11,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'n
 import { join } from 'node:path';
 import { BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { prerequisite } from '../helpers/prereq.js';
 import { freePort, hubKey, startHost, waitHost, STANDIN_ASKS, type Host } from '../helpers/link.js';
 
 const SSHD = '/usr/sbin/sshd';
-let skip = '';
+const sshdHere = prerequisite('OpenSSH sshd');
+const it = sshdHere.gate(test);
 let sshd: ChildProcess | null = null;
 let sshdLog = '';
 let box: Host;
@@ -42,9 +45,7 @@ async function startSshd(dir: string, port: number, authorized: string): Promise
 
 test.before(async () => {
   if (!existsSync(SSHD)) {
-    skip = `${SSHD} is not installed (apt-get install openssh-server; .ci/run does)`;
-    console.log(`# skipped link over OpenSSH: ${skip}`);
-    return;
+    return sshdHere.missing(`${SSHD} is not installed (apt-get install openssh-server; .ci/run does)`);
   }
   box = await startHost('box', { ssh: false });
   const port = await freePort();
@@ -64,9 +65,7 @@ test.before(async () => {
   try {
     await startSshd(sshdDir, port, readFileSync(`${key}.pub`, 'utf8'));
   } catch (e) {
-    skip = `sshd did not start here: ${(e as Error).message.split('\n')[0]}`;
-    console.log(`# skipped link over OpenSSH: ${skip}`);
-    return;
+    return sshdHere.missing(`sshd did not start here: ${(e as Error).message.split('\n')[0]}`);
   }
   mkdirSync(join(hub.d.home, '.ssh'), { recursive: true });
   const pub = readFileSync(join(sshdDir, 'ssh_host_ed25519_key.pub'), 'utf8').trim().split(/\s+/);
@@ -80,8 +79,7 @@ test.after(async () => {
   await box?.d.stop();
 });
 
-test('the link runs over exec of tuios link-serve --stdio, and the host key comes from ~/.ssh/known_hosts', async () => {
-  if (skip) return;
+it('the link runs over exec of tuios link-serve --stdio, and the host key comes from ~/.ssh/known_hosts', async () => {
   const h = await waitHost(hub, 'box', (x) => x.state === 'up', 'up over OpenSSH');
   assert.is((h as unknown as { via: string }).via, 'exec');
   await box.d.ok(['new-session', 'api', 'sleep', '3600']);
@@ -99,14 +97,12 @@ test('the link runs over exec of tuios link-serve --stdio, and the host key come
   assert.equal((await box.d.call<{ served: string[] }>('list-hosts')).served, ['hub']);
 });
 
-test('a host whose sshd runs no tuios is down with the reason "no tuios"', async () => {
-  if (skip) return;
+it('a host whose sshd runs no tuios is down with the reason "no tuios"', async () => {
   const h = await waitHost(hub, 'empty', (x) => x.state === 'down' && x.reason === 'no tuios', 'no tuios');
   assert.match(String(h.detail), /not found|tuios-not-installed-here/);
 });
 
-test('with the daemon there stopped, the link is down with the reason "no daemon"', async () => {
-  if (skip) return;
+it('with the daemon there stopped, the link is down with the reason "no daemon"', async () => {
   try {
     await box.d.call('kill-server');
   } catch {

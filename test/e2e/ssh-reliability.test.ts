@@ -10,6 +10,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { prerequisite } from '../helpers/prereq.js';
 import { hasSsh, makeKey, authorize, sshPort, sshOptions, type SshKey } from '../helpers/ssh.js';
 
 const SOAK_MS = Number(process.env.TUIOS_SSH_SOAK_SECONDS || 60) * 1000;
@@ -20,7 +21,8 @@ const CYCLE_TIMEOUT_MS = 60_000;
 let d: TestDaemon;
 let key: SshKey;
 let port = 0;
-const skip = hasSsh() ? '' : 'the OpenSSH client (ssh, ssh-keygen) is not installed';
+const ssh = prerequisite('the OpenSSH client', hasSsh() ? '' : 'ssh or ssh-keygen is not installed (apt-get install openssh-client; .ci/run does)');
+const it = ssh.gate(test);
 
 interface Info {
   attached_clients: number;
@@ -102,7 +104,7 @@ async function settledMemory(): Promise<{ heap: number; data: number; rss: numbe
 }
 
 test.before(async () => {
-  if (skip) return;
+  if (!ssh.met) return;
   d = await TestDaemon.start({ config: '[ssh]\nlisten = "127.0.0.1:0"\nmax_sessions = 32\n', env: { NODE_OPTIONS: '--expose-gc' } });
   key = makeKey(join(d.dir, 'keys'), 'person');
   authorize(d, key.pub);
@@ -116,8 +118,7 @@ test.after(async () => {
   if (d) await d.stop();
 });
 
-test(`${CLIENTS} ssh clients attach and detach in a loop while a pane prints: nothing leaks`, async () => {
-  if (skip) return console.log(`skipped: ${skip}`);
+it(`${CLIENTS} ssh clients attach and detach in a loop while a pane prints: nothing leaks`, async () => {
   // Warm-up: one round at full width, so code paths, caches and buffers exist before the baseline.
   await Promise.all(Array.from({ length: CLIENTS }, (_, i) => cycle(DETACH[i % 3]!)));
   await quiet('the warm-up sessions to end');

@@ -9,13 +9,15 @@ import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { Terminal } from '../helpers/terminal.js';
+import { prerequisite } from '../helpers/prereq.js';
 import { hasSsh, makeKey, authorize, sshPort, sshCommandLine, runSsh, logLines, ssh2Connect, type SshKey } from '../helpers/ssh.js';
 
 let d: TestDaemon;
 let port = 0;
 let key: SshKey;
 const terminals: Terminal[] = [];
-const skip = hasSsh() ? '' : 'the OpenSSH client (ssh, ssh-keygen) is not installed';
+const ssh = prerequisite('the OpenSSH client', hasSsh() ? '' : 'ssh or ssh-keygen is not installed (apt-get install openssh-client; .ci/run does)');
+const it = ssh.gate(test);
 
 // Small limits, so each is reached in a test.
 const CONFIG = `[ssh]
@@ -49,7 +51,7 @@ async function logged(msg: RegExp, fields: (l: Record<string, unknown>) => boole
 }
 
 test.before(async () => {
-  if (skip) return;
+  if (!ssh.met) return;
   d = await TestDaemon.start({ config: CONFIG });
   key = makeKey(join(d.dir, 'keys'), 'person');
   authorize(d, key.pub);
@@ -61,8 +63,7 @@ test.after(async () => {
   if (d) await d.stop();
 });
 
-test('the daemon prints the exact ssh command, and that command logs in', async () => {
-  if (skip) return console.log(`skipped: ${skip}`);
+it('the daemon prints the exact ssh command, and that command logs in', async () => {
   const m = /connect with: (ssh -p (\d+) (\S+)@(\S+))/.exec(d.stdout);
   assert.ok(m, `the start-up lines name the command:\n${d.stdout}`);
   assert.is(Number(m![2]), port);
@@ -72,8 +73,7 @@ test('the daemon prints the exact ssh command, and that command logs in', async 
   assert.is(JSON.parse(r.stdout).pid, d.pid);
 });
 
-test('ssh with no session makes one: the TUI appears with the client\'s TERM and size, keys reach the shell', async () => {
-  if (skip) return;
+it('ssh with no session makes one: the TUI appears with the client\'s TERM and size, keys reach the shell', async () => {
   const t = sshTerm(key, ['-t'], 140, 40);
   await t.wait(/┌─ /, 'the first tile');
   await t.wait(/C-b \? help/, 'the status line');
@@ -94,8 +94,7 @@ test('ssh with no session makes one: the TUI appears with the client\'s TERM and
   await waitFor(async () => (await status()).shells === 0, { what: 'the shell session to end' });
 });
 
-test('a tmux resize reaches the TUI as window-change and redraws; ~. disconnects and the daemon goes on', async () => {
-  if (skip) return;
+it('a tmux resize reaches the TUI as window-change and redraws; ~. disconnects and the daemon goes on', async () => {
   await d.ok(['new-session', 'main', '--window-name', 'first']);
   const t = sshTerm();
   await t.wait(/┌─ first /, 'the first tile');
@@ -121,8 +120,7 @@ test('a tmux resize reaches the TUI as window-change and redraws; ~. disconnects
   t.kill();
 });
 
-test('over ssh the client is the person: its Inbox dismisses an item', async () => {
-  if (skip) return;
+it('over ssh the client is the person: its Inbox dismisses an item', async () => {
   await d.ok(['new-session', 'view', '--window-name', 'worker']);
   await d.ok(['new-window', '-s', 'view', 'other']);
   await d.ok(['set-agent-state', '-w', 'view:worker', 'working', '--harness', 'x']);
@@ -144,8 +142,7 @@ test('over ssh the client is the person: its Inbox dismisses an item', async () 
   t.kill();
 });
 
-test('alerts over ssh are in-band: an OSC 9 notification and a bell in the session stream', async () => {
-  if (skip) return;
+it('alerts over ssh are in-band: an OSC 9 notification and a bell in the session stream', async () => {
   // ssh lands in the most recent session; the agent is in another one.
   await d.ok(['new-session', 'elsewhere', '--window-name', 'agent']);
   await d.ok(['new-session', 'alerts', '--window-name', 'here']);
@@ -166,8 +163,7 @@ test('alerts over ssh are in-band: an OSC 9 notification and a bell in the sessi
   await waitFor(async () => (await status()).shells === 0, { what: 'the session to end' });
 });
 
-test('an ssh typed in a pane is inside that pane: no nonce, and never into its own session', async () => {
-  if (skip) return;
+it('an ssh typed in a pane is inside that pane: no nonce, and never into its own session', async () => {
   await d.ok(['new-session', 'inner', '--window-name', 'sh']);
   const line = sshCommandLine(d, port, key, ['-t']);
   // The pane's session is the most recent: attaching it to itself is refused.
@@ -183,12 +179,22 @@ test('an ssh typed in a pane is inside that pane: no nonce, and never into its o
   await d.waitScreen('inner:sh', /detached/);
 });
 
-test('exec runs one verb read-only: list-agents --json prints JSON, a write verb is refused', async () => {
-  if (skip) return;
+it('exec runs one verb read-only: list-agents --json prints JSON, a write verb is refused', async () => {
+  // A pane that says it works (OSC 7501), so the list has a row to show.
+  await d.ok(['new-session', 'exec-agents', '--window-name', 'bot', 'sh', '-c', "printf '\\033]7501;state=working;message=exec%%20check\\007'; sleep 3600"]);
+  type Row = { window_id: string; name: string; state: string; message?: string };
+  const here = await waitFor(async () => {
+    const rows = (await d.call<{ agents: Row[] }>('list-agents')).agents;
+    return rows.some((a) => a.name === 'bot' && a.state === 'working') ? rows : null;
+  }, { what: 'the bot pane working' });
   const r = await runSsh(d, port, key, [], ['list-agents', '--json']);
   assert.is(r.code, 0, r.stderr);
-  const j = JSON.parse(r.stdout) as { agents: unknown[] };
-  assert.ok(Array.isArray(j.agents));
+  const j = JSON.parse(r.stdout) as { agents: Row[] };
+  // The same rows the socket gives, the working bot among them with its message.
+  assert.equal(j.agents.map((a) => a.window_id).sort(), here.map((a) => a.window_id).sort());
+  const bot = j.agents.find((a) => a.name === 'bot');
+  assert.is(bot?.state, 'working', JSON.stringify(j.agents));
+  assert.is(bot?.message, 'exec check');
   const host = await runSsh(d, port, key, [], ['ssh', 'host-key']);
   assert.match(host.stdout, /^256 SHA256:\S+ tuios host key \(ED25519\)\n$/);
   const w = await runSsh(d, port, key, [], ['new-session', 'from-exec']);
@@ -203,8 +209,7 @@ test('exec runs one verb read-only: list-agents --json prints JSON, a write verb
   assert.match(stream.stderr, /not available over ssh exec/);
 });
 
-test('refused: an unlisted key, a password, keyboard-interactive; each logged with the address and the key', async () => {
-  if (skip) return;
+it('refused: an unlisted key, a password, keyboard-interactive; each logged with the address and the key', async () => {
   const stranger = makeKey(join(d.dir, 'keys'), 'stranger');
   const r = await runSsh(d, port, stranger, [], ['list-agents']);
   assert.is(r.code, 255);
@@ -232,8 +237,7 @@ test('refused: an unlisted key, a password, keyboard-interactive; each logged wi
   assert.not.ok(log.includes(secret), 'no password in the log');
 });
 
-test('authorized_keys options: from= and command= refuse, no-pty allows exec only, attempts are bounded', async () => {
-  if (skip) return;
+it('authorized_keys options: from= and command= refuse, no-pty allows exec only, attempts are bounded', async () => {
   const far = makeKey(join(d.dir, 'keys'), 'far');
   const forced = makeKey(join(d.dir, 'keys'), 'forced', 'ecdsa');
   const nopty = makeKey(join(d.dir, 'keys'), 'nopty', 'rsa');
@@ -264,8 +268,7 @@ test('authorized_keys options: from= and command= refuse, no-pty allows exec onl
   assert.not.ok(logLines(d).some((l) => l.key === ks[3]!.fingerprint), 'the fourth key was not offered');
 });
 
-test('refused: port forwarding (-R, -W), agent forwarding, X11, env and sftp; the session goes on', async () => {
-  if (skip) return;
+it('refused: port forwarding (-R, -W), agent forwarding, X11, env and sftp; the session goes on', async () => {
   const before = (await status()).requests_refused;
   const r = await runSsh(d, port, key, ['-N', '-R', '0:127.0.0.1:9', '-o', 'ExitOnForwardFailure=yes'], []);
   assert.is(r.code, 255);
@@ -290,8 +293,7 @@ test('refused: port forwarding (-R, -W), agent forwarding, X11, env and sftp; th
   await d.call('server-info');
 });
 
-test('max_sessions: past the limit a connection is closed at once; the others go on', async () => {
-  if (skip) return;
+it('max_sessions: past the limit a connection is closed at once; the others go on', async () => {
   await waitFor(async () => (await status()).connections === 0, { what: 'earlier connections to close' });
   const priv = readFileSync(key.file, 'utf8');
   const held = [];
@@ -304,8 +306,7 @@ test('max_sessions: past the limit a connection is closed at once; the others go
   assert.is((await runSsh(d, port, key, [], ['list-agents'])).code, 0);
 });
 
-test('the host key: 0600, its fingerprint as ssh-keygen -lf prints it, the same after a restart', async () => {
-  if (skip) return;
+it('the host key: 0600, its fingerprint as ssh-keygen -lf prints it, the same after a restart', async () => {
   const file = join(d.dir, 'state', 'tuios', 'ssh_host_ed25519_key');
   assert.is(statSync(file).mode & 0o777, 0o600);
   assert.is(statSync(join(d.dir, 'state', 'tuios')).mode & 0o777, 0o700);
@@ -325,8 +326,7 @@ test('the host key: 0600, its fingerprint as ssh-keygen -lf prints it, the same 
   assert.match(d.stdout, new RegExp(`connect with: ssh -p ${port} `));
 });
 
-test('idle_timeout closes a connection that sends nothing; exec_write = true lets exec change state', async () => {
-  if (skip) return;
+it('idle_timeout closes a connection that sends nothing; exec_write = true lets exec change state', async () => {
   const idle = await TestDaemon.start({ config: '[ssh]\nlisten = "127.0.0.1:0"\nidle_timeout = 2\nexec_write = true\n' });
   try {
     authorize(idle, key.pub);

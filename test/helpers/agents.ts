@@ -114,6 +114,9 @@ export const AGENTS: Record<string, AgentSpec> = {
   },
 };
 
+/** The agents the e2e suite runs: agents-real's six (the manifests that declare answers) and Pi (hooks-pi). scripts/install-agents.ts installs them ahead of the suite. */
+export const SUITE_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen', 'copilot', 'cline', 'pi'] as const;
+
 export interface InstalledAgent {
   spec: AgentSpec;
   /** node_modules/.bin/<bin> */
