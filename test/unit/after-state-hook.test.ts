@@ -2,7 +2,7 @@
 // process group is killed), its concurrency bound, and a burst that never blocks the publisher.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bus } from '../../core/bus.js';
@@ -34,6 +34,16 @@ function lines(f: string): string[] {
   return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean) : [];
 }
 
+/**
+ * A shell line that holds a run until the test opens `DIR/gate`, which it does once every publish
+ * has returned: a run gets past it only if publishing did not wait for it. Were publishing to wait,
+ * the gate would never open; so that this fails instead of hanging, a run held for 600 polls (30 s
+ * and more) writes its message to `DIR/gave-up` and opens the gate itself.
+ */
+function heldUntilPublished(dir: string): string {
+  return `i=0; while [ ! -e ${dir}/gate ]; do i=$((i+1)); if [ $i -ge 600 ]; then echo "$TUIOS_MESSAGE" >> ${dir}/gave-up; : > ${dir}/gate; fi; sleep 0.05; done`;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -59,12 +69,13 @@ test('the environment names the window, session, harness, both states and the me
 test('bounded in time and concurrency: at most 4 at once, each killed with its children at the timeout', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tuios-hook-'));
   const started = join(dir, 'started');
-  // Each run records its shell's pid and its sleep child's pid, then hangs.
-  const { hook, publish, warns } = setup(`sleep 600 & echo "$$ $! $(date +%s%N)" >> ${started}; wait`, 1500);
-  const t0 = Date.now();
+  // Each run notes when it started, waits until every publish has returned, records its shell's
+  // pid, its sleep child's pid and that time, then hangs.
+  const { hook, publish, warns } = setup(`t=$(date +%s%N); ${heldUntilPublished(dir)}; sleep 600 & echo "$$ $! $t" >> ${started}; wait`, 1500);
   for (let i = 0; i < HOOK_CONCURRENCY + 2; i++) publish('idle', `m${i}`);
-  assert.ok(Date.now() - t0 < 500, 'publishing does not wait for the hooks');
-  await waitFor(() => lines(started).length >= HOOK_CONCURRENCY, { what: 'the first four runs' });
+  writeFileSync(join(dir, 'gate'), '');
+  await waitFor(() => lines(started).length >= HOOK_CONCURRENCY || lines(join(dir, 'gave-up')).length > 0, { what: 'the first four runs past the gate (none gets there if publishing waits for them)' });
+  assert.equal(lines(join(dir, 'gave-up')), [], 'publishing does not wait for the hooks: they ran on once it returned');
   const first = lines(started).slice(0, HOOK_CONCURRENCY).map((l) => l.split(' ').map(Number));
   await waitFor(() => lines(started).length === HOOK_CONCURRENCY + 2, { timeout: 30_000, what: 'the two queued runs to start once slots free' });
   const fifth = Number(lines(started)[HOOK_CONCURRENCY]!.split(' ')[2]) / 1e6;
@@ -79,13 +90,14 @@ test('bounded in time and concurrency: at most 4 at once, each killed with its c
 
 test('a burst past the queue drops the oldest and says so, and never blocks the publisher', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tuios-hook-'));
-  const { hook, publish, warns } = setup(`echo "$TUIOS_MESSAGE" >> ${dir}/ran; sleep 0.2`, 10_000);
-  const t0 = Date.now();
+  // Each run is held until the whole burst is published (its timeout, 60 s, is past the give-up).
+  const { hook, publish, warns } = setup(`echo "$TUIOS_MESSAGE" >> ${dir}/ran; ${heldUntilPublished(dir)}; echo "$TUIOS_MESSAGE" >> ${dir}/passed`, 60_000);
   const n = HOOK_CONCURRENCY + HOOK_QUEUE_MAX + 10;
   for (let i = 0; i < n; i++) publish('idle', `m${i}`);
-  assert.ok(Date.now() - t0 < 1000, 'the burst is queued, not run in line');
+  writeFileSync(join(dir, 'gate'), '');
+  await waitFor(() => lines(join(dir, 'passed')).length === HOOK_CONCURRENCY + HOOK_QUEUE_MAX || lines(join(dir, 'gave-up')).length > 0, { timeout: 60_000, what: 'every kept run' });
+  assert.equal(lines(join(dir, 'gave-up')), [], 'the burst is queued, not run in line: no run waited on the publisher');
   assert.ok(warns.some((m) => /queue full/.test(m)));
-  await waitFor(() => lines(join(dir, 'ran')).length === HOOK_CONCURRENCY + HOOK_QUEUE_MAX, { timeout: 60_000, what: 'every kept run' });
   const ran = new Set(lines(join(dir, 'ran')));
   assert.ok(ran.has(`m${n - 1}`), 'the newest is kept');
   assert.not.ok(ran.has(`m${HOOK_CONCURRENCY}`), 'the oldest queued one was dropped');
