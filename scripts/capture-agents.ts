@@ -594,10 +594,11 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
   const obs = new Observer(d, () => pane?.window ?? null);
   obs.start();
   const tag = `${size[0]}x${size[1]}`;
+  let base = `measured ${new Date().toISOString().slice(0, 10)} in a ${tag} tuios pane (the program did not start)`;
   try {
     pane = await startAgentInPane(d, { agent: a, run, session: 'capture', name: `${a.spec.id}-${tag}`, cols: size[0], rows: size[1] });
     const w = pane.window;
-    const base = `measured ${new Date().toISOString().slice(0, 10)}: typed "${pane.typed}" at a bash prompt (PS1='$ ') in a ${tag} tuios pane, HOME and config from test/helpers/agents.ts agentHome, model answers from test/fake-apis/${plan.api}.ts`;
+    base = `measured ${new Date().toISOString().slice(0, 10)}: typed "${pane.typed}" at a bash prompt (PS1='$ ') in a ${tag} tuios pane, HOME and config from test/helpers/agents.ts agentHome, model answers from test/fake-apis/${plan.api}.ts`;
     obs.phase = 'start';
     if (plan.startDialog) {
       const sd = plan.startDialog;
@@ -724,7 +725,7 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
     );
     api.release();
   } finally {
-    writeObserved(a, tag, obs);
+    writeObserved(a, tag, obs, base);
     obs.stop();
     if (pane) await stopAgent(d, pane, run);
     await api.close();
@@ -732,14 +733,14 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
   }
 }
 
-function writeObserved(a: InstalledAgent, tag: string, obs: Observer): void {
+function writeObserved(a: InstalledAgent, tag: string, obs: Observer, base: string): void {
   const dir = join(FIX, 'screens', a.spec.id);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `observed-${tag}.json`);
   // Spinner titles differ only in their first glyph: keep each distinct title once, in order seen.
   writeFileSync(
     file,
-    `${JSON.stringify({ harness: a.spec.id, program_version: a.version, size: tag, titles: obs.titles, osc_progress: obs.progress, notifications: obs.notifications }, null, 2)}\n`,
+    `${JSON.stringify({ harness: a.spec.id, program_version: a.version, provenance: 'measured', obtained: `${base}; observed by this script's Observer from the pane's start to the end of the run that captured this folder's ${tag} screens`, size: tag, titles: obs.titles, osc_progress: obs.progress, notifications: obs.notifications }, null, 2)}\n`,
   );
   written.push(file);
 }
@@ -853,6 +854,7 @@ async function runHooks(d: TestDaemon, a: InstalledAgent, plan: Plan): Promise<v
     const file = join(outDir, `${name}.json`);
     const doc = {
       source: `measured: ${a.spec.pkg} ${a.version} in a 120x40 tuios pane against test/fake-apis/${plan.api}.ts; a hook command \`cat > <file>\` registered for the event in the harness's settings wrote its stdin; turn: typed "${PROMPT}", the model asked for "touch hello.txt"${plan.approval ? `, ${plan.approveWhat}` : ''}, the model answered, then the agent was quit with ${(plan.exitKeys ?? []).join(' ')}${plan.hookDialog ? `; at start the harness asked to review the new hooks and the script ${plan.hookDialog.what}` : ''}`,
+      provenance: 'measured',
       harness: a.spec.id,
       harness_version: a.version,
       event,

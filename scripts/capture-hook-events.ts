@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     if (existsSync(file)) continue;
     const doc = {
       source: `measured: @anthropic-ai/claude-code ${a.version} in a 120x40 tuios pane against test/fake-apis/anthropic.ts; a hook command \`cat > <file>\` registered for the event in the harness's settings wrote its stdin; ${steps.join('; ')}; then the agent was stopped`,
+      provenance: 'measured',
       harness: 'claude-code',
       harness_version: a.version,
       event,

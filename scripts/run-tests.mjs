@@ -15,6 +15,8 @@ const args = process.argv.slice(2);
 const filter = args.find((a) => !a.startsWith('-'));
 /** test/helpers/prereq.ts SKIP_MARK: `[tuios-test-skip] TITLE — REASON`, ending its line. */
 const SKIP_LINE = /\[tuios-test-skip\] (.*)$/gm;
+/** A line a test file wants in the suite's own output even when it passes: `[tuios-test-note] TEXT`. */
+const NOTE_LINE = /\[tuios-test-note\] (.*)$/gm;
 const FILE_TIMEOUT_MS = Number(process.env.TUIOS_TEST_FILE_TIMEOUT_MS || 8 * 60 * 1000);
 
 function walk(dir) {
@@ -68,7 +70,8 @@ function runFile(file) {
       if (code !== 0 && f === 0) f = 1; // crashed, or failed outside a test
       if (total === null && code === 0) p = 0;
       const skipped = skips.length + (num('Skipped') ?? 0);
-      resolve({ file, passed: p, failed: f, skipped, skips, code, out, ms: Date.now() - started });
+      const notes = [...out.matchAll(NOTE_LINE)].map((m) => m[1]);
+      resolve({ file, passed: p, failed: f, skipped, skips, notes, code, out, ms: Date.now() - started });
     });
   });
 }
@@ -83,6 +86,7 @@ async function runGroup(g) {
       const mark = r.failed ? 'FAIL' : 'ok  ';
       process.stdout.write(`${mark} ${relative(root, file)}  (${r.passed} passed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.failed ? `, ${r.failed} failed` : ''}, ${(r.ms / 1000).toFixed(1)}s)\n`);
       if (r.failed) process.stdout.write(indent(r.out) + '\n');
+      else if (r.notes.length) process.stdout.write(indent(r.notes.join('\n')) + '\n');
       results.push(r);
     }
   }

@@ -214,7 +214,8 @@ function kindOf(f: Fixture): string {
   });
   if (docsOnly.length) lines.push(`hooks: mapped events with no captured payload (derived only): ${docsOnly.join('; ')}`);
   if (none.length) lines.push(`hooks WITHOUT provenance: ${none.map((x) => x.key).join(', ')}`);
-  console.log(lines.join('\n'));
+  // In the suite's own output too, passed or not (scripts/run-tests.mjs prints note lines).
+  console.log(lines.map((l) => `[tuios-test-note] ${l}`).join('\n'));
 }
 
 for (const { key, f } of fixtures) {
