@@ -1,8 +1,8 @@
 // Captures the real screens of real agent CLIs (installed from npm into .cache/agents) running in
 // a tuios pane against the fake model APIs in test/fake-apis, and writes them as fixtures:
 //
-//   fixtures/screens/<harness>/<state-description>-<cols>x<rows>.screen   (capture-pane --fixture)
-//   fixtures/screens/<harness>/observed-<cols>x<rows>.json  titles, OSC 9;4 reports and notifications seen
+//   fixtures/screens/<harness>/<version>/<state-description>-<cols>x<rows>.screen   (capture-pane --fixture)
+//   fixtures/screens/<harness>/<version>/observed-<cols>x<rows>.json  titles, OSC 9;4 reports and notifications seen
 //   fixtures/process/<harness>.toml                        the agent's processes, from /proc
 //   fixtures/hooks/<harness>/<Event>[-variant].json          hook payloads (--hooks, harnesses with hooks)
 //
@@ -13,6 +13,7 @@
 //   node --import tsx scripts/capture-agents.ts --notify-only claude-code codex   # only notifications
 //   node --import tsx scripts/capture-agents.ts --process-only qoder amp   # only fixtures/process
 //   node --import tsx scripts/capture-agents.ts --process-only --bin qoder qoder  # another bin of the package
+//   node --import tsx scripts/capture-agents.ts --version 2.1.197 claude-code   # another release (the version matrix)
 //
 // --process-only starts the agent at a prompt, waits until the pane's foreground process group
 // has stayed the same for a while, writes fixtures/process/<harness>.toml and ends it: no turn,
@@ -23,7 +24,11 @@
 // --notify-only runs one turn with the harness's own notification setting turned on (NOTIFY
 // below: the config key, written into the home agentHome made) and writes every OSC 9/777/99
 // notification the daemon published for the pane, with the screen at that moment, to
-// fixtures/screens/<harness>/notifications-120x40.json. No screen fixture is written in that run.
+// fixtures/screens/<harness>/<version>/notifications-120x40.json. No screen fixture is written in that run.
+//
+// --version V captures release V instead of the pinned one (test/helpers/agents.ts AGENTS): it
+// is installed into .cache/agents/<harness>@V. Each release's files go into a folder of its own,
+// so the releases of the past year stand side by side and npm run accuracy scores each.
 //
 // Re-runnable: each run rewrites the files it captures. It never edits a captured screen. Each
 // state is reached through the fake API, not through timing: a turn is held on the server
@@ -353,16 +358,19 @@ const opt = (n: string) => {
   const i = args.indexOf(n);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const wanted = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--') && ['--sizes', '--only', '--bin'].includes(args[i - 1]!)));
+const wanted = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--') && ['--sizes', '--only', '--bin', '--version'].includes(args[i - 1]!)));
 const sizes = (opt('--sizes') ?? '120x40,80x24').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const doHooks = !flag('--no-hooks');
 const hooksOnly = flag('--hooks-only');
 const processOnly = flag('--process-only');
 const otherBin = opt('--bin');
+const release = opt('--version');
 const notifyOnly = flag('--notify-only');
 const doFirstRun = !flag('--no-first-run') && !hooksOnly && !processOnly;
 
 const FIX = join(REPO, 'fixtures');
+/** Where one release's captures go: fixtures/screens/<harness>/<version>/. */
+const screensDir = (a: InstalledAgent) => join(FIX, 'screens', a.spec.id, a.version);
 const BASE = process.env.TUIOS_CAPTURE_DIR ?? '/var/tmp';
 const written: string[] = [];
 const problems: string[] = [];
@@ -477,7 +485,7 @@ interface Shot {
 }
 
 async function shoot(d: TestDaemon, a: InstalledAgent, pane: AgentPane, size: [number, number], shot: Shot, base: string): Promise<void> {
-  const dir = join(FIX, 'screens', a.spec.id);
+  const dir = screensDir(a);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${shot.name}-${size[0]}x${size[1]}.screen`);
   const obtained = `${base}; ${shot.how}`;
@@ -734,7 +742,7 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
 }
 
 function writeObserved(a: InstalledAgent, tag: string, obs: Observer, base: string): void {
-  const dir = join(FIX, 'screens', a.spec.id);
+  const dir = screensDir(a);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `observed-${tag}.json`);
   // Spinner titles differ only in their first glyph: keep each distinct title once, in order seen.
@@ -982,7 +990,7 @@ async function runNotify(d: TestDaemon, a: InstalledAgent, plan: Plan, np: Notif
     await waitNotification('idle', np.idleWaitMs);
     const idleFor = Math.round((Date.now() - idleFrom) / 1000);
     await Promise.all(reads);
-    const dir = join(FIX, 'screens', a.spec.id);
+    const dir = screensDir(a);
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `notifications-${size[0]}x${size[1]}.json`);
     const doc = {
@@ -1011,7 +1019,7 @@ async function main(): Promise<void> {
   const ids = wanted.length ? wanted : Object.keys(AGENTS);
   for (const id of ids) {
     const plan = PLANS[id];
-    const a = ensureAgent(id);
+    const a = ensureAgent(id, release);
     if ('skip' in a) {
       log(`${id}: skipped: ${a.skip}`);
       problems.push(`${id}: ${a.skip}`);

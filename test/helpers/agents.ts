@@ -140,12 +140,18 @@ function installedVersion(dir: string, pkg: string): string | null {
  * The agent's bin, installing its npm package into .cache/agents/<id>/ first when it is missing
  * or another version. `{ skip }` when it cannot be installed here (no network beyond npm, a
  * postinstall that downloads, an install that failed). TUIOS_AGENTS_OFFLINE=1 never installs.
+ *
+ * `version` asks for another release than the pinned one (the version matrix of
+ * scripts/capture-agents.ts --version): it goes into .cache/agents/<id>@<version>/, without the
+ * pin's `extra` packages (they are pinned to the pinned release).
  */
-export function ensureAgent(id: string): EnsureResult {
-  const spec = AGENTS[id];
-  if (!spec) return { skip: `no agent "${id}" is known (known: ${Object.keys(AGENTS).join(', ')})` };
-  if (spec.unavailable) return { skip: `${spec.pkg}: ${spec.unavailable}` };
-  const dir = join(AGENTS_DIR, id);
+export function ensureAgent(id: string, version?: string): EnsureResult {
+  const pinned = AGENTS[id];
+  if (!pinned) return { skip: `no agent "${id}" is known (known: ${Object.keys(AGENTS).join(', ')})` };
+  if (pinned.unavailable) return { skip: `${pinned.pkg}: ${pinned.unavailable}` };
+  const other = version !== undefined && version !== pinned.version;
+  const spec: AgentSpec = other ? { ...pinned, version, extra: undefined } : pinned;
+  const dir = join(AGENTS_DIR, other ? `${id}@${version}` : id);
   const binDir = join(dir, 'node_modules', '.bin');
   const bin = join(binDir, spec.bin);
   const have = installedVersion(dir, spec.pkg);
