@@ -44,6 +44,10 @@ test('the bundled manifests load without a failure', () => {
 
 for (const { file, f } of fixtures) {
   test(`${file} decides ${f.expect.state}${f.expect.kind ? ` (${f.expect.kind})` : ''}`, () => {
+    // fixtures/screens/<harness>/[<version>/]<name>.screen
+    const [harness, version] = file.split('/').slice(2, -1);
+    assert.is(f.harness, harness, 'harness is the folder it sits in');
+    if (version !== undefined) assert.is(f.program_version, version, 'program_version is the version folder it sits in');
     const m = findHarness(manifests, f.harness);
     assert.ok(m, `a manifest for ${f.harness}`);
     assert.ok(f.provenance === 'measured' || f.provenance === 'derived');
@@ -140,9 +144,11 @@ for (const file of observedFiles) {
   const doc = JSON.parse(readFileSync(file, 'utf8')) as ObservedFixture;
   const rel = relative(ROOT, file);
   test(`${rel}: ${doc.provenance ?? 'NO PROVENANCE'}, says where it came from`, () => {
-    const folder = rel.split('/').at(-2)!;
-    assert.is(doc.harness, folder, 'harness is the folder it sits in');
+    // fixtures/screens/<harness>/[<version>/]observed-<size>.json
+    const [harness, version] = rel.split('/').slice(2, -1);
+    assert.is(doc.harness, harness, 'harness is the folder it sits in');
     assert.ok(typeof doc.program_version === 'string' && doc.program_version.length > 0, 'program_version');
+    if (version !== undefined) assert.is(doc.program_version, version, 'program_version is the version folder it sits in');
     assert.is(doc.provenance, 'measured', 'provenance: an observation is only ever measured');
     assert.ok(typeof doc.obtained === 'string' && doc.obtained.startsWith('measured '), 'obtained: when and how it was captured, starting "measured <date>"');
     assert.is(`observed-${doc.size}.json`, rel.split('/').at(-1), 'size is the one in its name');
