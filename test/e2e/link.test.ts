@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
+import { stateOf } from '../helpers/agent-state.js';
 import { freePort, link, restart, startHost, waitHost, STANDIN_ASKS, type Host } from '../helpers/link.js';
 
 let hub: Host;
@@ -140,7 +141,7 @@ test('ci keeps respond off for the hub: an answer from the hub is refused there'
   assert.is(r.code, 1);
   assert.match(r.stderr, /forbidden/);
   assert.match(r.stderr, /respond = true/);
-  assert.is((await ci.d.call<{ state: string }>('get-agent-state', { window: w })).state, 'needs_input', 'nothing was pressed');
+  assert.is((await stateOf(ci.d, w)).state, 'needs_input', 'nothing was pressed');
 });
 
 /** The person at a host: an attached control client's nonce (the test runs outside every pane). */
