@@ -6,6 +6,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { stateOf, waitState, type AgentState } from '../helpers/agent-state.js';
 import type { RpcClient } from '../../core/rpc/client.js';
 
 let d: TestDaemon;
@@ -29,9 +30,8 @@ async function events(c: RpcClient, types: string[]): Promise<Ev[]> {
   return got;
 }
 
-async function state(w: string): Promise<Record<string, unknown>> {
-  return d.call('get-agent-state', { window: w });
-}
+/** The whole get-agent-state answer: this file reads fields the shared AgentState type leaves out. */
+const state = async (w: string) => (await stateOf(d, w)) as AgentState & Record<string, unknown>;
 
 test.before(async () => {
   const tmp = await import('node:fs').then((fs) => fs.mkdtempSync('/tmp/tuios-hook-'));
@@ -53,13 +53,13 @@ test('a script writing OSC 7501 moves the state and raises agent-state events', 
   await d.ok(['new-window', '-s', 'agents', 'prog', 'sh', '-c', "read go; printf '\\033]7501;state=working;message=building%%20docs;progress=40\\007'; read go; printf '\\033]7501;state=done;message=built\\007'; sleep 60"]);
   await d.waitScreen('prog', /^$/m);
   await d.ok(['send-keys', '-w', 'prog', 'Enter']);
-  await waitFor(async () => (await state('prog')).state === 'working', { what: 'working from OSC 7501' });
+  await waitState(d, 'prog', 'working', { timeout: 20_000, what: 'working from OSC 7501' });
   const s = await state('prog');
   assert.is(s.source, 'program');
   assert.is(s.message, 'building docs');
   assert.is(s.progress, 40);
   await d.ok(['send-keys', '-w', 'prog', 'Enter']);
-  await waitFor(async () => (await state('prog')).state === 'done', { what: 'done from OSC 7501' });
+  await waitState(d, 'prog', 'done', { timeout: 20_000, what: 'done from OSC 7501' });
   await waitFor(() => evs.some((e) => e.state === 'done' && e.old_state === 'working'), { what: 'the working→done event' });
   const s2 = await state('prog');
   assert.is(s2.completion_seq, 1, 'an explicit done counts as a finished turn');
@@ -70,7 +70,7 @@ test('a script writing OSC 7501 moves the state and raises agent-state events', 
 test('tuios status writes OSC 7501 from a script in a pane', async () => {
   await d.ok(['new-window', '-s', 'agents', 'st', 'sh', '-c', `read go; ${TUIOS} status needs_input -m 'insert the key' --kind question; sleep 60`]);
   await d.ok(['send-keys', '-w', 'st', 'Enter']);
-  await waitFor(async () => (await state('st')).state === 'needs_input', { what: 'needs_input from tuios status' });
+  await waitState(d, 'st', 'needs_input', { timeout: 20_000, what: 'needs_input from tuios status' });
   const s = await state('st');
   assert.is(s.blocked_by, 'question');
   assert.is(s.needs_you, true);
@@ -90,7 +90,7 @@ test('OSC 9;4 is agent state only on a pane known to hold an agent; OSC 9 raises
   // Mark the pane as an agent's (a low-ranked claim), then the bar is read as working.
   await d.ok(['set-agent-state', '-w', 'bar', 'idle', '--source', 'detect', '--harness', 'test-agent']);
   await d.ok(['send-keys', '-w', 'bar', 'Enter']);
-  await waitFor(async () => (await state('bar')).state === 'working', { what: 'working from OSC 9;4' });
+  await waitState(d, 'bar', 'working', { timeout: 20_000, what: 'working from OSC 9;4' });
   assert.is((await state('bar')).source, 'osc');
   await waitFor(() => evs.some((e) => e.type === 'notification' && e.body === 'Build finished'), { what: 'the notification event' });
   c.close();

@@ -8,13 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
-
-interface Agent {
-  name: string;
-  state: string;
-  harness_id: string | null;
-  identity: string;
-}
+import { agentRow, waitRow, type AgentRow } from '../helpers/agent-state.js';
 
 const bin = mkdtempSync(join(tmpdir(), 'tuios-standins-'));
 for (const n of ['claude', 'cfgbot', 'envbot', 'mybot']) {
@@ -22,27 +16,26 @@ for (const n of ['claude', 'cfgbot', 'envbot', 'mybot']) {
   chmodSync(join(bin, n), 0o755);
 }
 
-async function agentOf(d: TestDaemon, name: string): Promise<Agent | undefined> {
-  return (await d.call<{ agents: Agent[] }>('list-agents')).agents.find((a) => a.name === name);
-}
+/** Opens a window named `name` in `session` running `argv`; its id. */
+const open = async (d: TestDaemon, session: string, name: string, ...argv: string[]) => (await d.ok(['new-window', '-s', session, name, ...argv])).trim();
 
 test('agent_autodetect = false: no pane is marked by its process, a report still works, and the option wins over the env', async () => {
   const d = await TestDaemon.start({ config: '[daemon]\nagent_autodetect = false\nagent_detect_seconds = 0.3\n', env: { TUIOS_AGENT_AUTODETECT: '1' } });
   try {
     await d.ok(['new-session', 'off']);
-    await d.ok(['new-window', '-s', 'off', 'native', join(bin, 'claude'), '600']);
+    const native = await open(d, 'off', 'native', join(bin, 'claude'), '600');
     // explain reads the process on demand: the pane does run a recognisable agent.
     await waitFor(async () => (await d.json<{ harness: string | null }>(['explain-agent-detect', '-w', 'native'])).harness === 'claude-code', { what: 'explain to see claude' });
     // Ten detector intervals go by and nothing marks the pane.
     const t0 = Date.now();
     let marked = false;
     await waitFor(async () => {
-      if ((await agentOf(d, 'native')) !== undefined) marked = true;
+      if ((await agentRow(d, native)) !== undefined) marked = true;
       return marked || Date.now() - t0 > 3000;
     }, { interval: 200, what: 'ten detector intervals' });
     assert.not.ok(marked, 'detection is off');
     await d.ok(['set-agent-state', '-w', 'native', 'working', '--harness', 'claude-code']);
-    assert.is((await agentOf(d, 'native'))?.state, 'working');
+    assert.is((await agentRow(d, native))?.state, 'working');
   } finally {
     await d.stop();
   }
@@ -55,12 +48,15 @@ test('agent_binaries and TUIOS_AGENT_BINARIES mark names as agents; a user manif
   const d = await TestDaemon.start({ config: '[daemon]\nagent_binaries = ["cfgbot"]\n', env: { TUIOS_AGENT_BINARIES: 'envbot, other', TUIOS_HARNESS_DIR: dir, TUIOS_AGENT_DETECT_SECONDS: '0.3' } });
   try {
     await d.ok(['new-session', 'wide']);
-    for (const n of ['cfgbot', 'envbot', 'mybot']) await d.ok(['new-window', '-s', 'wide', n, join(bin, n), '600']);
+    const ids: Record<string, string> = {};
+    for (const n of ['cfgbot', 'envbot', 'mybot']) ids[n] = await open(d, 'wide', n, join(bin, n), '600');
+    // A row at all is the mark: list-agents lists agent panes only.
+    const marked = async (n: string, what: string) => (await waitRow(d, ids[n]!, () => true, { timeout: 20_000, what })) as AgentRow & { identity: string };
     for (const n of ['cfgbot', 'envbot']) {
-      const a = await waitFor(() => agentOf(d, n), { what: `${n} marked` });
+      const a = await marked(n, `${n} marked`);
       assert.equal([a.harness_id, a.identity], [n, 'list'], n);
     }
-    const m = await waitFor(() => agentOf(d, 'mybot'), { what: 'mybot attributed' });
+    const m = await marked('mybot', 'mybot attributed');
     assert.equal([m.harness_id, m.identity, m.state], ['mybot', 'manifest', 'unknown']);
     const e = await d.json<{ predicate: string; manifest_failures: Array<{ file: string; reason: string }>; text: string }>(['explain-agent-detect', '-w', 'mybot']);
     assert.is(e.predicate, 'comm=mybot');

@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
+import { stateOf } from '../helpers/agent-state.js';
 
 let d: TestDaemon;
 let w = '';
@@ -53,8 +54,6 @@ function harness(name: string): Harness {
   return h;
 }
 
-const row = () => d.call<{ state: string; message: string; agent_session_id: string | null; source: string | null }>('get-agent-state', { window: w });
-
 test.before(async () => {
   d = await TestDaemon.start();
   await d.ok(['new-session', 'g']);
@@ -69,43 +68,43 @@ test('Claude Code: a nested run mid-turn is refused; the pane\'s own conversatio
   const claude = harness('claude-code');
   const nestedRun = harness('claude-code');
   await claude.run({ hook_event_name: 'UserPromptSubmit', session_id: 'conv-A', prompt: 'work' });
-  assert.is((await row()).state, 'working');
+  assert.is((await stateOf(d, w)).state, 'working');
   const nested = await nestedRun.run({ hook_event_name: 'Stop', session_id: 'conv-B', last_assistant_message: 'nested done' });
   assert.is(nested.code, 0);
   assert.match(nested.stderr, /foreign_session/);
-  let r = await row();
+  let r = await stateOf(d, w);
   assert.is(r.state, 'working', 'the nested Stop did not mark the pane done');
   assert.is(r.agent_session_id, 'conv-A');
   await claude.run({ hook_event_name: 'Stop', session_id: 'conv-A', last_assistant_message: 'all done' });
-  r = await row();
+  r = await stateOf(d, w);
   assert.is(r.state, 'done');
   assert.is(r.message, 'all done');
   await claude.run({ hook_event_name: 'SessionStart', session_id: 'conv-C', source: 'clear' });
-  r = await row();
+  r = await stateOf(d, w);
   assert.is(r.state, 'idle');
   assert.is(r.agent_session_id, 'conv-C', 'at rest a new conversation takes the pane over');
   const items = (await d.call<{ items: Array<{ window_id: string; kind: string }> }>('list-attention')).items.filter((i) => i.window_id === w && i.kind !== 'done');
   assert.is(items.length, 0, 'a refusal makes no Inbox item');
   await claude.run({ hook_event_name: 'SessionEnd', session_id: 'conv-C' });
-  assert.is((await row()).state, 'none');
+  assert.is((await stateOf(d, w)).state, 'none');
 });
 
 test('Codex: SessionStart sets the owner; another conversation is refused at rest and mid-turn; a compaction takes nothing over', async () => {
   // One shared Codex server process hosts both conversations.
   const codex = harness('codex');
   await codex.run({ hook_event_name: 'SessionStart', session_id: 'cx-1', source: 'startup' });
-  assert.is((await row()).state, 'idle');
+  assert.is((await stateOf(d, w)).state, 'idle');
   const other = await codex.run({ hook_event_name: 'UserPromptSubmit', session_id: 'cx-2', prompt: 'from another terminal' });
   assert.match(other.stderr, /foreign_session/);
-  assert.is((await row()).state, 'idle', 'refused at rest');
+  assert.is((await stateOf(d, w)).state, 'idle', 'refused at rest');
   await codex.run({ hook_event_name: 'UserPromptSubmit', session_id: 'cx-1', prompt: 'mine' });
-  assert.is((await row()).state, 'working');
+  assert.is((await stateOf(d, w)).state, 'working');
   const mid = await codex.run({ hook_event_name: 'Stop', session_id: 'cx-2' });
   assert.match(mid.stderr, /foreign_session/);
-  assert.is((await row()).state, 'working', 'refused mid-turn');
+  assert.is((await stateOf(d, w)).state, 'working', 'refused mid-turn');
   await codex.run({ hook_event_name: 'SessionStart', session_id: 'cx-1', source: 'compact' });
   await codex.run({ hook_event_name: 'Stop', session_id: 'cx-1', last_assistant_message: 'ok' });
-  assert.is((await row()).state, 'done');
+  assert.is((await stateOf(d, w)).state, 'done');
 });
 
 test.run();

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon, BIN, ROOT } from '../helpers/daemon.js';
+import { stateOf } from '../helpers/agent-state.js';
 
 const fixture = (harness: string, event: string) => JSON.stringify(JSON.parse(readFileSync(join(ROOT, 'fixtures', 'hooks', harness, `${event}.json`), 'utf8')).payload);
 
@@ -39,8 +40,6 @@ let w = '';
 let short = '';
 let dir = '';
 const TUIOS = `${process.execPath} ${BIN}`;
-
-const row = () => d.call<{ state: string; source: string | null; message: string }>('get-agent-state', { window: w });
 
 let mark = 0;
 async function inPane(cmd: string): Promise<string> {
@@ -71,7 +70,7 @@ t('a harness that scrubbed the environment: the pane from the process\'s session
   const out = await inPane(`${scrub} ${TUIOS} agent-hook claude-code --explain --timeout 5000 < ${join(dir, 'claude-code-PreToolUse-Bash.json')}`);
   assert.match(out, /from the session id/);
   assert.match(out, /set-agent-state working: applied/);
-  const r = await row();
+  const r = await stateOf(d, w);
   assert.equal([r.state, r.source], ['working', 'report']);
 });
 
@@ -98,7 +97,7 @@ t('--window names the pane; a SessionStart reported that way prints no context l
   assert.is(r.code, 0);
   assert.match(r.stderr, /from --window/);
   assert.is(r.stdout, '', 'no context lines with --window');
-  assert.is((await row()).state, 'idle');
+  assert.is((await stateOf(d, w)).state, 'idle');
 });
 
 t('SessionStart from TUIOS_PANE_ID prints the four context lines, for Claude Code and Codex; Gemini gets none', async () => {
@@ -126,7 +125,7 @@ t('the hook sends harness_pid, the harness process it runs under', async () => {
   const r = await hook({ ...d.env, TUIOS_PANE_ID: w }, ['claude-code'], fixture('claude-code', 'UserPromptSubmit'));
   assert.is(r.code, 0);
   assert.not.match(r.stderr, /unsupported: [^\n]*harness_pid/);
-  assert.is((await row()).state, 'working');
+  assert.is((await stateOf(d, w)).state, 'working');
 });
 
 /**

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
 import { BIN } from '../helpers/daemon.js';
 import { screenStandin } from '../helpers/screen-standin.js';
+import { agentRow, stateOf, waitState } from '../helpers/agent-state.js';
 import { freePort, link, linkLogLines, restart, startHost, waitHost, type Host } from '../helpers/link.js';
 
 /** A TCP relay to the peer's SSH port that can be cut (every connection dropped, new ones refused) and mended. */
@@ -148,7 +149,7 @@ test('a flood on the peer arrives whole: the PTY there waits while the emulator 
 test('set-agent-state inside the pane reaches the peer\'s daemon, which forwards it: the hub\'s window takes the state and its Inbox row', async () => {
   await hub.d.call('send-text', { window: win, text: `clear; ${tuios} set-agent-state needs_input --kind question -m 'Which branch?' -s nosuch && echo repo""rted\n` });
   await hub.d.waitScreen(win, /reported/, 30_000);
-  const st = await hub.d.call<{ state: string; message?: string }>('get-agent-state', { window: win });
+  const st = await stateOf(hub.d, win);
   assert.is(st.state, 'needs_input');
   const att = await hub.d.call<{ items: Array<{ kind: string; window_id: string | null; summary: string; host?: string }> }>('list-attention');
   const item = att.items.find((i) => i.window_id === win);
@@ -157,12 +158,11 @@ test('set-agent-state inside the pane reaches the peer\'s daemon, which forwards
   assert.match(item!.summary, /Which branch\?/);
   assert.is(item!.host, undefined, 'a row of this machine, not a mirrored one');
   // Nothing of it on build: no window there takes the state.
-  const onBuild = await build.d.call<{ agents: Array<{ window_id: string }> }>('list-agents');
-  assert.not.ok(onBuild.agents.some((a) => a.window_id === win));
+  assert.is(await agentRow(build.d, win), undefined, 'no agent row for the window on build');
   // agent-hook's way: -w "$TUIOS_PANE_ID" from the environment; the state goes back to working.
   await hub.d.call('send-text', { window: win, text: `clear; ${tuios} set-agent-state -w "$TUIOS_PANE_ID" working -m 'on it' && echo seco""nd\n` });
   await hub.d.waitScreen(win, /second/, 30_000);
-  await waitFor(async () => (await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state === 'working', { what: 'working on the hub' });
+  await waitState(hub.d, win, 'working', { timeout: 20_000, what: 'working on the hub' });
 });
 
 test('a process on the peer outside the pane naming its id is refused forbidden; the hub\'s state does not move', async () => {
@@ -172,7 +172,7 @@ test('a process on the peer outside the pane naming its id is refused forbidden;
   const env = await build.d.cli(['set-agent-state', 'done'], { env: { TUIOS_PANE_ID: win } });
   assert.is(env.code, 1, 'naming it in TUIOS_PANE_ID is no proof either');
   assert.match(env.stderr, /forbidden/);
-  assert.is((await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state, 'working');
+  assert.is((await stateOf(hub.d, win)).state, 'working');
   // And only report verbs travel: another verb from inside the pane is refused there.
   await hub.d.call('send-text', { window: win, text: `clear; ${tuios} capture-pane -w "$TUIOS_PANE_ID" 2>&1 | head -c 120; echo; echo thi""rd\n` });
   const s = await hub.d.waitScreen(win, /third/, 30_000);
@@ -185,7 +185,7 @@ test('agent-hook inside the pane reports through the peer\'s daemon too, as that
   await hub.d.call('send-text', { window: win, text: `clear; printf '%s' '${payload}' | ${tuios} agent-hook claude-code --explain 2>&1 | grep -o 'set-agent-state [a-z_]*: [a-z]*'; echo ho""oked\n` });
   const s = await hub.d.waitScreen(win, /hooked/, 30_000);
   assert.ok(/set-agent-state working: applied/.test(s), s);
-  const st = await hub.d.call<{ state: string; harness_id?: string | null }>('get-agent-state', { window: win });
+  const st = await stateOf(hub.d, win);
   assert.is(st.state, 'working');
   assert.is(st.harness_id, 'claude-code');
 });
@@ -236,7 +236,7 @@ test('request-approval from the hook inside the pane holds the approval in the h
     assert.is(item.kind, 'approval');
     assert.is(item.summary, 'approve Bash: make deploy');
     assert.is(item.host, undefined, 'a row of the hub\'s own window');
-    assert.is((await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state, 'needs_input');
+    assert.is((await stateOf(hub.d, win)).state, 'needs_input');
     assert.not.match(await hub.d.screen(win), /hold-end/, 'the hook waits for the answer');
     // A key answers only after the item has been on screen a moment: wait on the daemon saying so.
     await waitFor(async () => {
@@ -249,7 +249,7 @@ test('request-approval from the hook inside the pane holds the approval in the h
     }, { timeout: 10_000, what: 'the answer to be taken' });
     const s = await hub.d.waitScreen(win, /^hold-end$/m, 30_000);
     assert.match(s, /^"behavior":"allow"$/m);
-    await waitFor(async () => (await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state === 'working', { what: 'working again on the hub' });
+    await waitState(hub.d, win, 'working', { timeout: 20_000, what: 'working again on the hub' });
   } finally {
     person.close();
   }
@@ -287,17 +287,13 @@ test('an agent in a pane on the peer is identified from the peer\'s process tree
   const cwd = join(build.d.home, 'project');
   mkdirSync(cwd, { recursive: true });
   const w = await hub.d.call<{ id: string }>('new-window', { session: 'work', name: 'claude', argv: s.argv, env: s.env, cwd, cols: 120, rows: 40, host: 'build' });
-  const stateOf = () => hub.d.call<{ state: string; harness_id?: string | null; message?: string }>('get-agent-state', { window: w.id });
-  await waitFor(async () => {
-    const a = await stateOf();
-    return a.harness_id === 'claude-code' && a.state === 'idle';
-  }, { timeout: 60_000, what: 'the hosted stand-in attributed to claude-code and at rest on the hub' });
+  await waitState(hub.d, w.id, (a) => a.harness_id === 'claude-code' && a.state === 'idle', { timeout: 60_000, what: 'the hosted stand-in attributed to claude-code and at rest on the hub' });
   const fg = (await windowOf(hub, w.id)) as unknown as { foreground: { comm: string } | null; cwd: string };
   assert.is(fg.foreground?.comm, 'claude', 'the foreground program as read on build');
   assert.is(fg.cwd, cwd, 'its folder on build');
   const r = await hub.d.call<{ state: string }>('ask-agent', { window: w.id, text: 'run make deploy', timeout: 30_000 });
   assert.is(r.state, 'needs_input');
-  await waitFor(async () => (await stateOf()).message === 'approve Bash: make deploy', { timeout: 30_000, what: 'the approval read from the screen here' });
+  await waitState(hub.d, w.id, (a) => a.message === 'approve Bash: make deploy', { timeout: 30_000, what: 'the approval read from the screen here' });
   assert.ok(s.events().some((e) => e.t === 'submit' && e.text === 'run make deploy'), 'the stand-in on build took the prompt');
   await hub.d.ok(['close-window', '-w', w.id]);
 });
@@ -365,7 +361,7 @@ test('the link drops: the window shows it is disconnected, the process there goe
   // Typing reaches it again, and so do its reports.
   await hub.d.call('send-text', { window: win, text: `clear; ${tuios} set-agent-state idle && echo fou""rth\n` });
   await hub.d.waitScreen(win, /fourth/, 30_000);
-  await waitFor(async () => (await hub.d.call<{ state: string }>('get-agent-state', { window: win })).state === 'idle', { what: 'idle on the hub' });
+  await waitState(hub.d, win, 'idle', { timeout: 20_000, what: 'idle on the hub' });
 });
 
 test('the hub stopping hangs up the processes it ran on the peer; a hosted window is not restored', async () => {

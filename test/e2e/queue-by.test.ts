@@ -14,6 +14,7 @@ import { BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { link, linkLogLines, startHost, type Host } from '../helpers/link.js';
 import { screenStandin } from '../helpers/screen-standin.js';
+import { stateOf, waitState } from '../helpers/agent-state.js';
 import type { RpcClient } from '../../core/rpc/client.js';
 
 const TUIOS = `${process.execPath} ${BIN}`;
@@ -90,10 +91,9 @@ test('write taken away from the hub here drops what it queued: logged, never typ
   const cwd = join(peer.d.home, 'project');
   mkdirSync(cwd, { recursive: true });
   const agent = (await peer.d.call<{ id: string }>('new-window', { session: 'api', name: 'busy', argv: s.argv, env: { ...s.env, STANDIN_WORK_MS: '10000' }, cwd, cols: 120, rows: 40 })).id;
-  const stateOf = async () => (await peer.d.call<{ state: string; harness_id: string | null }>('get-agent-state', { window: agent })).state;
-  await waitFor(async () => (await stateOf()) === 'idle', { timeout: 60_000, what: 'the stand-in at rest' });
+  await waitState(peer.d, agent, 'idle', { timeout: 60_000, what: 'the stand-in at rest' });
   await peer.d.call('queue-prompt', { window: agent, text: 'a long turn' });
-  await waitFor(async () => (await stateOf()) === 'working', { timeout: 30_000, what: 'the stand-in working' });
+  await waitState(peer.d, agent, 'working', { timeout: 30_000, what: 'the stand-in working' });
   const q = JSON.parse(await hub.d.ok(['queue', '-w', `peer:${agent}`, 'from the hub, then refused', '--json'])) as { id: string; by: string };
   assert.is(q.by, 'link:hub');
 
@@ -101,12 +101,12 @@ test('write taken away from the hub here drops what it queued: logged, never typ
   writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('respond = true', 'respond = true\nwrite = false'));
   // In force once the hub's next queueing is refused (a probe into the sleep pane, never typed).
   await waitFor(async () => /forbidden/.test((await hub.d.cli(['queue', '-w', `peer:${target}`, 'probe'])).stderr), { timeout: 30_000, what: 'write = false in force on the peer' });
-  assert.is(await stateOf(), 'working', 'the turn outlasted the change: the hub\'s message is still untyped');
+  assert.is((await stateOf(peer.d, agent)).state, 'working', 'the turn outlasted the change: the hub\'s message is still untyped');
   assert.ok((await queuedOn(peer, agent)).some((m) => m.id === q.id && m.status === 'waiting'), 'still queued while the turn runs');
 
   // The turn ends; at the rest the message is dropped, not typed.
   await waitFor(async () => (await queuedOn(peer, agent)).length === 0, { timeout: 60_000, what: 'the hub\'s message gone from the queue' });
-  await waitFor(async () => ['idle', 'done'].includes(await stateOf()), { timeout: 30_000, what: 'the stand-in at rest' });
+  await waitState(peer.d, agent, ['idle', 'done'], { timeout: 30_000, what: 'the stand-in at rest' });
   const submitted = s.events().filter((e) => e.t === 'submit').map((e) => e.text);
   assert.equal(submitted, ['a long turn'], 'only the peer\'s own message was typed');
   await waitFor(() => linkLogLines(peer, /queued message dropped before typing/).some((l) => l.includes(q.id) && l.includes('forbidden')), { timeout: 10_000, what: 'the drop in the peer\'s log' });

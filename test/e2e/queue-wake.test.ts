@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { screenStandin, type ScreenStandin } from '../helpers/screen-standin.js';
+import { waitState } from '../helpers/agent-state.js';
 
 const WAKE_AFTER_MS = 5000;
 const WAKE_GAP_MS = 30_000;
@@ -30,8 +31,6 @@ interface Queued {
   text: string;
 }
 
-const stateOf = async () => (await d.call<{ state: string; harness_id: string | null }>('get-agent-state', { window: w })).state;
-const waitState = (want: string[]) => waitFor(async () => want.includes(await stateOf()), { timeout: 60_000, what: `the stand-in ${want.join(' or ')}` });
 const queued = async () => (await d.call<{ queued: Queued[] }>('list-queued', { window: w })).queued;
 const wakeSubmits = () => s.events().filter((e) => e.t === 'submit' && /^You have \d+ unread tuios message/.test(e.text ?? ''));
 
@@ -61,10 +60,7 @@ test.before(async () => {
   const cwd = join(d.home, 'project');
   mkdirSync(cwd, { recursive: true });
   w = (await d.call<{ id: string }>('new-window', { session: 'fleet', name: 'woken', argv: s.argv, env: s.env, cwd, cols: 120, rows: 40 })).id;
-  await waitFor(async () => {
-    const a = await d.call<{ state: string; harness_id: string | null }>('get-agent-state', { window: w });
-    return a.harness_id === 'claude-code' && a.state === 'idle';
-  }, { timeout: 60_000, what: 'the stand-in attributed and at rest' });
+  await waitState(d, w, (a) => a.harness_id === 'claude-code' && a.state === 'idle', { timeout: 60_000, what: 'the stand-in attributed and at rest' });
 });
 
 test.after(async () => {
@@ -90,7 +86,7 @@ test('the wake line is queued by tuios mail; a second one waits out the 30 s gap
   await waitFor(() => wakeSubmits().length === 1, { timeout: 30_000, what: 'the first wake typed' });
   assert.match(wakeSubmits()[0]!.text!, LINE);
   await waitFor(async () => (await queued()).length === 0, { timeout: 30_000, what: 'the first wake taken' });
-  await waitState(['idle', 'done']);
+  await waitState(d, w, ['idle', 'done'], { timeout: 60_000, what: 'the stand-in idle or done' });
 
   // More mail well inside the gap: its own 5 s would end long before the 30 s do.
   await onPrompt('touch b.txt');

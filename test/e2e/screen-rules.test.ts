@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { TestDaemon, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { screenPainter } from '../helpers/screen-standin.js';
+import { stateOf, waitState } from '../helpers/agent-state.js';
 import { parseFixture } from '../../core/agent/fixture.js';
 import type { RpcClient } from '../../core/rpc/client.js';
 
@@ -43,7 +44,6 @@ async function standin(name: string, as: string): Promise<Pane> {
   return { id: w.id, paints: p.paints };
 }
 
-const stateOf = async (p: Pane) => (await d.call<{ state: string; harness_id?: string | null }>('get-agent-state', { window: p.id }));
 const eventAfter = (p: Pane, state: string, after: number) => seen.find((e) => e.window === p.id && e.state === state && e.at >= after);
 async function waitEvent(p: Pane, state: string, after: number) {
   return waitFor(() => eventAfter(p, state, after), { timeout: 60_000, what: `${p.id} to publish ${state}` });
@@ -77,7 +77,7 @@ test.after(async () => {
 test('no idle reading counts in the first 3 s after the harness is first seen', async () => {
   const ev = await waitEvent(claude, 'idle', 0);
   const start = claude.paints().find((x) => x.start)!.at;
-  assert.ok((await stateOf(claude)).harness_id === 'claude-code');
+  assert.ok((await stateOf(d, claude.id)).harness_id === 'claude-code');
   assert.ok(ev.at - start >= STARTUP_GRACE_MS, `idle published ${ev.at - start} ms after the program started; the grace is ${STARTUP_GRACE_MS} ms`);
 });
 
@@ -99,7 +99,7 @@ test('a frame of the prompt box between two working frames does not flap the pan
   let flaps = 0;
   for (let round = 0; round < 3; round++) {
     await send(claude, 'w');
-    await waitFor(async () => (await stateOf(claude)).state === 'working', { timeout: 60_000, what: 'working' });
+    await waitState(d, claude.id, 'working', { timeout: 60_000, what: 'working' });
     const t1 = Date.now();
     await send(claude, 'f');
     await waitFor(() => claude.paints().filter((x) => x.at >= t1 && x.paint === 'working').length >= 1, { timeout: 60_000, what: 'the working frame after the flash' });
@@ -116,7 +116,7 @@ test('a frame of the prompt box between two working frames does not flap the pan
 
 test('title and screen rules never attribute a pane no other tier recognised', async () => {
   // The claude pane's states above prove the detector has looked; the painter pane shows the same.
-  const s = await stateOf(impostor);
+  const s = await stateOf(d, impostor.id);
   assert.is(s.state, 'none');
   assert.not.ok(s.harness_id);
   const title = (await d.call<{ title: string }>('capture-pane', { window: impostor.id })).title;
@@ -125,7 +125,7 @@ test('title and screen rules never attribute a pane no other tier recognised', a
 
 test('explain-agent-screen on a pane: the tail, every rule, which fired, why the others refused, region text, the title half', async () => {
   await send(claude, 'a');
-  await waitFor(async () => (await stateOf(claude)).state === 'needs_input', { timeout: 60_000, what: 'needs_input' });
+  await waitState(d, claude.id, 'needs_input', { timeout: 60_000, what: 'needs_input' });
   const j = JSON.parse(await d.ok(['explain-agent-screen', '-w', claude.id, '--json']));
   assert.is(j.harness, 'claude-code');
   assert.is(j.state, 'needs_input');
@@ -175,7 +175,7 @@ test('explain-agent-screen --screen-file classifies a captured screen with no pa
 
 test('capture-pane --fixture writes the live screen, title and header; it reads back and decides the same', async () => {
   await send(claude, 'a');
-  await waitFor(async () => (await stateOf(claude)).state === 'needs_input', { timeout: 60_000, what: 'needs_input' });
+  await waitState(d, claude.id, 'needs_input', { timeout: 60_000, what: 'needs_input' });
   const file = join(d.dir, 'captured.screen');
   const out = await d.ok(['capture-pane', '-w', claude.id, '--fixture', '--program-version', '2.1.332', '--expect-state', 'needs_input', '--expect-kind', 'approval', '--expect-message', 'approve Bash: touch hello.txt']);
   writeFileSync(file, out + '\n');

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { stateOf, waitState } from '../helpers/agent-state.js';
 
 const MANIFEST = `id = "pagerbot"
 name = "Pager Bot"
@@ -42,12 +43,6 @@ all = ["PAGER-MARK"]
 // repaint), i the idle prompt, anything else a screen no rule reads.
 const PAINT = `stty -echo; n=0; while read x; do n=$((n+1)); printf '\\033[H\\033[2J'; case "$x" in w) echo "WORKING-MARK step $n";; i) echo "IDLE-MARK prompt $n";; p) echo "PAGER-MARK page $n";; *) echo "plain screen $n";; esac; done`;
 
-interface State {
-  state: string;
-  source?: string;
-  harness_id?: string | null;
-}
-
 test('a skip-state rule freezes the last state through repaints, and the rules decide again after it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tuios-harnesses-'));
   writeFileSync(join(dir, 'pagerbot.toml'), MANIFEST);
@@ -59,15 +54,14 @@ test('a skip-state rule freezes the last state through repaints, and the rules d
     chmodSync(join(bin, 'pagerbot'), 0o755);
     await d.ok(['new-session', 'skip']);
     const w = await d.call<{ id: string }>('new-window', { session: 'skip', name: 'pager', argv: [join(bin, 'pagerbot'), '-c', PAINT] });
-    const state = () => d.call<State>('get-agent-state', { window: w.id });
-    await waitFor(async () => (await state()).harness_id === 'pagerbot', { what: 'the stand-in attributed to pagerbot' });
+    await waitState(d, w.id, (a) => a.harness_id === 'pagerbot', { timeout: 20_000, what: 'the stand-in attributed to pagerbot' });
     const paint = async (key: string, shows: RegExp) => {
       await d.call('send-text', { window: w.id, text: `${key}\r` });
       await waitFor(async () => shows.test((await d.screen(w.id)).split('\n')[0] ?? ''), { what: `the screen to show ${shows}` });
     };
 
     await paint('w', /^WORKING-MARK/);
-    await waitFor(async () => (await state()).state === 'working', { what: 'working from the screen' });
+    await waitState(d, w.id, 'working', { timeout: 20_000, what: 'working from the screen' });
 
     // The pager replaces the screen: the rules read a freeze, and the state holds through repaints.
     const seen = new Set<string>();
@@ -83,17 +77,17 @@ test('a skip-state rule freezes the last state through repaints, and the rules d
       // Each repaint is output the detector looks at; give it the looks before the next.
       const t0 = Date.now();
       await waitFor(() => Date.now() - t0 > 700, { interval: 100, what: 'a few looks' });
-      assert.is((await state()).state, 'working', `still working after pager repaint ${i + 1}`);
+      assert.is((await stateOf(d, w.id)).state, 'working', `still working after pager repaint ${i + 1}`);
     }
     assert.equal([...seen], [], 'no state event while the pager was up');
 
     // The pager closes on a screen no rule reads: with no freeze, the screen's working claim goes
     // (no evidence reads as unknown, never as at rest), so the freeze is what held it.
     await paint('q', /^plain screen/);
-    await waitFor(async () => (await state()).state === 'unknown', { what: 'unknown once the pager is gone' });
+    await waitState(d, w.id, 'unknown', { timeout: 20_000, what: 'unknown once the pager is gone' });
     // And the rules decide again: the agent's prompt reads idle.
     await paint('i', /^IDLE-MARK/);
-    await waitFor(async () => (await state()).state === 'idle', { what: 'idle at the prompt' });
+    await waitState(d, w.id, 'idle', { timeout: 20_000, what: 'idle at the prompt' });
     c.close();
   } finally {
     await d.stop();

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon, ROOT } from '../helpers/daemon.js';
-import { waitFor } from '../helpers/wait.js';
+import { waitState } from '../helpers/agent-state.js';
 import { screenPainter } from '../helpers/screen-standin.js';
 import { RpcError } from '../../core/rpc/client.js';
 
@@ -44,10 +44,7 @@ async function pane(name: string, paste: boolean, focus: boolean): Promise<{ id:
     cols: 120,
     rows: 40,
   });
-  await waitFor(async () => {
-    const a = await d.call<{ state: string; harness_id?: string }>('get-agent-state', { window: w.id });
-    return a.harness_id === 'claude-code' && a.state === 'idle';
-  }, { timeout: 60_000, what: `${name} attributed and at rest` });
+  await waitState(d, w.id, (a) => a.harness_id === 'claude-code' && a.state === 'idle', { timeout: 60_000, what: `${name} attributed and at rest` });
   return { id: w.id, inputs: p.inputs };
 }
 

@@ -13,6 +13,7 @@ import { waitFor } from '../helpers/wait.js';
 import { screenStandin, type ScreenStandin } from '../helpers/screen-standin.js';
 import type { RpcClient } from '../../core/rpc/client.js';
 import { refusal } from '../helpers/refusal.js';
+import { waitState } from '../helpers/agent-state.js';
 
 let d: TestDaemon;
 let client: RpcClient;
@@ -20,21 +21,9 @@ let nonce: string;
 const agents = new Map<string, { id: string; s: ScreenStandin }>();
 const TUIOS = `${process.execPath} ${BIN}`;
 
-interface AgentState {
-  state: string;
-  harness_id?: string;
-  kind?: string;
-  message?: string;
-}
-const stateOf = (w: string) => d.call<AgentState>('get-agent-state', { window: w });
-async function waitState(w: string, state: string): Promise<void> {
-  try {
-    await waitFor(async () => (await stateOf(w)).state === state, { timeout: 30_000, what: `${w} ${state}` });
-  } catch (e) {
-    const cap = await d.call<{ lines: string[] }>('capture-pane', { window: w });
-    throw new Error(`${(e as Error).message}; it is ${JSON.stringify(await stateOf(w))}; stand-in saw ${JSON.stringify(agents.get(w)?.s.events().slice(-4))}\n${cap.lines.filter((l) => l.trim()).slice(-14).join('\n')}`);
-  }
-}
+/** Waits for the named stand-in's pane to be `state`; a timeout tells what the stand-in last took. */
+const waitIn = (w: string, state: string) =>
+  waitState(d, w, state, { timeout: 30_000, what: `${w} ${state}`, explain: () => `stand-in saw ${JSON.stringify(agents.get(w)?.s.events().slice(-4))}` });
 const submissions = (name: string) => agents.get(name)!.s.events().filter((e) => e.t === 'submit');
 const keys = (name: string) => agents.get(name)!.s.events().filter((e) => e.t === 'key');
 
@@ -45,10 +34,7 @@ async function startAgent(name: string, grants?: string[]): Promise<string> {
   mkdirSync(cwd, { recursive: true });
   const w = await d.call<{ id: string }>('new-window', { session: 'fleet', name, argv: s.argv, env: s.env, cwd, cols: 120, rows: 40, ...(grants ? { grants } : {}) });
   agents.set(name, { id: w.id, s });
-  await waitFor(async () => {
-    const a = await stateOf(w.id);
-    return a.harness_id === 'claude-code' && a.state === 'idle';
-  }, { timeout: 60_000, what: `${name} attributed to claude-code and at rest` });
+  await waitState(d, w.id, (a) => a.harness_id === 'claude-code' && a.state === 'idle', { timeout: 60_000, what: `${name} attributed to claude-code and at rest` });
   return w.id;
 }
 
@@ -57,7 +43,7 @@ async function toPrompt(name: string, cmd: string): Promise<{ prompt_id: string;
   const w = agents.get(name)!.id;
   const r = await d.call<{ state: string }>('ask-agent', { window: w, text: `run ${cmd}`, timeout: 30_000 });
   assert.is(r.state, 'needs_input');
-  await waitFor(async () => (await stateOf(w)).message === `approve Bash: ${cmd}`, { timeout: 30_000, what: 'the approval message' });
+  await waitState(d, w, (a) => a.message === `approve Bash: ${cmd}`, { timeout: 30_000, what: 'the approval message' });
   return d.call<{ prompt_id: string }>('peek-prompt', { window: w });
 }
 
@@ -126,14 +112,14 @@ test('a queued message waits through the prompt and is typed once, at the next r
   const at = submissions('a2').find((e) => e.text === 'after the approval')!.at;
   const approved = keys('a2').find((e) => e.key === '1')!.at;
   assert.ok(at - approved >= 1000, `typed ${at - approved} ms after the answer: a rest of 1 s comes first`);
-  await waitState('a2', 'idle');
+  await waitIn('a2', 'idle');
   assert.is(submissions('a2').filter((e) => e.text === 'after the approval').length, 1, 'typed once');
 });
 
 test('respond with a stale prompt id presses nothing', async () => {
   const old = await toPrompt('a1', 'touch b.txt');
   await d.call('respond', { window: 'a1', prompt_id: old.prompt_id, action: 'approve', nonce });
-  await waitState('a1', 'idle');
+  await waitIn('a1', 'idle');
   const fresh = await toPrompt('a1', 'touch b.txt');
   assert.is.not(fresh.prompt_id, old.prompt_id, 'the same prompt asked again is a new prompt');
   const before = keys('a1').length;
@@ -141,7 +127,7 @@ test('respond with a stale prompt id presses nothing', async () => {
   assert.is(e.code, 'prompt_changed');
   assert.is(keys('a1').length, before, 'no key reached the pane');
   await d.call('respond', { window: 'a1', prompt_id: fresh.prompt_id, action: 'deny', nonce });
-  await waitState('a1', 'idle');
+  await waitIn('a1', 'idle');
 });
 
 test('a risky rm -rf build needs risk_ack naming the rule; with it the command is allowed', async () => {
@@ -157,7 +143,7 @@ test('a risky rm -rf build needs risk_ack naming the rule; with it the command i
   assert.is(partial.code, 'confirm_required');
   await d.call('respond', { window: 'a1', prompt_id: p.prompt_id, action: 'approve', risk_ack: rules, nonce });
   await waitFor(() => keys('a1').some((k) => k.key === '1' && k.mode === 'approval'), { timeout: 10_000, what: 'the approval key' });
-  await waitState('a1', 'idle');
+  await waitIn('a1', 'idle');
 });
 
 test('strict mode: a pane cannot type into a pane holding more, cannot widen itself, cannot answer a prompt', async () => {
