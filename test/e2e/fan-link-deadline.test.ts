@@ -55,12 +55,11 @@ test('fan --host waits its own --timeout across the link, past the generic cap',
 });
 
 test('any other forwarded call keeps the generic cap', async () => {
-  const t0 = Date.now();
   const r = await hub.d.cli(['wait-for', 'window-output', '-w', 'build:work:slow', 'never printed', '--timeout', '20000'], { timeoutMs: 60_000 });
-  const took = Date.now() - t0;
   assert.is(r.code, 124, r.stderr);
+  // Cut at the cap, not at its own 20 s: the error is the link's, naming the cap (a wall-clock
+  // ceiling here would only measure the machine's load).
   assert.match(r.stderr, new RegExp(`build did not answer wait-for within ${CAP_S} s`));
-  assert.ok(took < 20_000, `cut at the cap, not at its own 20 s (${took} ms)`);
 });
 
 test.run();
