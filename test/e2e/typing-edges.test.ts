@@ -171,8 +171,17 @@ test('a queued message not taken is stalled after 5 s, never typed again, and ho
   await d.ok(['queue', 'rm', q1.id]);
   await waitFor(() => p.inputs().includes('second queued'), { timeout: 30_000, what: 'the second typed once the stalled one is dropped' });
   assert.is(p.inputs().split('first queued').length - 1, 1, 'the stalled message was never typed again');
-  await waitFor(async () => (await d.call<{ queued: unknown[] }>('list-queued', { window: p.id })).queued.length === 1, { timeout: 30_000, what: 'the second stalled in turn' }).catch(() => undefined);
-  for (const m of (await d.call<{ queued: Array<{ id: string }> }>('list-queued', { window: p.id })).queued) await d.call('cancel-queued', { id: m.id }).catch(() => undefined);
+  // Not taken either, the second is stalled in its turn: the only message left, typed once.
+  const queued = async () => (await d.call<{ queued: Array<{ id: string; status: string }> }>('list-queued', { window: p.id })).queued;
+  await waitFor(async () => {
+    const left = await queued();
+    return left.length === 1 && left[0]!.id === q2.id && left[0]!.status === 'stalled';
+  }, { timeout: 30_000, what: 'the second stalled in turn' }).catch(async (e: Error) => {
+    throw new Error(`${e.message}; queued: ${JSON.stringify(await queued())}`);
+  });
+  assert.is(p.inputs().split('second queued').length - 1, 1, 'the second was typed once');
+  await d.call('cancel-queued', { id: q2.id });
+  assert.equal(await queued(), [], 'nothing left queued');
 });
 
 test('respond: an action not offered is invalid_params naming the offered ones; the first answer wins', async () => {
