@@ -181,27 +181,34 @@ test('a resize redraws the layout at the new size', async () => {
   t.keys('C-b', '1');
   await t.wait(/┌─ first /);
   const before = (await windows('main')).filter((w) => w.workspace === 1);
+  assert.ok(before.some((w) => w.name === 'first'), `first is on workspace 1: ${JSON.stringify(before)}`);
   t.resize(120, 40);
-  const s = await t.wait(/^ \[main\][^\n]*C-b \? help\s*$/m, 'the status line');
-  const lines = s.split('\n');
+  await t.wait(/^ \[main\][^\n]*C-b \? help\s*$/m, 'the status line');
   await waitFor(() => {
     const l = t.screen().split('\n');
     return l.length >= 40 && /\[main\]/.test(l[39] ?? '') && (l[0] ?? '').trimEnd().length === 120;
   }, { what: 'the status line on row 40 and tiles 120 wide' });
-  await waitFor(async () => {
-    const after = (await windows('main')).filter((w) => w.workspace === 1);
-    return after.every((w, i) => w.cols < before[i]!.cols);
+  // The same panes, each resized to its smaller tile: narrower (40 columns less) and shorter (8 rows less).
+  const after = await waitFor(async () => {
+    const now = (await windows('main')).filter((w) => w.workspace === 1);
+    const was = new Map(before.map((w) => [w.id, w]));
+    const smaller = now.length === before.length && now.every((w) => was.has(w.id) && w.cols < was.get(w.id)!.cols && w.rows < was.get(w.id)!.rows);
+    return smaller ? now : null;
   }, { what: 'the panes resized to their smaller tiles' });
-  void lines;
+  assert.equal(after.map((w) => w.id).sort(), before.map((w) => w.id).sort());
   t.kill();
 });
 
 test('ctrl+b d detaches; the relay exits and the session stays', async () => {
   const t = attach('-s main');
   await t.wait(/┌─/);
+  const before = (await windows('main')).map((w) => w.id).sort();
+  assert.ok(before.length > 0);
   t.keys('C-b', 'd');
   await t.wait(/\[detached \(from session main\)\][\s\S]*\[exited 0\]/, 'the detach line');
-  assert.ok((await d.call<{ sessions: unknown[] }>('list-sessions')).sessions.length >= 1);
+  const sessions = (await d.call<{ sessions: Array<{ name: string }> }>('list-sessions')).sessions;
+  assert.ok(sessions.some((s) => s.name === 'main'), `main is still a session: ${JSON.stringify(sessions)}`);
+  assert.equal((await windows('main')).map((w) => w.id).sort(), before, 'with the same windows');
   t.kill();
 });
 
