@@ -207,3 +207,12 @@ export const HOSTED_PROCS_SOON_MS = 250;
  * (a longer --timeout is cut to it); the link waits this plus LINK_CALL_MARGIN_MS for its answer.
  */
 export const HOSTED_WAIT_MAX_MS = 3_600_000;
+
+/** OSC 9/777/99 notifications a pane's emulator keeps for capture-state: the last few say what it announced. */
+export const RECENT_NOTIFICATIONS = 8;
+/** Characters of a kept notification's title and body (the bus publishes 512 bytes of each). */
+export const RECENT_NOTIFICATION_CHARS = 512;
+/** Captures capture-state keeps under the state folder; the oldest go first. A capture is a screen (tens of KB). */
+export const CAPTURES_MAX = 200;
+/** The person's note on a capture: a sentence or two, not a document. */
+export const CAPTURE_NOTE_MAX_BYTES = 1024;

@@ -38,6 +38,11 @@ const formatters: Record<string, Formatter> = {
     ]);
   },
   'capture-pane': (r) => (typeof r.fixture === 'string' ? (r.fixture as string).replace(/\n$/, '') : (r.lines as string[]).join('\n')),
+  'capture-state': (r) => {
+    const v = r.verdict as { state: string; source: string | null; rule: string | null };
+    const by = [v.source, v.rule ? `rule ${v.rule}` : ''].filter(Boolean).join(', ');
+    return `${str(r.path)}\ntuios said ${v.state}${by ? ` (${by})` : ''}; you said ${str(r.want)}, so the capture expects ${str(r.expect_state)}. Its colours: ${str(r.ansi_path)}`;
+  },
   'new-session': (r) => str((r.window as Record<string, unknown>).id),
   'new-window': (r) => str(r.id),
   'wait-for': (r) => (typeof r.line === 'string' ? r.line : typeof r.state === 'string' ? r.state : ''),

@@ -9,7 +9,7 @@
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import type { IBufferLine, IBufferCell, IMarker, Terminal as XTerminal } from '@xterm/headless';
-import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS } from '../limits.js';
+import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS, RECENT_NOTIFICATIONS, RECENT_NOTIFICATION_CHARS } from '../limits.js';
 import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
 import { RowTextCache } from './row-text.js';
 import { installFastPrint } from './fast-print.js';
@@ -87,6 +87,8 @@ export class Emulator {
   generation = 0;
   title = '';
   lastProgress: ProgressReport | null = null;
+  /** The last few OSC 9/777/99 notifications, oldest first (capture-state records them). */
+  readonly recentNotifications: Array<Notification & { at: number }> = [];
   /** Lines older than xterm's hot scrollback; null when xterm keeps the whole scrollback. */
   private readonly store: Scrollback | null = null;
   /** xterm's own scrollback: the hot zone. */
@@ -484,14 +486,14 @@ export class Emulator {
         }
         return true;
       }
-      this.hooks.onNotification?.({ osc: 9, title: '', body: data });
+      this.notify({ osc: 9, title: '', body: data });
       return true;
     });
     p.registerOscHandler(777, (data) => {
       // 777;notify;TITLE;BODY (rxvt-unicode, used by several harnesses)
       const parts = data.split(';');
       if (parts[0] === 'notify') {
-        this.hooks.onNotification?.({ osc: 777, title: parts[1] ?? '', body: parts.slice(2).join(';') });
+        this.notify({ osc: 777, title: parts[1] ?? '', body: parts.slice(2).join(';') });
       }
       return true;
     });
@@ -542,7 +544,14 @@ export class Emulator {
       return;
     }
     this.kittyPending.delete(id);
-    this.hooks.onNotification?.({ osc: 99, title: acc.title, body: acc.body });
+    this.notify({ osc: 99, title: acc.title, body: acc.body });
+  }
+
+  private notify(n: Notification): void {
+    const r = this.recentNotifications;
+    r.push({ osc: n.osc, title: n.title.slice(0, RECENT_NOTIFICATION_CHARS), body: n.body.slice(0, RECENT_NOTIFICATION_CHARS), at: Date.now() });
+    if (r.length > RECENT_NOTIFICATIONS) r.shift();
+    this.hooks.onNotification?.(n);
   }
 }
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { MAX_CAPTURE_LINES } from '../limits.js';
-import { formatFixture } from '../agent/fixture.js';
+import { formatFixture, type Fixture } from '../agent/fixture.js';
 import { readExe } from '../pty/procfs.js';
 import type { Window } from '../model/window.js';
 import type { ProgressReport } from '../screen/emulator.js';
@@ -12,12 +12,21 @@ export function progressText(p: ProgressReport | null): string | undefined {
   return p.state === 0 || p.state === 3 || p.percent === null ? `4;${p.state}` : `4;${p.state};${p.percent}`;
 }
 
+export interface FixtureFields {
+  harness?: string;
+  program_version?: string;
+  expect_state?: string;
+  expect_kind?: string;
+  expect_message?: string;
+  obtained?: string;
+}
+
 /** The pane's live screen as a fixture (see core/agent/fixture.ts), with what the daemon knows filled in. */
-function fixtureOf(w: Window, attributed: string | null, o: { harness?: string; program_version?: string; expect_state?: string; expect_kind?: string; expect_message?: string; obtained?: string }): string {
+export function paneFixture(w: Window, attributed: string | null, o: FixtureFields): Fixture {
   const fg = w.foreground();
   // A pane on another machine names its pids there: no exe is read for them here.
   const process = fg ? { comm: fg.comm, argv: fg.argv, exe: w.host ? '' : (readExe(fg.pid) ?? '') } : undefined;
-  return formatFixture({
+  return {
     // The harness the agent store attributed the pane to (the one whose rules read it).
     harness: o.harness ?? attributed ?? '',
     program_version: o.program_version ?? '',
@@ -30,7 +39,7 @@ function fixtureOf(w: Window, attributed: string | null, o: { harness?: string; 
     expect: { state: o.expect_state ?? 'none', kind: o.expect_kind, message: o.expect_message },
     lines: w.screen.screenLines(),
     extra: process ? { process } : {},
-  });
+  };
 }
 
 export const capturePane = defineVerb({
@@ -53,7 +62,7 @@ export const capturePane = defineVerb({
   }),
   run({ params, window, svc }) {
     const w = window!;
-    if (params.fixture) return { window: w.id, fixture: fixtureOf(w, svc.agents.harnessOf(w), params) };
+    if (params.fixture) return { window: w.id, fixture: formatFixture(paneFixture(w, svc.agents.harnessOf(w), params)) };
     const e = w.screen;
     const end = e.viewportTop + e.rows;
     const start = params.lines ? Math.max(0, end - params.lines) : e.viewportTop;

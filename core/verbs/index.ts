@@ -4,6 +4,7 @@ import { sessionVerbs } from './sessions.js';
 import { windowVerbs } from './windows.js';
 import { inputVerbs } from './input.js';
 import { captureVerbs } from './capture.js';
+import { captureStateVerbs } from './capture-state.js';
 import { waitVerbs } from './wait.js';
 import { eventVerbs } from './events.js';
 import { serverVerbs } from './server.js';
@@ -27,6 +28,7 @@ export const allVerbs: VerbDef[] = [
   ...windowVerbs,
   ...inputVerbs,
   ...captureVerbs,
+  ...captureStateVerbs,
   ...waitVerbs,
   ...eventVerbs,
   ...agentVerbs,
