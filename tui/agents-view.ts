@@ -56,11 +56,13 @@ function hostItemSignature(i: RemoteItemRow): string {
   return `${i.kind}|${i.updated_at}`;
 }
 
-type Mode = 'list' | 'peek' | 'reply' | 'select' | 'snooze' | 'bulk-allow' | 'text' | 'narrow-focus' | 'reason';
+type Mode = 'list' | 'peek' | 'reply' | 'select' | 'snooze' | 'bulk-allow' | 'text' | 'narrow-focus' | 'reason' | 'want';
 
 const FILTER_KINDS = ['approval', 'question', 'ask', 'mail', 'errored', 'done'];
 const NEEDS_ITEM_KINDS = new Set(['approval', 'question', 'plan', 'ask', 'mail', 'errored', 'resume', 'held']);
 const SNOOZE_CHOICES: Record<string, string> = { '1': '15m', '2': '1h', '3': 'tomorrow', '4': 'change' };
+/** `!` (this state is wrong): the state the person says the selected agent should have, one key each. */
+const WANT_CHOICES: Record<string, string> = { i: 'idle', w: 'working', n: 'needs_input', d: 'done', e: 'errored', u: 'unknown' };
 
 export class AgentsView implements Overlay {
   readonly fullScreen = true;
@@ -261,6 +263,8 @@ export class AgentsView implements Overlay {
         return this.reasonKey(tok);
       case 'snooze':
         return this.snoozeKey(tok);
+      case 'want':
+        return this.wantKey(tok);
       case 'bulk-allow':
         return this.bulkAllowKey(tok, now);
       case 'peek':
@@ -367,6 +371,11 @@ export class AgentsView implements Overlay {
       case 'i':
       case 'Tab':
         this.openReply(r);
+        break;
+      case '!':
+        if (r?.type !== 'agent') return this.host.dock.say('! saves what tuios saw on an agent\'s pane; this row is not an agent.');
+        this.mode = 'want';
+        this.host.dock.say('What should it be?  i idle  w working  n needs input  d done  e errored  u unknown  (any other key: nothing saved)', null, 15_000);
         break;
       case 'R':
         this.openReason(r, now);
@@ -497,6 +506,25 @@ export class AgentsView implements Overlay {
     }
     const rows = this.marks.size ? this.markedShown() : [this.selected()].filter((x): x is ViewRow => !!x);
     this.host.track(this.snooze(rows, until));
+  }
+
+  private wantKey(tok: Token): void {
+    this.mode = 'list';
+    const want = tok.t === 'key' ? WANT_CHOICES[tok.name] : undefined;
+    const r = this.selected();
+    if (!want || r?.type !== 'agent') {
+      this.host.dock.say('Nothing saved.');
+      return this.host.redraw();
+    }
+    this.host.track(this.captureState(r.agent, want));
+  }
+
+  /** capture-state on the agent's pane: the capture's path in the dock line. */
+  private async captureState(a: AgentRow, want: string): Promise<void> {
+    const res = await this.host.acts.call<{ path: string; verdict: { state: string } }>('capture-state', { window: a.target, want });
+    const where = a.host ? ` on ${a.host}` : '';
+    if (res.ok) this.host.dock.say(`Saved${where}: ${res.value.path} (tuios said ${res.value.verdict.state}; you said ${want}).`, null, 20_000);
+    else this.host.dock.say(`Not saved: ${res.message}`, stateMark('errored', false, this.host.ascii));
   }
 
   private replyKey(tok: Token): void {

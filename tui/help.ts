@@ -29,6 +29,7 @@ const AGENTS: Array<[string, string]> = [
   ['', 'r reply, d z u S dismiss snooze undo snoozed'],
   ['', '/ select, f filter, x * mark, ctrl+] go, esc q'],
   ['', 'm mailbox: enter open, r reply, n new'],
+  ['', '! wrong state: save what tuios saw'],
   ['q', 'close a view: a linked host\'s pane, opened with enter'],
 ];
 
