@@ -214,5 +214,7 @@ export const RECENT_NOTIFICATIONS = 8;
 export const RECENT_NOTIFICATION_CHARS = 512;
 /** Captures capture-state keeps under the state folder; the oldest go first. A capture is a screen (tens of KB). */
 export const CAPTURES_MAX = 200;
+/** A capture's .ansi (the screen with its colours): whole rows up to this; a 300x100 pane in many colours is under 1 MB. */
+export const CAPTURE_ANSI_MAX_BYTES = 4 * 1024 * 1024;
 /** The person's note on a capture: a sentence or two, not a document. */
 export const CAPTURE_NOTE_MAX_BYTES = 1024;

@@ -14,7 +14,8 @@ import { explainText } from '../agent/identify.js';
 import { captureFolder, captureStamp, programVersion, writeCapture } from '../agent/captures.js';
 import { cleanUntrusted } from '../mail/fence.js';
 import { stripControls } from '../pty/paste.js';
-import { CAPTURES_MAX, CAPTURE_NOTE_MAX_BYTES } from '../limits.js';
+import { CAPTURES_MAX, CAPTURE_ANSI_MAX_BYTES, CAPTURE_NOTE_MAX_BYTES } from '../limits.js';
+import type { Window } from '../model/window.js';
 import { paneFixture } from './capture.js';
 import { explainAgentScreen } from './screen.js';
 
@@ -63,6 +64,20 @@ function compactExplain(v: unknown, key = ''): unknown {
   return Object.keys(out).length ? out : undefined;
 }
 
+/** The screen's rows with their colours as SGR, as many whole rows as CAPTURE_ANSI_MAX_BYTES holds. */
+function screenSgr(w: Window): { text: string; rows: number } {
+  const e = w.screen;
+  const rows: string[] = [];
+  let bytes = 0;
+  for (let y = 0; y < e.rows; y++) {
+    const line = e.lineSgr(e.viewportTop + y);
+    bytes += Buffer.byteLength(line) + 1;
+    if (bytes > CAPTURE_ANSI_MAX_BYTES) break;
+    rows.push(line);
+  }
+  return { text: `${rows.join('\n')}\x1b[0m\n`, rows: rows.length };
+}
+
 /** No nulls for TOML: a field with no value is left out. */
 function defined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
@@ -78,7 +93,7 @@ export const captureState = defineVerb({
     'the rules\' explanation (explain-agent-screen, less what the capture holds already), the identification (explain-agent-detect), ' +
     'the last OSC 9/777/99 notifications and the foreground process. The screen with its colours is <same name>.ansi beside it. ' +
     'expect.state is what a screen rule can decide: working, needs_input and idle as said, done as idle (a finished turn looks like its prompt), ' +
-    'errored, unknown and none as none (no rule decides). The newest 200 captures are kept; older ones are removed. ' +
+    `errored, unknown and none as none (no rule decides). The newest ${CAPTURES_MAX} captures are kept; older ones are removed. ` +
     'Score a folder of them with npm run accuracy -- --dir DIR; copy one under fixtures/screens/<harness>/ to make it a golden test.',
   target: 'window',
   mutates: true,
@@ -133,7 +148,8 @@ export const captureState = defineVerb({
     const detect = detected
       ? defined({ verdict: detected.kind, harness: detected.harness, identity: detected.identity || undefined, predicate: detected.predicate, text: cleanUntrusted(explainText(detected)) })
       : undefined;
-    const ansi = `${Array.from({ length: w.screen.rows }, (_, y) => w.screen.lineSgr(w.screen.viewportTop + y)).join('\n')}\x1b[0m\n`;
+    const explained = explain ? compactExplain(explain) : undefined;
+    const ansi = screenSgr(w);
     const expectState = expectFor(want);
     const base = `${captureStamp(now)}-${want}-${w.cols}x${w.rows}`;
     const root = join(svc.paths.stateDir, 'captures');
@@ -155,14 +171,15 @@ export const captureState = defineVerb({
             want,
             ...(note ? { note } : {}),
             ansi_file: ansiName,
+            ...(ansi.rows < w.screen.rows ? { ansi_rows: ansi.rows } : {}),
             verdict,
-            ...(explain ? { explain: compactExplain(explain) } : {}),
+            ...(explained ? { explain: explained } : {}),
             ...(detect ? { detect } : {}),
             ...(notifications.length ? { notifications } : {}),
             ...(foreground ? { process: foreground } : {}),
           },
         }),
-      ansi,
+      ansi.text,
       CAPTURES_MAX,
     );
     return {
