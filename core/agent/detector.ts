@@ -47,6 +47,8 @@ interface PaneDet {
   settleTimer: NodeJS.Timeout | null;
   lastLookAt: number;
   lookedGeneration: number;
+  /** Screen looks made on the pane (explain-agent-detect shows them). */
+  looks: number;
   presenceAt: number;
   sub: { dispose(): void } | null;
 }
@@ -75,7 +77,7 @@ export class Detector {
 
   /** Watches a new pane's output (re-identification and looks hang off it). */
   watch(w: Window): void {
-    const d: PaneDet = { fg: null, leaderStart: null, verdict: null, agentPgid: null, otherTicks: 0, sawAgent: false, recheck: null, lookTimer: null, settleTimer: null, lastLookAt: 0, lookedGeneration: -1, presenceAt: 0, sub: null };
+    const d: PaneDet = { fg: null, leaderStart: null, verdict: null, agentPgid: null, otherTicks: 0, sawAgent: false, recheck: null, lookTimer: null, settleTimer: null, lastLookAt: 0, lookedGeneration: -1, looks: 0, presenceAt: 0, sub: null };
     this.panes.set(w.id, d);
     d.sub = w.onOutput(() => this.onOutput(w, d));
   }
@@ -143,6 +145,7 @@ export class Detector {
     if (!force && w.screen.generation === d.lookedGeneration) return;
     d.lookedGeneration = w.screen.generation;
     d.lastLookAt = Date.now();
+    d.looks++;
     try {
       this.screenTier.look(w);
     } catch (e) {
@@ -255,6 +258,12 @@ export class Detector {
       this.log.debug('agent left the pane', { window: w.id, why });
       this.store.clearPane(w);
     }
+  }
+
+  /** The screen looks made on a pane, and the screen generation the last one read (-1: none yet). */
+  looksOf(w: Window): { made: number; read_generation: number } | null {
+    const d = this.panes.get(w.id);
+    return d ? { made: d.looks, read_generation: d.lookedGeneration } : null;
   }
 
   /** A fresh identification for explain-agent-detect (does not change the pane). */

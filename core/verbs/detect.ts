@@ -18,8 +18,11 @@ export const explainAgentDetect = defineVerb({
     const w = window!;
     const v = svc.detector.explain(w);
     const info = svc.agents.info(w);
+    // The screen looks made so far; the last one read the screen as it is now when the generations match.
+    const made = svc.detector.looksOf(w);
+    const looks = made ? { ...made, screen_generation: w.screen.generation } : null;
     if (!v) {
-      return { window_id: w.id, verdict: 'none', text: w.running ? 'The pane\'s foreground cannot be read here, so tuios has no opinion.' : 'The pane\'s program has exited.', agent_state: info };
+      return { window_id: w.id, verdict: 'none', text: w.running ? 'The pane\'s foreground cannot be read here, so tuios has no opinion.' : 'The pane\'s program has exited.', agent_state: info, looks };
     }
     return {
       window_id: w.id,
@@ -39,6 +42,7 @@ export const explainAgentDetect = defineVerb({
       not_counted: v.notCounted,
       manifest_failures: svc.manifests.failures,
       agent_state: info,
+      looks,
       text: explainText(v),
     };
   },

@@ -55,6 +55,8 @@ test('a skip-state rule freezes the last state through repaints, and the rules d
     await d.ok(['new-session', 'skip']);
     const w = await d.call<{ id: string }>('new-window', { session: 'skip', name: 'pager', argv: [join(bin, 'pagerbot'), '-c', PAINT] });
     await waitState(d, w.id, (a) => a.harness_id === 'pagerbot', { timeout: 20_000, what: 'the stand-in attributed to pagerbot' });
+    /** The detector's screen looks on the pane, and the screen generation the last one read. */
+    const looks = async () => (await d.call<{ looks: { made: number; read_generation: number; screen_generation: number } }>('explain-agent-detect', { window: w.id })).looks;
     const paint = async (key: string, shows: RegExp) => {
       await d.call('send-text', { window: w.id, text: `${key}\r` });
       await waitFor(async () => shows.test((await d.screen(w.id)).split('\n')[0] ?? ''), { what: `the screen to show ${shows}` });
@@ -71,12 +73,17 @@ test('a skip-state rule freezes the last state through repaints, and the rules d
       if (e.window_id === w.id && e.state) seen.add(e.state);
     });
     for (let i = 0; i < 4; i++) {
-      await paint('p', /^PAGER-MARK/);
+      const before = await looks();
+      // This repaint's own frame (the count in it), not the one before it still on the screen.
+      await paint('p', new RegExp(`^PAGER-MARK page ${i + 2}\\s*$`));
+      // Each repaint is output the detector looks at: wait until a new look has read the screen as
+      // it is now (nothing else prints until the next line), so the state below is what it decided.
+      await waitFor(async () => {
+        const l = await looks();
+        return l.made > before.made && l.read_generation === l.screen_generation;
+      }, { timeout: 20_000, what: `the detector's look at pager repaint ${i + 1}` });
       const ex = await d.call<{ freeze: boolean; rule: string | null }>('explain-agent-screen', { window: w.id });
       assert.equal([ex.freeze, ex.rule], [true, 'transcript-viewer'], 'the rules read the pager as a freeze');
-      // Each repaint is output the detector looks at; give it the looks before the next.
-      const t0 = Date.now();
-      await waitFor(() => Date.now() - t0 > 700, { interval: 100, what: 'a few looks' });
       assert.is((await stateOf(d, w.id)).state, 'working', `still working after pager repaint ${i + 1}`);
     }
     assert.equal([...seen], [], 'no state event while the pager was up');
