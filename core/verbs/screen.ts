@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { readFileSync, statSync } from 'node:fs';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { decideLook } from '../agent/rules/look.js';
+import { classifyCapture, type Classification } from '../agent/rules/classify.js';
 import { evaluateTitle, type Evaluation, type Verdict } from '../agent/rules/evaluate.js';
 import { findHarness } from '../agent/manifest.js';
 import { parseFixture, SCREEN_MARK } from '../agent/fixture.js';
@@ -26,6 +26,17 @@ function regionLines(text: string[] | null | undefined): string[] {
   if (text === undefined) return [];
   if (text === null) return ['        | (region not on the screen)'];
   return text.map((l) => `        | ${l}`);
+}
+
+/** What the daemon would publish from this screen, title and progress report alone. */
+function publishedJson(c: Classification) {
+  return { state: c.state, kind: c.kind, message: c.message, rule: c.rule, tier: c.tier, freeze: c.freeze, order_assumed: c.orderAssumed, claims: c.claims };
+}
+
+function publishedLine(c: Classification): string {
+  if (!c.tier) return c.freeze ? 'freeze: the screen keeps what it held; no other tier claims' : 'none: no tier claims';
+  const what = `${c.state}${c.kind ? ` (${c.kind})` : ''}${c.message ? `: ${c.message}` : ''}`;
+  return `${what} by the ${c.tier} (${c.rule ?? 'no rule'})${c.orderAssumed ? ', taking the title as later than the progress report' : ''}`;
 }
 
 export const explainAgentScreen = defineVerb({
@@ -78,7 +89,10 @@ export const explainAgentScreen = defineVerb({
     const m = findHarness(svc.manifests, harness);
     if (!m) throw new TuiosError('not_found', `There is no manifest for ${harness}.`, `Known: ${svc.manifests.list.map((x) => x.id).join(', ')}`, { field: 'harness' });
     const rules = params.lines && m.rules.screen ? { ...m.rules, screen: { ...m.rules.screen, lines: params.lines } } : m.rules;
-    const d = decideLook(rules, screen, title, true);
+    // The look (screen and title rules) is what the top-level fields report, as they always have;
+    // `published` adds the progress report and the precedence between the tiers' claims.
+    const c = classifyCapture(rules, { lines: screen, title, progress }, true);
+    const d = c.look;
     const prog = progress && rules.title ? evaluateTitle(rules.title, progress, 'osc_progress', true) : null;
     const text = [
       `harness ${m.id} (${m.origin === 'bundled' ? 'bundled' : m.origin}${m.replacesBundled ? ', replaces the bundled one' : ''})`,
@@ -91,6 +105,8 @@ export const explainAgentScreen = defineVerb({
       '--- title ---',
       `title: ${JSON.stringify(title)}  progress: ${progress ?? 'none'}`,
       ...tracesJson(d.title).map((t) => `${t.fired ? 'FIRED' : '     '} ${t.id} [${t.state}, p${t.priority}]${t.why ? `: ${t.why}` : ''}`),
+      '--- published (the look, the progress report and precedence) ---',
+      publishedLine(c),
     ].join('\n');
     return {
       harness: m.id,
@@ -101,6 +117,7 @@ export const explainAgentScreen = defineVerb({
       rules: tracesJson(d.screen),
       title: { title, progress: progress ?? null, ...verdictJson(d.title?.verdict ?? null), rules: tracesJson(d.title) },
       progress_rules: prog ? { ...verdictJson(prog.verdict), rules: tracesJson(prog) } : null,
+      published: publishedJson(c),
       text,
     };
   },
