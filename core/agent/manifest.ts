@@ -15,6 +15,9 @@ export const SHORT_NAME = 5;
 export const MAX_MANIFEST_BYTES = 256 * 1024;
 
 const name = z.string().min(1).max(64);
+/** A release as a manifest lists it: digits first, then dotted parts and a -/+ suffix. */
+const CAPTURED_VERSION = /^\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.-]{1,64})?$/;
+export const MAX_CAPTURED_VERSIONS = 256;
 const glob = z.string().min(1).max(512);
 
 const requireBlock = z
@@ -80,6 +83,16 @@ export const manifestSchema = z
     source: z.string().max(1000).default(''),
     /** One server runs the hooks of every conversation (Codex): the session guard is stricter. */
     shared_server: z.boolean().default(false),
+    /**
+     * The releases its screen and title rules were captured from (the program_version of each
+     * fixture under fixtures/screens/<id>/). A running release outside them is reported as not
+     * covered (core/agent/harness-version.ts). Empty: no capture; absent: the manifest does not say.
+     */
+    captured_versions: z
+      .array(z.string().regex(CAPTURED_VERSION, 'a captured version is a release number such as 2.1.332 or 0.0.1790142911-g7618fb'))
+      .max(MAX_CAPTURED_VERSIONS)
+      .refine((a) => new Set(a).size === a.length, 'a captured version is listed once')
+      .optional(),
     detect: detectBlock.optional(),
     input: inputBlock.prefault({}),
     resume: resumeBlock.optional(),
