@@ -21,6 +21,14 @@ type Listener = (ev: BusEvent) => void;
 export class Bus {
   private seq = 0;
   private readonly listeners = new Set<Listener>();
+  /**
+   * Events published while another is being delivered (a listener publishing in turn: the Inbox
+   * opening an item on an agent-state). They wait here and are delivered after it, in seq order,
+   * so every listener sees seqs ascending; before, the inner event reached the later listeners
+   * first. The outermost publish delivers them all before it returns.
+   */
+  private readonly pending: BusEvent[] = [];
+  private delivering = false;
 
   constructor(private readonly log: Logger = nullLogger) {}
 
@@ -31,15 +39,27 @@ export class Bus {
 
   publish<K extends EventName>(type: K, body: EventMap[K]): BusEvent<K> {
     const ev = { type, seq: ++this.seq, ts: Date.now(), ...body } as unknown as BusEvent<K>;
-    for (const fn of [...this.listeners]) {
-      try {
-        fn(ev as BusEvent);
-      } catch (e) {
-        // One broken subscriber never stops the others or the publisher.
-        this.log.error('event listener threw', { event: type, error: String(e) });
-      }
+    this.pending.push(ev as BusEvent);
+    if (this.delivering) return ev;
+    this.delivering = true;
+    try {
+      for (let i = 0; i < this.pending.length; i++) this.deliver(this.pending[i]!);
+    } finally {
+      this.pending.length = 0;
+      this.delivering = false;
     }
     return ev;
+  }
+
+  private deliver(ev: BusEvent): void {
+    for (const fn of [...this.listeners]) {
+      try {
+        fn(ev);
+      } catch (e) {
+        // One broken subscriber never stops the others or the publisher.
+        this.log.error('event listener threw', { event: ev.type, error: String(e) });
+      }
+    }
   }
 
   subscribe(fn: Listener): Disposable {
