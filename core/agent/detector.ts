@@ -8,7 +8,8 @@ import type { Logger } from '../log.js';
 import type { AgentStore } from './store.js';
 import type { ManifestSet } from './manifest.js';
 import { findHarness } from './manifest.js';
-import { identify, isShellName, type ProcReader, type Verdict } from './identify.js';
+import { identify, isInterpreter, isShellName, type ProcReader, type Verdict } from './identify.js';
+import { VersionCache, versionCoverage, type HarnessVersion, type Coverage } from './harness-version.js';
 import { basename } from 'node:path';
 import { readStat } from '../pty/procfs.js';
 
@@ -49,6 +50,10 @@ interface PaneDet {
   lookedGeneration: number;
   /** Screen looks made on the pane (explain-agent-detect shows them). */
   looks: number;
+  /** The running harness's release, read when it was identified (null: not readable). */
+  version: HarnessVersion | null;
+  /** The harness that version belongs to. */
+  versionHarness: string | null;
   presenceAt: number;
   sub: { dispose(): void } | null;
 }
@@ -59,6 +64,8 @@ export class Detector {
   screenTier: ScreenTier | null = null;
   /** Identifications run (for benchmarks and explain). */
   identifications = 0;
+  /** Releases read, once per process identity (never on the idle tick: only when a pane is identified). */
+  readonly versions = new VersionCache();
 
   constructor(
     private readonly model: Model,
@@ -67,7 +74,13 @@ export class Detector {
     private readonly config: DetectorConfig,
     private readonly reader: ProcReader,
     private readonly log: Logger,
-  ) {}
+  ) {
+    // list-agents, get-agent-state and explain-agent-detect carry the release and its coverage.
+    store.addInfo((w) => {
+      const c = this.coverageOf(w);
+      return { harness_version: c?.version ?? null, version_covered: c?.covered ?? null };
+    });
+  }
 
   start(): void {
     if (this.config.intervalMs <= 0) return;
@@ -77,7 +90,7 @@ export class Detector {
 
   /** Watches a new pane's output (re-identification and looks hang off it). */
   watch(w: Window): void {
-    const d: PaneDet = { fg: null, leaderStart: null, verdict: null, agentPgid: null, otherTicks: 0, sawAgent: false, recheck: null, lookTimer: null, settleTimer: null, lastLookAt: 0, lookedGeneration: -1, looks: 0, presenceAt: 0, sub: null };
+    const d: PaneDet = { fg: null, leaderStart: null, verdict: null, agentPgid: null, otherTicks: 0, sawAgent: false, recheck: null, lookTimer: null, settleTimer: null, lastLookAt: 0, lookedGeneration: -1, looks: 0, version: null, versionHarness: null, presenceAt: 0, sub: null };
     this.panes.set(w.id, d);
     d.sub = w.onOutput(() => this.onOutput(w, d));
   }
@@ -207,7 +220,12 @@ export class Detector {
     d.fg = fg;
     d.leaderStart = start;
     d.verdict = v;
-    if (v.kind === 'agent') return this.sawAgent(w, d, v, fg);
+    if (v.kind === 'agent') {
+      // A pane on another machine names paths there: no file is read for them here.
+      d.version = view === undefined ? this.versionOf(v) : null;
+      d.versionHarness = v.harness;
+      return this.sawAgent(w, d, v, fg);
+    }
     if (v.kind === 'unreadable') return;
     // Another program in the foreground: an editor or pager the agent opened, or the agent is gone.
     if (d.agentPgid !== null && !fromOutput) {
@@ -252,6 +270,8 @@ export class Detector {
 
   private lose(w: Window, d: PaneDet, why: string): void {
     d.agentPgid = null;
+    d.version = null;
+    d.versionHarness = null;
     d.sawAgent = false;
     d.otherTicks = 0;
     if (this.store.holdsAgent(w)) {
@@ -264,6 +284,37 @@ export class Detector {
   looksOf(w: Window): { made: number; read_generation: number } | null {
     const d = this.panes.get(w.id);
     return d ? { made: d.looks, read_generation: d.lookedGeneration } : null;
+  }
+
+  /**
+   * The release of the agent a verdict names, from its package.json or its path; cached per
+   * process. A harness named by TUIOS_AGENT on a wrapper is not read: the process is not the agent.
+   */
+  versionOf(v: Verdict): HarnessVersion | null {
+    const p = v.process;
+    if (v.kind !== 'agent' || !p || v.identity === 'hint') return null;
+    const interp = isInterpreter(p);
+    return this.versions.get({ pid: p.pid, exe: p.exe, script: interp ? (p.argvResolved ?? null) : null, interpreter: interp });
+  }
+
+  /** The pane's harness release and whether its manifest's captures cover it; null when no harness is named. */
+  coverageOf(w: Window): (Coverage & { harness: string; version: string | null; from: string | null; captured: string[] | null }) | null {
+    const harness = this.store.harnessOf(w);
+    if (!harness) return null;
+    const d = this.panes.get(w.id);
+    const hv = d && d.versionHarness === harness ? d.version : null;
+    const m = this.manifests().byId.get(harness);
+    const cov = versionCoverage(hv?.version ?? null, m?.captured_versions, m?.name ?? harness);
+    return { harness, version: hv?.version ?? null, from: hv?.from ?? null, captured: m?.captured_versions ?? null, ...cov };
+  }
+
+  /** The release and coverage of the agent a fresh verdict names, for explain-agent-detect. */
+  explainVersion(w: Window, v: Verdict): (Coverage & { version: string | null; from: string | null; captured: string[] | null }) | null {
+    if (v.kind !== 'agent' || !v.harness) return null;
+    const hv = w.process?.procView?.() === undefined ? this.versionOf(v) : null;
+    const m = this.manifests().byId.get(v.harness);
+    const cov = versionCoverage(hv?.version ?? null, m?.captured_versions, m?.name ?? v.harness);
+    return { version: hv?.version ?? null, from: hv?.from ?? null, captured: m?.captured_versions ?? null, ...cov };
   }
 
   /** A fresh identification for explain-agent-detect (does not change the pane). */

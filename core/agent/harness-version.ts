@@ -56,12 +56,20 @@ export function compareVersions(a: string, b: string): number {
     if (d !== 0) return d < 0 ? -1 : 1;
   }
   if (x.rest === y.rest) return 0;
-  if (x.rest === '') return 1;
-  if (y.rest === '') return -1;
-  // A build suffix (+x) is not a pre-release: it sorts as the release itself, then by its text.
-  const pre = (r: string) => r.startsWith('-');
-  if (pre(x.rest) !== pre(y.rest)) return pre(x.rest) ? -1 : 1;
-  return x.rest < y.rest ? -1 : 1;
+  // A pre-release (-rc.1) sorts below its release; a build suffix (+5) is the release itself,
+  // ordered after it by its text only so the order is total.
+  const parts = (r: string) => {
+    const plus = r.indexOf('+');
+    return { pre: plus < 0 ? r : r.slice(0, plus), build: plus < 0 ? '' : r.slice(plus) };
+  };
+  const p = parts(x.rest);
+  const q = parts(y.rest);
+  if (p.pre !== q.pre) {
+    if (p.pre === '') return 1;
+    if (q.pre === '') return -1;
+    return p.pre < q.pre ? -1 : 1;
+  }
+  return p.build < q.build ? -1 : 1;
 }
 
 export interface Coverage {

@@ -9,6 +9,9 @@ import { install, uninstall, status, IntegrationError, type StatusRow } from '..
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 
+/** At most this many uncovered panes are explained (one explain-agent-detect call each). */
+const DOCTOR_VERSION_PANES = 50;
+
 const USAGE = 'usage: tuios integration install|uninstall|status [HARNESS|--all] [--command PATH] [--json]';
 
 function onPath(bin: string, env: NodeJS.ProcessEnv): string | null {
@@ -121,13 +124,24 @@ export async function doctorAgentsCommand(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const env = process.env;
   const rows = INTEGRATIONS.map((i) => ({ ...status(i, env), on_path: onPath(i.bin, env) }));
-  let panes: Array<{ window_id: string; name: string; session: string | null; harness_id: string | null }> = [];
+  let panes: Array<{ window_id: string; name: string; session: string | null; harness_id: string | null; harness_version?: string | null; version_covered?: boolean | null }> = [];
   let daemon = 'not running';
+  /** Panes running a release outside the ones their manifest's rules were captured from. */
+  const uncovered: Array<{ window_id: string; name: string; session: string | null; harness: string | null; harness_version: string | null; note: string }> = [];
   try {
     const c = await RpcClient.connect(resolveSocket(env).socket, { timeoutMs: 1000 });
     try {
       panes = (await c.call<{ agents: typeof panes }>('list-agents', {})).agents;
       daemon = 'running';
+      for (const p of panes.filter((x) => x.version_covered === false).slice(0, DOCTOR_VERSION_PANES)) {
+        let note = `${p.harness_id} ${p.harness_version} is outside the releases its rules were captured from.`;
+        try {
+          note = (await c.call<{ version: { note: string } | null }>('explain-agent-detect', { window: p.window_id })).version?.note ?? note;
+        } catch {
+          // the pane closed in between: the plain note stands
+        }
+        uncovered.push({ window_id: p.window_id, name: p.name, session: p.session, harness: p.harness_id, harness_version: p.harness_version ?? null, note });
+      }
     } finally {
       c.close();
     }
@@ -139,7 +153,7 @@ export async function doctorAgentsCommand(argv: string[]): Promise<number> {
     .filter(({ r }) => r && r.state !== 'installed')
     .map(({ p, r }) => ({ window_id: p.window_id, name: p.name, session: p.session, harness: r!.harness, state: r!.state }));
   if (json) {
-    out(JSON.stringify({ integrations: rows, no_integration: NO_INTEGRATION, daemon, panes_missing: missing }, null, 2) + '\n');
+    out(JSON.stringify({ integrations: rows, no_integration: NO_INTEGRATION, daemon, panes_missing: missing, panes_uncovered: uncovered }, null, 2) + '\n');
     return 0;
   }
   for (const r of rows) out(`${statusLine(r)}\n${''.padEnd(20)} ${r.on_path ? `on PATH: ${r.on_path}` : 'not on PATH'}\n`);
@@ -147,5 +161,12 @@ export async function doctorAgentsCommand(argv: string[]): Promise<number> {
   if (daemon !== 'running') out('panes: the daemon is not running; no pane was checked\n');
   else if (missing.length === 0) out('panes: every pane running a harness has its integration\n');
   else for (const m of missing) out(`pane ${m.name} (${m.session ?? '-'}) runs ${m.harness}, whose integration is ${m.state}: tuios integration install ${m.harness}\n`);
+  if (daemon === 'running') {
+    // version_covered (tuios help list-agents): a release outside the captured ones may draw screens its rules miss.
+    const known = panes.filter((p) => p.version_covered === true).length;
+    const unread = panes.filter((p) => p.harness_id && (p.version_covered === null || p.version_covered === undefined)).length;
+    if (uncovered.length === 0) out(`versions: ${known ? `${known} pane${known === 1 ? ' runs a release its rules were' : 's run releases their rules were'} captured from` : 'no pane runs a release tuios could read and compare'}${unread ? `; ${unread} with no release read or none captured to compare` : ''}\n`);
+    else for (const u of uncovered) out(`pane ${u.name} (${u.session ?? '-'}): ${u.note}${u.harness && integrationFor(u.harness) ? ` Its hooks (tuios integration install ${u.harness}) report the state whatever the screen draws.` : ''}\n`);
+  }
   return 0;
 }

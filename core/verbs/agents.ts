@@ -15,6 +15,7 @@ import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
 import { readableSessions, readsEverySession } from '../security/access.js';
 import { remoteAgentJson, remoteAgentSelectorRow } from '../hosts/rows.js';
+import { VERSION_HELP } from './detect.js';
 
 const HARNESS_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** A conversation id as a hook reports it: printable, no spaces, bounded. */
@@ -181,7 +182,7 @@ export function agentPanes(svc: Services, opts: { session?: string; select?: str
 export const listAgents = defineVerb({
   name: 'list-agents',
   summary: 'Every pane running an agent, in every session (or -s), with its state and what it needs',
-  help: 'With --select only the panes a selector matches, and `confirm`, the token for exactly that set (what a write by selector needs). --all-hosts adds the agents of every linked host, each with its `host` (this machine is local); a host whose link is down keeps its rows, `down` and not counted.',
+  help: 'With --select only the panes a selector matches, and `confirm`, the token for exactly that set (what a write by selector needs). --all-hosts adds the agents of every linked host, each with its `host` (this machine is local); a host whose link is down keeps its rows, `down` and not counted. ' + VERSION_HELP,
   target: 'none',
   mutates: false,
   params: z.object({

@@ -3,14 +3,30 @@ import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { explainText, type ProcInfo } from '../agent/identify.js';
 import { confidenceOf } from '../agent/state.js';
+import type { Services } from '../daemon/services.js';
+
+/** How the running release is read and what "covered" means (list-agents says it too). */
+export const VERSION_HELP =
+  'harness_version is the running release, read without running it: from the package.json of the npm package the agent runs from (its executable, or the script an interpreter runs), else from a release folder in its executable\'s path; read once per process. version_covered is true when that release lies from the oldest to the newest release its manifest\'s rules were captured from (captured_versions, both included), false when it is newer than the newest or older than the oldest (its screens may have changed, so a screen rule may miss), and null when the release cannot be read or the manifest lists no captured release.';
 
 function proc(p: ProcInfo | null) {
   return p ? { pid: p.pid, comm: p.comm, argv: p.argv, exe: p.exe } : null;
 }
 
+type VersionView = NonNullable<ReturnType<Services['detector']['explainVersion']>>;
+
+function versionJson(c: VersionView | null) {
+  return c ? { harness_version: c.version, version_covered: c.covered, read_from: c.from, captured_versions: c.captured, note: c.note } : null;
+}
+
+function versionLine(c: VersionView): string {
+  return c.version ? `${c.note} (read from ${c.from})` : c.note;
+}
+
 export const explainAgentDetect = defineVerb({
   name: 'explain-agent-detect',
   summary: 'Why a pane is (or is not) taken for an agent: the process read, the manifests tried, the words not counted',
+  help: VERSION_HELP,
   target: 'window',
   mutates: false,
   params: z.object({}),
@@ -21,6 +37,7 @@ export const explainAgentDetect = defineVerb({
     // The screen looks made so far; the last one read the screen as it is now when the generations match.
     const made = svc.detector.looksOf(w);
     const looks = made ? { ...made, screen_generation: w.screen.generation } : null;
+    const version = v ? svc.detector.explainVersion(w, v) : null;
     if (!v) {
       return { window_id: w.id, verdict: 'none', text: w.running ? 'The pane\'s foreground cannot be read here, so tuios has no opinion.' : 'The pane\'s program has exited.', agent_state: info, looks };
     }
@@ -43,7 +60,8 @@ export const explainAgentDetect = defineVerb({
       manifest_failures: svc.manifests.failures,
       agent_state: info,
       looks,
-      text: explainText(v),
+      version: versionJson(version),
+      text: [explainText(v), ...(version ? ['', `version: ${versionLine(version)}`] : [])].join('\n'),
     };
   },
 });
