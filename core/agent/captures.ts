@@ -1,17 +1,10 @@
 // The captures `tuios capture-state` keeps: a pane's screen in the fixtures' format (fixture.ts)
 // with what the detector made of it, under <state>/tuios/captures/<harness>/, at most
-// CAPTURES_MAX of them. Also where a program's version is read from when the process says it.
-import { readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+// CAPTURES_MAX of them.
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { ensurePrivateDir } from '../config/paths.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import type { ProcInfo } from './identify.js';
-
-/** A package.json read for a version: a real one is a few KB. */
-const PACKAGE_JSON_MAX_BYTES = 256 * 1024;
-/** Folders walked up from a program's path to its package root. */
-const PACKAGE_WALK_MAX = 12;
-const VERSION_RE = /^[0-9][0-9A-Za-z.+-]{0,63}$/;
 
 /** A path segment safe as a folder name: the harness id, or `unknown`. */
 export function captureFolder(harness: string | null): string {
@@ -22,60 +15,6 @@ export function captureFolder(harness: string | null): string {
 /** `20261202T140512Z`: sorts as time, no characters a file name minds. */
 export function captureStamp(at: Date): string {
   return at.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
-}
-
-function packageVersion(dir: string): string | null {
-  const file = join(dir, 'package.json');
-  try {
-    if (statSync(file).size > PACKAGE_JSON_MAX_BYTES) return null;
-    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
-    return typeof pkg.name === 'string' && typeof pkg.version === 'string' && VERSION_RE.test(pkg.version) ? pkg.version : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The version of the program at `path`, where its path says it: the package.json of the npm
- * package it sits in (the folder right under a node_modules, or under its @scope), or a
- * `versions/<version>` folder (Claude Code's native install). Null when neither is there.
- */
-export function versionAt(path: string): string | null {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return null;
-  }
-  if (basename(dirname(real)) === 'versions' && VERSION_RE.test(basename(real))) return basename(real);
-  let dir = dirname(real);
-  for (let i = 0; i < PACKAGE_WALK_MAX && dir !== dirname(dir); i++) {
-    const parent = dirname(dir);
-    const name = basename(dir);
-    if (basename(parent) === 'versions' && VERSION_RE.test(name)) return name;
-    const inModules = basename(parent) === 'node_modules' || (basename(parent).startsWith('@') && basename(dirname(parent)) === 'node_modules');
-    if (inModules && !name.startsWith('.')) return packageVersion(dir);
-    dir = parent;
-  }
-  return null;
-}
-
-/** The program's version as its process shows it: the script an interpreter runs, else the executable. */
-export function programVersion(p: ProcInfo | null): string | null {
-  if (!p) return null;
-  const paths: string[] = [];
-  if (p.argvResolved) paths.push(p.argvResolved);
-  for (const a of (p.argv ?? []).slice(0, 2)) {
-    if (!a.includes('/')) continue;
-    if (isAbsolute(a)) paths.push(a);
-    else if (p.cwd) paths.push(join(p.cwd, a));
-  }
-  if (p.exe) paths.push(p.exe);
-  for (const x of paths) {
-    const v = versionAt(x);
-    if (v) return v;
-  }
-  return null;
 }
 
 export interface WrittenCapture {

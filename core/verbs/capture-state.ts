@@ -11,7 +11,7 @@ import { TuiosError } from '../errors.js';
 import { STATES, type AgentState } from '../agent/state.js';
 import { formatFixture } from '../agent/fixture.js';
 import { explainText } from '../agent/identify.js';
-import { captureFolder, captureStamp, programVersion, writeCapture } from '../agent/captures.js';
+import { captureFolder, captureStamp, writeCapture } from '../agent/captures.js';
 import { cleanUntrusted } from '../mail/fence.js';
 import { stripControls } from '../pty/paste.js';
 import { CAPTURES_MAX, CAPTURE_ANSI_MAX_BYTES, CAPTURE_NOTE_MAX_BYTES } from '../limits.js';
@@ -127,7 +127,9 @@ export const captureState = defineVerb({
     const proc = fx.extra.process as { comm: string | null; argv: string[] | null; exe: string } | undefined;
     const foreground = proc ? defined({ comm: proc.comm === null ? null : stripControls(proc.comm), argv: proc.argv?.map(stripControls), exe: stripControls(proc.exe) }) : undefined;
     const detected = w.host ? null : svc.detector.explain(w);
-    const version = w.host ? null : programVersion(detected?.process ?? null);
+    // The release the detector read when it identified the agent (core/agent/harness-version.ts).
+    const coverage = svc.detector.coverageOf(w);
+    const version = coverage?.version ?? null;
     const want = params.want;
     const winName = oneLine(w.name) || w.id;
     const obtained = `captured by tuios capture-state on ${now.toISOString()} from window ${winName}; the person said it should be ${want}${note ? `: ${note}` : ''}`;
@@ -173,6 +175,7 @@ export const captureState = defineVerb({
             ansi_file: ansiName,
             ...(ansi.rows < w.screen.rows ? { ansi_rows: ansi.rows } : {}),
             verdict,
+            ...(coverage ? { version: defined({ read_from: coverage.from, covered: coverage.covered, captured_versions: coverage.captured ?? undefined, note: coverage.note }) } : {}),
             ...(explained ? { explain: explained } : {}),
             ...(detect ? { detect } : {}),
             ...(notifications.length ? { notifications } : {}),

@@ -86,6 +86,7 @@ test('capture-state saves the screen, the title and the verdict as a fixture tha
   assert.is(f.title, pane.title);
   assert.is(f.harness, 'toyagent');
   assert.is(f.program_version, '1.2.3', 'the version from the package the program runs from');
+  assert.match((f.extra.version as { read_from: string }).read_from, /node_modules\/toy-agent\/package\.json$/, 'where the detector read it');
   assert.is(f.provenance, 'measured');
   assert.match(f.obtained, /^captured by tuios capture-state on \d{4}-\d\d-\d\dT[\d:.]+Z from window toy; the person said it should be idle: should be idle$/);
   assert.equal({ ...f.expect }, { state: 'idle' });

@@ -1,12 +1,11 @@
 // The captures capture-state keeps (core/agent/captures.ts): at most N, the oldest removed with
-// their colours; the program's version read from the package it runs from; what a wanted state
-// asks a screen rule to decide.
+// their colours; what a wanted state asks a screen rule to decide.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { captureFolder, captureStamp, pruneCaptures, programVersion, versionAt, writeCapture } from '../../core/agent/captures.js';
+import { captureFolder, captureStamp, pruneCaptures, writeCapture } from '../../core/agent/captures.js';
 import { expectFor } from '../../core/verbs/capture-state.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tuios-captures-'));
@@ -53,28 +52,6 @@ test('a harness id is a safe folder name', () => {
   assert.is(captureFolder('..'), 'unknown');
   assert.is(captureFolder('../x/y'), '.._x_y');
   assert.is(captureStamp(new Date(Date.UTC(2026, 11, 2, 14, 5, 12, 345))), '20261202T140512Z');
-});
-
-test('the version comes from the npm package a program runs from, or a versions/<v> install', () => {
-  const mods = join(tmp, 'v', 'lib', 'node_modules');
-  const pkg = join(mods, '@anthropic-ai', 'claude-code');
-  mkdirSync(join(pkg, 'bin'), { recursive: true });
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@anthropic-ai/claude-code', version: '2.1.332' }));
-  writeFileSync(join(pkg, 'bin', 'cli.js'), '');
-  mkdirSync(join(mods, '.bin'));
-  symlinkSync(join(pkg, 'bin', 'cli.js'), join(mods, '.bin', 'claude'));
-  assert.is(versionAt(join(pkg, 'bin', 'cli.js')), '2.1.332');
-  assert.is(versionAt(join(mods, '.bin', 'claude')), '2.1.332', 'through the .bin symlink');
-  const native = join(tmp, 'v', 'share', 'claude', 'versions');
-  mkdirSync(native, { recursive: true });
-  writeFileSync(join(native, '2.1.400'), '');
-  assert.is(versionAt(join(native, '2.1.400')), '2.1.400');
-  assert.is(versionAt('/usr/bin/env'), null, 'a program outside a package says nothing');
-  assert.is(versionAt(join(tmp, 'missing')), null);
-  const p = { pid: 1, ppid: 0, pgrp: 1, comm: 'node', argv: ['node', 'lib/node_modules/.bin/claude'], exe: '/usr/bin/node', cwd: join(tmp, 'v') };
-  assert.is(programVersion(p), '2.1.332', 'a script named relative to the process\'s folder');
-  assert.is(programVersion({ ...p, argv: ['node'], exe: join(native, '2.1.400') }), '2.1.400', 'else the executable');
-  assert.is(programVersion(null), null);
 });
 
 test('what a wanted state asks a screen rule to decide', () => {
