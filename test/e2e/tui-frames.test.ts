@@ -5,40 +5,28 @@
 // where a PTY's bytes enter.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, mkdirSync, chmodSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import xterm from '@xterm/headless';
-import { startDaemon, type RunningDaemon } from '../../core/daemon/main.js';
-import { resolvePaths } from '../../core/config/paths.js';
 import { tuiExtension } from '../../tui/index.js';
 import { Tui } from '../../tui/app.js';
-import { FRAME_INTERVAL_MS } from '../../tui/limits.js';
+import { ECHO_FRAME_GAP_MS, FRAME_INTERVAL_MS } from '../../tui/limits.js';
 import type { Caller } from '../../core/rpc/caller.js';
 import type { Window } from '../../core/model/window.js';
 import { waitFor } from '../helpers/wait.js';
+import { startInProcessDaemon, type InProcessDaemon } from '../helpers/in-process-daemon.js';
 
 const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
 const COLS = 100;
 const ROWS = 30;
 const caller: Caller = { connId: 0, channel: 'tui', pid: null, uid: null, readOnly: false, paneHint: null };
 
-let dir = '';
-let daemon: RunningDaemon;
+let daemon: InProcessDaemon;
 
 test.before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tuios-test-frames-'));
-  const run = join(dir, 'run');
-  for (const d of [run, join(dir, 'home'), join(dir, 'config', 'tuios'), join(dir, 'state')]) mkdirSync(d, { recursive: true });
-  chmodSync(run, 0o700);
-  const env = { HOME: join(dir, 'home'), XDG_RUNTIME_DIR: run, XDG_CONFIG_HOME: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state') };
-  daemon = await startDaemon(resolvePaths(env, join(run, 'tuios.sock')), [tuiExtension()]);
+  daemon = await startInProcessDaemon({ extensions: [tuiExtension()] });
 });
 
 test.after(async () => {
-  daemon.svc.shutdown('tests done');
-  await daemon.stopped;
-  rmSync(dir, { recursive: true, force: true });
+  await daemon?.stop();
 });
 
 interface Client {
@@ -138,6 +126,33 @@ function feed(w: Window, s: string): Promise<void> {
   });
 }
 
+let lastInstant = 0;
+
+/** `p`, or a failure naming `what` after 20 s (a timer: waitFor's deadline reads Date.now, held below). */
+function within<T>(p: Promise<T>, what: string): Promise<T> {
+  let t: NodeJS.Timeout;
+  const late = new Promise<never>((_, reject) => (t = setTimeout(() => reject(new Error(`timed out after 20000 ms waiting for ${what}`)), 20_000)));
+  return Promise.race([p, late]).finally(() => clearTimeout(t));
+}
+
+/**
+ * Runs `fn` with Date.now, the clock of the TUI's pacing, held at one instant: inside it no time
+ * passes however slow the machine is, so each step happens within the frame interval of the
+ * frame before it. Each instant is at least ECHO_FRAME_GAP_MS after the one before (real time
+ * is waited for), as a person's keys are.
+ */
+async function atOneInstant(fn: () => Promise<void>): Promise<void> {
+  const real = Date.now;
+  await waitFor(() => real() >= lastInstant + ECHO_FRAME_GAP_MS, { what: 'the echo frame gap to pass' });
+  const t = (lastInstant = real());
+  Date.now = () => t;
+  try {
+    await fn();
+  } finally {
+    Date.now = real;
+  }
+}
+
 test('a typed key\'s echo is drawn at once after a frame; output alone waits for the pacing', async () => {
   const svc = daemon.svc;
   const s = svc.model.createSession({ name: 'echo' });
@@ -148,28 +163,31 @@ test('a typed key\'s echo is drawn at once after a frame; output alone waits for
     await feed(w, '$ ');
     await quiet(c);
     for (let i = 0; i < 5; i++) {
-      // A frame that sent something, then a key to the pane and its echo within the interval.
-      const drawn = c.nextWrite();
-      await feed(w, 'y');
-      await drawn;
-      const drawnAt = performance.now();
-      const before = c.tui.stats.frames;
-      c.tui.input(Buffer.from('x'));
-      let atEcho = -1;
-      const sub = w.onOutput(() => queueMicrotask(() => (atEcho = c.tui.stats.frames)));
-      await feed(w, 'x');
-      await new Promise((r) => setImmediate(r));
-      sub.dispose();
-      if (performance.now() - drawnAt < FRAME_INTERVAL_MS - 5) assert.is(atEcho, before + 1, 'the echo was drawn as soon as it was parsed');
-      // Output with no key before it: the pacing holds it back until the interval has passed.
-      const paced = c.tui.stats.frames;
-      const echoAt = performance.now();
-      let atOutput = -1;
-      const sub2 = w.onOutput(() => queueMicrotask(() => (atOutput = c.tui.stats.frames)));
-      await feed(w, 'z');
-      sub2.dispose();
-      await new Promise((r) => setImmediate(r));
-      if (performance.now() - echoAt < FRAME_INTERVAL_MS - 5) assert.is(atOutput, paced, 'output alone is paced');
+      let paced = -1;
+      await atOneInstant(async () => {
+        // A frame that sent something, then a key to the pane and its echo within the interval.
+        const drawn = c.nextWrite();
+        await feed(w, 'y');
+        await within(drawn, 'the frame of the output');
+        const before = c.tui.stats.frames;
+        c.tui.input(Buffer.from('x'));
+        let atEcho = -1;
+        const sub = w.onOutput(() => queueMicrotask(() => (atEcho = c.tui.stats.frames)));
+        await feed(w, 'x');
+        await new Promise((r) => setImmediate(r));
+        sub.dispose();
+        assert.is(atEcho, before + 1, 'the echo was drawn as soon as it was parsed');
+        // Output with no key before it, still within the interval of the echo's frame: the
+        // pacing holds it back (its frame is a timer, which cannot run before this reads the
+        // count in the microtask after the output), and then draws it.
+        paced = c.tui.stats.frames;
+        let atOutput = -1;
+        const sub2 = w.onOutput(() => queueMicrotask(() => (atOutput = c.tui.stats.frames)));
+        await feed(w, 'z');
+        sub2.dispose();
+        assert.is(atOutput, paced, 'output alone is paced');
+      });
+      await waitFor(() => c.tui.stats.frames > paced, { what: 'the paced frame' });
       await quiet(c);
     }
     assert.equal(rows(c.screen), await fresh(s.id), 'the client shows what a fresh attach shows');
