@@ -5,7 +5,7 @@
 // sends an OSC 9 and an OSC 777 notification, and an OSC 9;4 report on cue.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
@@ -44,11 +44,12 @@ setInterval(() => {}, 1 << 30);
 
 let d: TestDaemon;
 let toy: string;
+let harnesses = '';
 const captures = () => join(d.dir, 'state', 'tuios', 'captures');
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 test.before(async () => {
-  const harnesses = mkdtempSync(join(tmpdir(), 'tuios-harnesses-'));
+  harnesses = mkdtempSync(join(tmpdir(), 'tuios-harnesses-'));
   writeFileSync(join(harnesses, 'toyagent.toml'), MANIFEST);
   d = await TestDaemon.start({ env: { TUIOS_HARNESS_DIR: harnesses, TUIOS_AGENT_DETECT_SECONDS: '0.3', TUIOS_AGENT_STALL_SECONDS: '0' } });
   // An installed package, as npm lays it out: the version is in its package.json.
@@ -66,6 +67,7 @@ test.before(async () => {
 
 test.after(async () => {
   await d?.stop();
+  if (harnesses) rmSync(harnesses, { recursive: true, force: true });
 });
 
 test('capture-state saves the screen, the title and the verdict as a fixture that expects the state the person named', async () => {
