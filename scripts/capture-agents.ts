@@ -30,6 +30,14 @@
 // is installed into .cache/agents/<harness>@V. Each release's files go into a folder of its own,
 // so the releases of the past year stand side by side and npm run accuracy scores each.
 //
+// After the turns of the plan, every size also captures (when the plan has them): a question the
+// model asks through the harness's own question tool (plan.question; the fake API's setToolCall),
+// a turn the fake API fails with HTTP 500 (failWith; error-server-500, the prompt back), and text
+// typed at the idle prompt and not submitted (idle-typed-draft). A release that never reaches its
+// idle prompt gets start-failed, the screen it showed instead. Another release than the pinned one
+// writes its process file as process/<harness>@<version>.toml; its hook payloads would overwrite
+// the pinned release's (fixtures/hooks/<harness>/ has no version folder), so run it with --no-hooks.
+//
 // Re-runnable: each run rewrites the files it captures. It never edits a captured screen. Each
 // state is reached through the fake API, not through timing: a turn is held on the server
 // (hold/release) for exactly as long as the working screen needs, so the only waits here are for
@@ -66,12 +74,20 @@ type Screen = string;
 type Test = (s: Screen) => boolean;
 const has = (...res: RegExp[]): Test => (s) => res.every((r) => r.test(s));
 const lacks = (t: Test, ...res: RegExp[]): Test => (s) => t(s) && !res.some((r) => r.test(s));
+/** The test on the bottom n non-empty lines only (a footer, not the transcript above it). */
+const bottom = (n: number, t: Test): Test => (s) => t(s.split('\n').filter((l) => l.trim()).slice(-n).join('\n'));
 
 const PROMPT = 'Please create hello.txt';
 const SECOND_PROMPT = 'Thanks. Reply with one word.';
 const INTERRUPT_PROMPT = 'Please create hello.txt again';
 const FINAL = 'Done! I created hello.txt in the current directory.';
 const SECOND_FINAL = 'Okay.';
+/** Typed at the idle prompt and left there, not submitted (the idle-typed-draft state). */
+const DRAFT = 'Add a short README next';
+/** The prompt of the turn the fake API fails (the error-server-500 state). */
+const ERROR_PROMPT = 'Please create hello.txt once more';
+/** The prompt of the turn in which the model asks the person a question (plan.question). */
+const QUESTION_PROMPT = 'Ask me which file to create.';
 
 interface FirstRun {
   /** File name part: first-run-<name>. */
@@ -112,6 +128,35 @@ interface Plan {
   /** How the agent is ended cleanly for SessionEnd hooks. */
   exitKeys?: string[];
   startTimeoutMs?: number;
+  /** The [expect] message of the approval screen (default "touch hello.txt"): what the Inbox must say. */
+  approvalMessage?: string;
+  /**
+   * A turn in which the model asks the person a question through the harness's own question tool
+   * (captured as question-<cols>x<rows>, needs_input/question). Absent: the harness has none, or
+   * none the fake API can reach. Skipped, and said so, when the model's request does not offer
+   * the tool. The fake API (setToolCall) makes the call; the answer is pressed, and the turn ends
+   * with the final text.
+   */
+  question?: {
+    /** Keys pressed first (a mode the tool is available in), and what the screen shows once they took. */
+    modeKeys?: string[];
+    mode?: Test;
+    /** Pressed after the turn, to leave that mode. */
+    restoreKeys?: string[];
+    modeWhat?: string;
+    tool: string;
+    args: Record<string, unknown>;
+    shows: Test;
+    answerKeys: string[];
+    answerWhat: string;
+  };
+  /**
+   * The screen once a turn the fake API failed (HTTP 500 on every main request, retries included)
+   * has ended (default: ready and not working). Captured as error-server-500, expecting
+   * errorState (default idle: the harness is back at its prompt; a screen rule never says errored).
+   */
+  errored?: Test;
+  errorState?: string;
 }
 
 function hookCmd(dir: string, event: string): string {
@@ -187,17 +232,51 @@ const PLANS: Record<string, Plan> = {
   codex: {
     id: 'codex',
     api: 'openai',
-    ready: lacks(has(/^›\s/m, /\? for shortcuts/), /esc to interrupt/),
+    // The composer (› at column 0) with no turn running and no form open. The footer's "? for
+    // shortcuts" is not waited for: 0.137.0 draws none (its footer is the model and the folder),
+    // and no release draws it with a draft in the composer.
+    ready: lacks(has(/^›\s/m), /esc to interrupt/, /Press enter to confirm/, /enter to submit answer/),
     working: has(/esc to interrupt/),
     approval: has(/Would you like to run the following command\?/, /Press enter to confirm/),
     approveKeys: ['Enter'],
     approveWhat: 'pressed Enter on "1. Yes, proceed (y)"',
-    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Worked for/), /esc to interrupt/),
+    approvalMessage: 'approve Bash: touch hello.txt',
+    // 0.171.0 prints "Worked for <time> • <clock>" under a finished turn; 0.101.0 and 0.137.0 a
+    // bare rule above the answer: the answer and the composer back is what every release shows.
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /^›\s/m), /esc to interrupt/, /Press enter to confirm/),
     finishedSecond: lacks(has(/• Okay\./), /esc to interrupt/),
     doneState: 'done',
-    doneWhy: 'Codex prints "Worked for <time> • <clock>" under a finished turn',
+    doneWhy: 'Codex prints "Worked for <time> • <clock>" (0.171.0) or a rule (0.101.0, 0.137.0) above or under a finished turn',
     interruptKeys: ['Escape'],
-    interrupted: lacks(has(/[Ii]nterrupt/, /^›\s/m), /esc to interrupt/),
+    // 0.171.0 prints "■ Conversation interrupted ..."; 0.137.0 drops the turn and puts its prompt
+    // back in the composer.
+    interrupted: lacks(has(/^›\s/m, /[Ii]nterrupt|^› Please create hello\.txt again/m), /esc to interrupt/),
+    // request_user_input: offered from 0.101.0 on, answered only in Plan mode ("request_user_input
+    // is unavailable in Default mode" otherwise); Shift+Tab cycles Default and Plan.
+    question: {
+      modeKeys: ['BTab'],
+      // The footer's mode label; the transcript keeps "Model changed to ... for Plan mode." too.
+      mode: bottom(2, has(/Plan mode/)),
+      restoreKeys: ['BTab'],
+      modeWhat: 'pressed Shift+Tab into Plan mode (request_user_input is unavailable in Default mode)',
+      tool: 'request_user_input',
+      args: {
+        questions: [
+          {
+            id: 'file_name',
+            header: 'File',
+            question: 'Which file should I create?',
+            options: [
+              { label: 'hello.txt (Recommended)', description: 'The name you asked for.' },
+              { label: 'world.txt', description: 'Another name.' },
+            ],
+          },
+        ],
+      },
+      shows: has(/Which file should I create\?/, /enter to submit/),
+      answerKeys: ['Enter'],
+      answerWhat: 'pressed Enter on "1. hello.txt (Recommended)"',
+    },
     hooks: (dir) => ({ hooks: claudeStyleHooks(CODEX_EVENTS)(dir) }),
     hookDialog: { shows: has(/Hooks need review/, /Trust all and continue/), keys: ['Down', 'Enter'], what: 'pressed Down, Enter on "2. Trust all and continue"' },
     hookEvents: CODEX_EVENTS,
@@ -617,7 +696,13 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
         await keys(d, w, sd.keys);
       }
     }
-    await waitScreen(d, w, plan.ready, 'the idle prompt', obs, plan.startTimeoutMs ?? 60_000);
+    try {
+      await waitScreen(d, w, plan.ready, 'the idle prompt', obs, plan.startTimeoutMs ?? 60_000);
+    } catch (e) {
+      // A release that never reaches its prompt here: what it showed instead is the capture.
+      await shoot(d, a, pane, size, { name: 'start-failed', state: 'none', how: `the program never showed its idle prompt within ${Math.round((plan.startTimeoutMs ?? 60_000) / 1000)} s of being started; the screen as it was then` }, base);
+      throw e;
+    }
     let calm = await settle(d, w, plan.ready, obs, 2000, 15_000);
     await shoot(d, a, pane, size, { name: 'idle-fresh', state: 'idle', how: `the fresh idle prompt after start-up, nothing typed${calm ? ', left to settle 2 s unchanged' : ', captured while it still changed'}` }, base);
 
@@ -646,7 +731,7 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
           name: 'approval-shell-command',
           state: 'needs_input',
           kind: 'approval',
-          message: 'touch hello.txt',
+          message: plan.approvalMessage ?? 'touch hello.txt',
           how: `typed "${PROMPT}" + Enter; the fake model asked for the shell command "touch hello.txt"; captured on the permission prompt${calm ? ' (left to settle 1.2 s unchanged)' : ' (it kept animating; captured as it was)'}`,
         },
         base,
@@ -681,57 +766,132 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
       size,
       {
         name: plan.approval ? 'done-after-approved-command' : 'done-after-command',
-        state: plan.doneState,
+        // A screen or title rule never decides done (fixtures/README.md): a finished turn's screen says idle.
+        state: 'idle',
         how: `the turn finished: the fake model answered "${FINAL}" after the command ran (${plan.doneWhy})${calm ? '; left to settle 2 s unchanged' : '; captured while it still changed'}`,
       },
       base,
     );
-    if (!full) return;
+    if (full) {
 
-    // A second turn, text only: the first turn's answered prompt is still above the live prompt.
-    obs.phase = 'second-turn';
-    api.setCommand(null);
-    api.setFinalText(SECOND_FINAL);
-    await typePrompt(d, w, SECOND_PROMPT);
-    await waitScreen(d, w, plan.finishedSecond, 'the second turn finished', obs);
-    calm = await settle(d, w, plan.finishedSecond, obs, 2000, 15_000);
+      // A second turn, text only: the first turn's answered prompt is still above the live prompt.
+      obs.phase = 'second-turn';
+      api.setCommand(null);
+      api.setFinalText(SECOND_FINAL);
+      await typePrompt(d, w, SECOND_PROMPT);
+      await waitScreen(d, w, plan.finishedSecond, 'the second turn finished', obs);
+      calm = await settle(d, w, plan.finishedSecond, obs, 2000, 15_000);
+      await shoot(
+        d,
+        a,
+        pane,
+        size,
+        {
+          name: plan.approval ? 'done-second-turn-answered-approval-above' : 'done-second-turn',
+          state: 'idle',
+          how: `a second turn: typed "${SECOND_PROMPT}" + Enter, the fake model answered "${SECOND_FINAL}" with no tool call${plan.approval ? '; the first turn\'s answered permission prompt (what is left of it) is still on the screen above the live idle prompt: a historical dialog, not a blocker' : ''}${calm ? '; left to settle 2 s unchanged' : ''}`,
+        },
+        base,
+      );
+
+      // A turn interrupted while the model works.
+      obs.phase = 'interrupt';
+      api.setCommand('touch hello.txt');
+      api.setFinalText(FINAL);
+      api.hold();
+      await typePrompt(d, w, INTERRUPT_PROMPT);
+      await api.waitHeld(1, 60_000);
+      await waitScreen(d, w, plan.working, 'working before the interrupt', obs);
+      await keys(d, w, plan.interruptKeys);
+      await waitScreen(d, w, plan.interrupted, 'the prompt back after the interrupt', obs, 30_000);
+      calm = await settle(d, w, plan.interrupted, obs, 2000, 15_000);
+      await shoot(
+        d,
+        a,
+        pane,
+        size,
+        {
+          name: 'idle-after-interrupt',
+          state: 'idle',
+          how: `a third turn: typed "${INTERRUPT_PROMPT}" + Enter, the model's answer held on the fake server, then pressed ${plan.interruptKeys.join(' ')} while it worked${calm ? '; left to settle 2 s unchanged' : ''}`,
+        },
+        base,
+      );
+      api.release();
+    }
+
+    // A question the model asks through the harness's own tool (plan.question).
+    if (plan.question) {
+      const q = plan.question;
+      const offered = [...api.requests].reverse().find((r) => r.role === 'main' && Array.isArray(r.body?.tools));
+      const names = ((offered?.body?.tools ?? []) as Array<{ name?: string; function?: { name?: string } }>).map((t) => t.name ?? t.function?.name ?? '');
+      if (!names.includes(q.tool)) problems.push(`${a.spec.id} ${a.version} ${tag}: no question: the model's request does not offer ${q.tool} (offered: ${names.join(', ')})`);
+      else {
+        obs.phase = 'question';
+        if (q.modeKeys?.length) {
+          await keys(d, w, q.modeKeys);
+          if (q.mode) await waitScreen(d, w, q.mode, 'the mode the question tool is available in', obs, 15_000);
+        }
+        api.setToolCall({ name: q.tool, args: q.args });
+        await typePrompt(d, w, QUESTION_PROMPT);
+        await waitScreen(d, w, q.shows, 'the question', obs);
+        calm = await settle(d, w, q.shows, obs);
+        await shoot(
+          d,
+          a,
+          pane,
+          size,
+          {
+            name: 'question',
+            state: 'needs_input',
+            kind: 'question',
+            how: `${q.modeWhat ? `${q.modeWhat}; ` : ''}typed "${QUESTION_PROMPT}" + Enter; the fake model called ${q.tool} with one question ("Which file should I create?", two options); captured on the question${calm ? ' (left to settle 1.2 s unchanged)' : ' (it kept animating; captured as it was)'}`,
+          },
+          base,
+        );
+        api.setToolCall(null);
+        const asked = api.requests.length;
+        await keys(d, w, q.answerKeys);
+        // The answer goes back to the model, which answers with the final text.
+        await api.waitRequest((r) => r.id > asked && r.role === 'main' && r.answer === 'text', 60_000);
+        await waitScreen(d, w, plan.finished, 'the turn finished after the answer', obs);
+        await settle(d, w, plan.finished, obs, 1200, 10_000);
+        if (q.restoreKeys?.length) {
+          await keys(d, w, q.restoreKeys);
+          if (q.mode) await waitScreen(d, w, (s) => !q.mode!(s), 'the mode left', obs, 15_000).catch(() => problems.push(`${a.spec.id} ${tag}: the question's mode did not go away after ${q.restoreKeys!.join(' ')}`));
+        }
+      }
+    }
+
+    // A turn the model API fails: HTTP 500 on every main request, the harness's retries included.
+    obs.phase = 'error';
+    api.failWith(500);
+    await typePrompt(d, w, ERROR_PROMPT);
+    await api.waitRequest((r) => r.answer === '500', 60_000);
+    const errored = plan.errored ?? plan.ready;
+    await waitScreen(d, w, (s) => errored(s) && !plan.working(s) && s.includes(ERROR_PROMPT), 'the prompt back after the failed turn', obs, 180_000);
+    calm = await settle(d, w, (s) => errored(s) && !plan.working(s), obs, 2000, 15_000);
+    const failed = api.requests.filter((r) => r.answer === '500').length;
     await shoot(
       d,
       a,
       pane,
       size,
       {
-        name: plan.approval ? 'done-second-turn-answered-approval-above' : 'done-second-turn',
-        state: plan.doneState,
-        how: `a second turn: typed "${SECOND_PROMPT}" + Enter, the fake model answered "${SECOND_FINAL}" with no tool call${plan.approval ? '; the first turn\'s answered permission prompt (what is left of it) is still on the screen above the live idle prompt: a historical dialog, not a blocker' : ''}${calm ? '; left to settle 2 s unchanged' : ''}`,
+        name: 'error-server-500',
+        state: plan.errorState ?? 'idle',
+        how: `typed "${ERROR_PROMPT}" + Enter; the fake API answered HTTP 500 with an error body to every model request (${failed}, the harness's retries included); captured once the prompt was back${calm ? ', left to settle 2 s unchanged' : ', captured while it still changed'}`,
       },
       base,
     );
+    api.failWith(null);
 
-    // A turn interrupted while the model works.
-    obs.phase = 'interrupt';
-    api.setCommand('touch hello.txt');
-    api.setFinalText(FINAL);
-    api.hold();
-    await typePrompt(d, w, INTERRUPT_PROMPT);
-    await api.waitHeld(1, 60_000);
-    await waitScreen(d, w, plan.working, 'working before the interrupt', obs);
-    await keys(d, w, plan.interruptKeys);
-    await waitScreen(d, w, plan.interrupted, 'the prompt back after the interrupt', obs, 30_000);
-    calm = await settle(d, w, plan.interrupted, obs, 2000, 15_000);
-    await shoot(
-      d,
-      a,
-      pane,
-      size,
-      {
-        name: 'idle-after-interrupt',
-        state: 'idle',
-        how: `a third turn: typed "${INTERRUPT_PROMPT}" + Enter, the model's answer held on the fake server, then pressed ${plan.interruptKeys.join(' ')} while it worked${calm ? '; left to settle 2 s unchanged' : ''}`,
-      },
-      base,
-    );
-    api.release();
+    // Text typed at the idle prompt, not submitted.
+    obs.phase = 'draft';
+    await d.ok(['send-text', '-w', w, DRAFT]);
+    await waitScreen(d, w, (s) => s.includes(DRAFT), 'the draft on the screen', obs, 20_000);
+    calm = await settle(d, w, (s) => s.includes(DRAFT), obs, 2000, 15_000);
+    await shoot(d, a, pane, size, { name: 'idle-typed-draft', state: 'idle', how: `typed "${DRAFT}" at the idle prompt and did not submit it${calm ? '; left to settle 2 s unchanged' : '; captured while it still changed'}` }, base);
   } finally {
     writeObserved(a, tag, obs, base);
     obs.stop();
@@ -753,7 +913,10 @@ function writeObserved(a: InstalledAgent, tag: string, obs: Observer, base: stri
   written.push(file);
 }
 
-function procFixture(a: InstalledAgent, pane: AgentPane, run: AgentRun, obtained: string, extra: Record<string, unknown> = {}, fileName = a.spec.id): void {
+/** Another release than the pinned one (--version) writes process/<harness>@<version>.toml, beside the pinned release's own. */
+const procName = (a: InstalledAgent) => (a.version === AGENTS[a.spec.id]?.version ? a.spec.id : `${a.spec.id}@${a.version}`);
+
+function procFixture(a: InstalledAgent, pane: AgentPane, run: AgentRun, obtained: string, extra: Record<string, unknown> = {}, fileName = procName(a)): void {
   const snap = processSnapshot(pane, run);
   const dir = join(FIX, 'process');
   mkdirSync(dir, { recursive: true });

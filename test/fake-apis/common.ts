@@ -32,6 +32,8 @@ export interface FakeApiOptions {
   finalText?: string;
   /** The title side requests get (Claude Code and opencode show it). */
   title?: string;
+  /** Main answers fail with this HTTP status and an error body (default: none, they answer). */
+  failStatus?: number | null;
 }
 
 export interface FakeApi {
@@ -52,6 +54,18 @@ export interface FakeApi {
   /** Changes the shell command the next fresh turn asks for (null: text only). */
   setCommand(cmd: string | null): void;
   setFinalText(text: string): void;
+  /**
+   * From now on main answers fail with this HTTP status (500: a server error) and a JSON error
+   * body, after the delay and the hold like any answer; null answers again. Side requests still
+   * answer. A harness that retries sees the same status on every try.
+   */
+  failWith(status: number | null): void;
+  /**
+   * The next fresh turns call this tool instead of the shell command, when the request offers a
+   * tool of that name (a question tool, say); null goes back to the shell command. Used by the
+   * APIs that implement it (openai.ts).
+   */
+  setToolCall(call: { name: string; args: Record<string, unknown> } | null): void;
   readonly command: string | null;
 }
 
@@ -67,11 +81,20 @@ export interface Handler {
 
 export interface FakeApiState {
   command: string | null;
+  /** A tool call a fresh turn makes instead of the shell command, when the tool is offered. */
+  toolCall: { name: string; args: Record<string, unknown> } | null;
   finalText: string;
   title: string;
   delayMs: number;
   /** Waits for the delay and the hold: call it before writing a main answer. */
   mainGate(rec: RecordedRequest): Promise<void>;
+}
+
+/** Thrown by mainGate when main answers are set to fail (failWith): the request gets that status. */
+class FailAnswer extends Error {
+  constructor(readonly status: number) {
+    super(`fail with HTTP ${status}`);
+  }
 }
 
 export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Promise<FakeApi> {
@@ -82,20 +105,24 @@ export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Prom
   const notify = () => {
     for (const w of [...watchers]) w();
   };
+  let failStatus = opts.failStatus ?? null;
   const state: FakeApiState = {
     command: opts.command === undefined ? 'touch hello.txt' : opts.command,
+    toolCall: null,
     finalText: opts.finalText ?? 'Done! I created hello.txt in the current directory.',
     title: opts.title ?? 'Create hello file',
     delayMs: opts.delayMs ?? 0,
     async mainGate(rec) {
       if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
-      if (!holding) return;
-      rec.held = true;
-      await new Promise<void>((go) => {
-        waiters.push({ rec, go });
-        notify();
-      });
-      rec.held = false;
+      if (holding) {
+        rec.held = true;
+        await new Promise<void>((go) => {
+          waiters.push({ rec, go });
+          notify();
+        });
+        rec.held = false;
+      }
+      if (failStatus !== null) throw new FailAnswer(failStatus);
     },
   };
   let n = 0;
@@ -130,8 +157,12 @@ export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Prom
           notify();
         })
         .catch((e: unknown) => {
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { message: String(e) } }));
+          const status = e instanceof FailAnswer ? e.status : 500;
+          if (e instanceof FailAnswer) rec.answer = String(status);
+          if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json' });
+          const message = e instanceof FailAnswer ? `The fake server failed this request on purpose (HTTP ${status}).` : String(e);
+          res.end(JSON.stringify({ error: { message, type: 'server_error', code: null, param: null } }));
+          notify();
         });
     });
   });
@@ -185,6 +216,12 @@ export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Prom
     },
     setFinalText(text) {
       state.finalText = text;
+    },
+    failWith(status) {
+      failStatus = status;
+    },
+    setToolCall(call) {
+      state.toolCall = call;
     },
     async close() {
       holding = false;

@@ -48,9 +48,13 @@ export function startFakeOpenAI(opts: FakeApiOptions = {}): Promise<FakeApi> {
     const items: Any[] = body.input ?? body.messages ?? [];
     const last = Array.isArray(items) ? items[items.length - 1] ?? {} : {};
     const answered = last.type === 'function_call_output' || last.role === 'tool';
-    const tool = pickTool(tools);
-    const main = !!tool;
-    const call = main && !answered && api.command !== null;
+    const shellTool = pickTool(tools);
+    const main = !!shellTool;
+    // setToolCall: a fresh turn calls that tool (a question tool, say) instead of the shell command.
+    const other = main && api.toolCall ? tools.find((t) => toolName(t) === api.toolCall!.name) ?? null : null;
+    const tool = other ?? shellTool;
+    const args = () => (other ? api.toolCall!.args : shellArgs(tool, api.command!));
+    const call = main && !answered && (other !== null || api.command !== null);
     rec.role = main ? 'main' : 'side';
     rec.answer = call ? 'tool_call' : main ? 'text' : 'side';
     if (main) await api.mainGate(rec);
@@ -60,14 +64,14 @@ export function startFakeOpenAI(opts: FakeApiOptions = {}): Promise<FakeApi> {
     if (/chat\/completions/.test(rec.url)) {
       if (body.stream === false) {
         const message = call
-          ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: toolName(tool), arguments: JSON.stringify(shellArgs(tool, api.command!)) } }] }
+          ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: toolName(tool), arguments: JSON.stringify(args()) } }] }
           : { role: 'assistant', content: text };
         return json(res, { id: `c${id}`, object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message, finish_reason: call ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
       }
       sseHead(res);
       const chunk = (d: Any, extra: Any = {}) => res.write(`data: ${JSON.stringify({ id: `c${id}`, object: 'chat.completion.chunk', created: 0, model: body.model, choices: d ? [d] : [], ...extra })}\n\n`);
       if (call) {
-        chunk({ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: toolName(tool), arguments: JSON.stringify(shellArgs(tool, api.command!)) } }] }, finish_reason: null });
+        chunk({ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: toolName(tool), arguments: JSON.stringify(args()) } }] }, finish_reason: null });
         chunk({ index: 0, delta: {}, finish_reason: 'tool_calls' });
       } else {
         chunk({ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null });
@@ -87,7 +91,7 @@ export function startFakeOpenAI(opts: FakeApiOptions = {}): Promise<FakeApi> {
     ev('response.in_progress', { response: base });
     let item: Any;
     if (call) {
-      item = { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}`, name: toolName(tool), arguments: JSON.stringify(shellArgs(tool, api.command!)), status: 'completed' };
+      item = { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}`, name: toolName(tool), arguments: JSON.stringify(args()), status: 'completed' };
       ev('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
       ev('response.function_call_arguments.delta', { output_index: 0, item_id: item.id, delta: item.arguments });
       ev('response.function_call_arguments.done', { output_index: 0, item_id: item.id, arguments: item.arguments });
