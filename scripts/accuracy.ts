@@ -242,7 +242,22 @@ export function leaveOneVersionOut(repo: string, fixtures: Array<{ file: string;
       continue;
     }
     const failed = set.failures.filter((x) => x.file.endsWith(`${sep}${harness}.toml`));
-    if (failed.length) line.note = `its manifest at ${line.base!.slice(0, 10)} does not load with today's loader: ${failed[0]!.reason}`;
+    const notes: string[] = line.note ? [line.note] : [];
+    if (failed.length) notes.push(`its manifest at ${line.base!.slice(0, 10)} does not load with today's loader: ${failed[0]!.reason}`);
+    const before = findHarness(set, harness);
+    const ruleCount = (before?.rules.screen?.rules.length ?? 0) + (before?.rules.title?.rules.length ?? 0);
+    if (!failed.length && ruleCount === 0) notes.push(`${harness} had no screen or title rules then`);
+    // Were any other version's captures in git before? If not, the rules were written from these.
+    const others = all.filter((x) => x.f.program_version !== newest).map((x) => x.file);
+    let earlier = false;
+    try {
+      const otherAdds = git(['log', '--diff-filter=A', '--no-renames', '--format=%H', line.base!, '--', ...others], repo).split('\n').filter(Boolean);
+      earlier = otherAdds.length > 0;
+    } catch {
+      // no history for them: not earlier
+    }
+    if (!earlier) notes.push('no other version\'s captures were in git before these, so the rules were first written from them: this says nothing about a release they were not written from');
+    line.note = notes.length ? notes.join('; ') : null;
     const scored = scoreFixtures(mine, set);
     line.right = scored.filter((s) => s.right).length;
     line.falseNeedsInput = scored.filter((s) => s.falseNeedsInput).length;

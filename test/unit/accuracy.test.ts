@@ -9,7 +9,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readdirSync, statSync } 
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { formatFixture, type Fixture } from '../../core/agent/fixture.js';
-import { buildReport, formatReport } from '../../scripts/accuracy.js';
+import { buildReport, formatReport, leaveOneVersionOut, readFixtures } from '../../scripts/accuracy.js';
 import { ROOT } from '../helpers/daemon.js';
 
 const SCRIPT = join(ROOT, 'scripts', 'accuracy.ts');
@@ -153,6 +153,7 @@ test('leave-one-version-out: the newest version against the manifests before its
     const l = r.lovo![0]!;
     assert.equal([l.harness, l.version, l.versions, l.right, l.total, l.falseNeedsInput, l.base, l.addedIn], ['demo', '2.0.0', 3, 1, 2, 0, before, added]);
     assert.equal(l.misses.map((m) => [m.file, m.expected, m.got]), [['fixtures/screens/demo/2.0.0/ask.screen', 'needs_input (approval)', 'none']]);
+    assert.is(l.note, null, 'older versions were captured first and the rules were there: nothing to add');
     const text = formatReport(r);
     assert.match(text, new RegExp(`demo 2\\.0\\.0 \\(newest of 3\\): 1/2 50\\.0% right with the manifests at ${before.slice(0, 10)} \\(before ${added.slice(0, 10)} added its captures\\), 0 false needs_input`));
 
@@ -162,6 +163,19 @@ test('leave-one-version-out: the newest version against the manifests before its
     const l2 = r2.lovo![0]!;
     assert.equal([l2.version, l2.versions, l2.right, l2.total, l2.addedIn, l2.base], ['2.1.0', 4, 1, 1, null, git('rev-parse', 'HEAD').trim()]);
     assert.match(l2.note ?? '', /not committed yet/);
+    // A newest version whose captures came first (the rules were written from them) says so.
+    const first = join(repo, 'fixtures', 'screens', 'first');
+    mkdirSync(first, { recursive: true });
+    for (const [v, state] of [['3.0.0', 'needs_input'], ['1.0.0', 'none'], ['2.0.0', 'none']] as const) {
+      writeFileSync(join(first, `${v}.screen`), fixture({ harness: 'demo', program_version: v, lines: state === 'none' ? ['$ '] : ['Permit?'], expect: { state, ...(state === 'none' ? {} : { kind: 'approval' }) } }));
+      if (v === '3.0.0') {
+        git('add', 'fixtures/screens/first');
+        git('commit', '-qm', 'the newest first');
+      }
+    }
+    const l3 = leaveOneVersionOut(repo, readFixtures([join(first, '3.0.0.screen'), join(first, '1.0.0.screen'), join(first, '2.0.0.screen')], repo).fixtures)[0]!;
+    assert.equal([l3.version, l3.right, l3.total], ['3.0.0', 1, 1]);
+    assert.match(l3.note ?? '', /no other version's captures were in git before these/);
     // Fewer than three versions: no line.
     assert.equal(buildReport({ repo, dir: join(repo, 'fixtures', 'screens', 'demo', '2.0.0') }).lovo, []);
   } finally {
