@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { TestDaemon, BIN, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { Terminal } from '../helpers/terminal.js';
+import { waitState } from '../helpers/agent-state.js';
 
 let d: TestDaemon;
 const TUIOS = `${process.execPath} ${BIN}`;
@@ -34,10 +35,6 @@ interface Win {
 async function windows(session?: string): Promise<Win[]> {
   const r = await d.call<{ windows: Win[] }>('list-windows', session ? { session } : {});
   return r.windows;
-}
-
-async function state(window: string): Promise<string> {
-  return (await d.call<{ state: string }>('get-agent-state', { window })).state;
 }
 
 test.before(async () => {
@@ -141,7 +138,7 @@ sleep 600
   t.keys('C-b', '5');
   await t.wait(/\[main\] 1 5\*/, 'workspace 5');
   await d.ok(['new-window', '-s', 'main', '--workspace', '5', 'agent', script, FIXTURE]);
-  await waitFor(async () => (await state('agent')) === 'needs_input', { what: 'the agent on needs_input' });
+  await waitState(d, 'agent', 'needs_input', { what: 'the agent on needs_input' });
   await t.wait(/┌─ ▲ agent /, 'the agent tile with its mark');
   t.keys('C-b', 'i');
   await t.wait(/Agents\s+▲ 1 need you/, 'the agents view');
@@ -154,7 +151,7 @@ sleep 600
   const s = await t.wait(/Press 1 again|Sent "1" to claude-code/, 'the answer or the risk warning');
   if (/Press 1 again/.test(s)) t.keys('1');
   await t.wait(/Sent "1" to claude-code/, 'the dock saying what was pressed');
-  await waitFor(async () => (await state('agent')) === 'working', { what: 'the pane going working' });
+  await waitState(d, 'agent', 'working', { what: 'the pane going working' });
   await d.waitScreen('agent', /the agent got: 1/);
   t.keys('Escape');
   await t.wait(/┌─ ● agent /, 'the working mark once the view closed');
