@@ -154,7 +154,9 @@ for (const file of observedFiles) {
     assert.is(`observed-${doc.size}.json`, rel.split('/').at(-1), 'size is the one in its name');
     assert.ok(Array.isArray(doc.titles) && Array.isArray(doc.osc_progress) && Array.isArray(doc.notifications), 'titles, osc_progress, notifications');
     // The same run as the folder's screens of its size (first-run dialogs come from runs of their own).
-    const screens = fixtures.filter((x) => x.file.startsWith(`${rel.split('/').slice(0, -1).join('/')}/`) && x.file.endsWith(`-${doc.size}.screen`) && !x.file.split('/').at(-1)!.startsWith('first-run-'));
+    // Only the screens in its own folder: a harness folder's flat files and its version folders are different runs.
+    const folder = rel.split('/').slice(0, -1).join('/');
+    const screens = fixtures.filter((x) => x.file.split('/').slice(0, -1).join('/') === folder && x.file.endsWith(`-${doc.size}.screen`) && !x.file.split('/').at(-1)!.startsWith('first-run-'));
     assert.ok(screens.length > 0, `screens of ${doc.size} beside it`);
     for (const { file: s, f } of screens) {
       assert.is(f.program_version, doc.program_version, `${s}: the same program version`);
