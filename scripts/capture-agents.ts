@@ -157,6 +157,13 @@ interface Plan {
    */
   errored?: Test;
   errorState?: string;
+  /**
+   * What the harness shows while it retries the failed requests (default: plan.working), captured
+   * as working-retrying-after-500 when it shows before the turn ends.
+   */
+  retrying?: Test;
+  /** How long a failed turn may take to end, retries included (default 180 s). */
+  errorWaitMs?: number;
 }
 
 function hookCmd(dir: string, event: string): string {
@@ -199,13 +206,37 @@ const PLANS: Record<string, Plan> = {
     approval: has(/Do you want to proceed\?/, /Esc to cancel/),
     approveKeys: ['Enter'],
     approveWhat: 'pressed Enter on "1. Yes"',
+    approvalMessage: 'approve Bash: touch hello.txt',
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /\? for shortcuts/), /esc to interrupt/),
     finishedSecond: lacks(has(/● Okay\./, /\? for shortcuts/), /esc to interrupt/),
     doneState: 'done',
     doneWhy: 'Claude Code prints "✻ <verb> for <time>" under a finished turn',
     interruptKeys: ['Escape'],
-    // Claude Code takes the interrupted turn off the screen and puts its prompt back in the input box.
-    interrupted: lacks(has(/manual mode on/, /^❯\sPlease create hello\.txt again/m), /esc to interrupt/),
+    // 2.1.332 takes the interrupted turn off the screen and puts its prompt back in the input box;
+    // older releases print "Interrupted by user" under it.
+    interrupted: lacks(has(/^❯\s/m, /Interrupted|^❯\sPlease create hello\.txt again/m), /esc to interrupt/),
+    // AskUserQuestion (the tool every captured release offers): one question, two options.
+    question: {
+      tool: 'AskUserQuestion',
+      args: {
+        questions: [
+          {
+            question: 'Which file should I create?',
+            header: 'File',
+            options: [
+              { label: 'hello.txt', description: 'The name you asked for.' },
+              { label: 'world.txt', description: 'Another name.' },
+            ],
+            multiSelect: false,
+          },
+        ],
+      },
+      shows: has(/Which file should I create\?/, /hello\.txt/, /world\.txt/),
+      answerKeys: ['Enter'],
+      answerWhat: 'pressed Enter on "1. hello.txt"',
+    },
+    // It retries a failed request (10 times by default, backing off up to 32 s): minutes.
+    errorWaitMs: 420_000,
     firstRun: [
       { name: 'trust-dialog', home: { trust: false }, shows: has(/trust this folder/i), state: 'needs_input', kind: 'question', what: 'project not marked trusted in ~/.claude.json' },
       { name: 'api-key-dialog', home: { approveKey: false }, shows: has(/Do you want to use this API key\?/), state: 'needs_input', kind: 'question', what: 'ANTHROPIC_API_KEY not in customApiKeyResponses.approved' },
@@ -248,6 +279,8 @@ const PLANS: Record<string, Plan> = {
     doneState: 'done',
     doneWhy: 'Codex prints "Worked for <time> • <clock>" (0.171.0) or a rule (0.101.0, 0.137.0) above or under a finished turn',
     interruptKeys: ['Escape'],
+    // While it retries a failed request: "• Reconnecting... 2/5 (3s • esc to interrupt)".
+    retrying: has(/Reconnecting/, /esc to interrupt/),
     // 0.171.0 prints "■ Conversation interrupted ..."; 0.137.0 drops the turn and puts its prompt
     // back in the composer.
     interrupted: lacks(has(/^›\s/m, /[Ii]nterrupt|^› Please create hello\.txt again/m), /esc to interrupt/),
@@ -869,7 +902,25 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
     await typePrompt(d, w, ERROR_PROMPT);
     await api.waitRequest((r) => r.answer === '500', 60_000);
     const errored = plan.errored ?? plan.ready;
-    await waitScreen(d, w, (s) => errored(s) && !plan.working(s) && s.includes(ERROR_PROMPT), 'the prompt back after the failed turn', obs, 180_000);
+    const ended = (s: string) => errored(s) && !plan.working(s) && s.includes(ERROR_PROMPT);
+    const retrying = plan.retrying ?? plan.working;
+    const first = await waitScreen(d, w, (s) => retrying(s) || ended(s), 'the harness retrying, or the prompt back after the failed turn', obs, 180_000);
+    if (retrying(first) && !ended(first)) {
+      const sofar = api.requests.filter((r) => r.answer === '500').length;
+      await shoot(
+        d,
+        a,
+        pane,
+        size,
+        {
+          name: 'working-retrying-after-500',
+          state: 'working',
+          how: `typed "${ERROR_PROMPT}" + Enter; the fake API answered HTTP 500 to every model request; captured while the harness retried (${sofar} failed so far), as soon as its retry chrome showed`,
+        },
+        base,
+      );
+    } else problems.push(`${a.spec.id} ${a.version} ${tag}: the failed turn ended before the harness showed it retrying`);
+    await waitScreen(d, w, ended, 'the prompt back after the failed turn', obs, plan.errorWaitMs ?? 180_000);
     calm = await settle(d, w, (s) => errored(s) && !plan.working(s), obs, 2000, 15_000);
     const failed = api.requests.filter((r) => r.answer === '500').length;
     await shoot(
