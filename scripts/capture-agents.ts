@@ -164,6 +164,11 @@ interface Plan {
   retrying?: Test;
   /** How long a failed turn may take to end, retries included (default 180 s). */
   errorWaitMs?: number;
+  /**
+   * Keys that empty the input, pressed after the interrupted turn's capture: a harness that puts
+   * the interrupted prompt back in its input would otherwise send it with the next prompt.
+   */
+  clearKeys?: string[];
 }
 
 function hookCmd(dir: string, event: string): string {
@@ -279,6 +284,8 @@ const PLANS: Record<string, Plan> = {
     doneState: 'done',
     doneWhy: 'Codex prints "Worked for <time> • <clock>" (0.171.0) or a rule (0.101.0, 0.137.0) above or under a finished turn',
     interruptKeys: ['Escape'],
+    // 0.137.0 puts the interrupted prompt back in the composer: end of line, then delete to its start.
+    clearKeys: ['C-e', 'C-u'],
     // While it retries a failed request: "• Reconnecting... 2/5 (3s • esc to interrupt)".
     retrying: has(/Reconnecting/, /esc to interrupt/),
     // 0.171.0 prints "■ Conversation interrupted ..."; 0.137.0 drops the turn and puts its prompt
@@ -851,6 +858,7 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
         base,
       );
       api.release();
+      if (plan.clearKeys?.length) await keys(d, w, plan.clearKeys);
     }
 
     // A question the model asks through the harness's own tool (plan.question).
