@@ -206,7 +206,8 @@ const PLANS: Record<string, Plan> = {
   'claude-code': {
     id: 'claude-code',
     api: 'anthropic',
-    ready: lacks(has(/\? for shortcuts/, /^❯\s/m), /esc to interrupt/),
+    // The input line starts with ❯ (2.1.x) or > (2.0.x), then a no-break space.
+    ready: lacks(has(/\? for shortcuts/, /^[❯>]\s/m), /esc to interrupt/),
     working: has(/esc to interrupt/),
     approval: has(/Do you want to proceed\?/, /Esc to cancel/),
     approveKeys: ['Enter'],
@@ -219,7 +220,7 @@ const PLANS: Record<string, Plan> = {
     interruptKeys: ['Escape'],
     // 2.1.332 takes the interrupted turn off the screen and puts its prompt back in the input box;
     // older releases print "Interrupted by user" under it.
-    interrupted: lacks(has(/^❯\s/m, /Interrupted|^❯\sPlease create hello\.txt again/m), /esc to interrupt/),
+    interrupted: lacks(has(/^[❯>]\s/m, /Interrupted|^[❯>]\sPlease create hello\.txt again/m), /esc to interrupt/),
     // AskUserQuestion (the tool every captured release offers): one question, two options.
     question: {
       tool: 'AskUserQuestion',

@@ -2,7 +2,8 @@
 // shared/notes/fake-model-apis/anthropic.js. Claude Code sends `HEAD /` at start, then every model
 // call as `POST /v1/messages?beta=true` with `stream: true`. The first request of a turn is a title
 // side request (no tools); the main request offers `Bash`. A fresh turn gets a text block and a
-// Bash tool_use for the chosen command; the request that ends with a tool_result gets the final text.
+// Bash tool_use for the chosen command (or the tool setToolCall names, when offered); the request
+// that ends with a tool_result gets the final text.
 import { startFakeApi, sseHead, json, type FakeApi, type FakeApiOptions, type RecordedRequest } from './common.js';
 
 export type { FakeApi, FakeApiOptions, RecordedRequest } from './common.js';
@@ -35,7 +36,13 @@ export function startFakeAnthropic(opts: FakeApiOptions = {}): Promise<FakeApi> 
     let stop: string;
     if (tools.includes('Bash')) {
       rec.role = 'main';
-      if (!endsWithToolResult(body) && api.command !== null) {
+      // setToolCall: a fresh turn calls that tool (AskUserQuestion, say) instead of Bash, when offered.
+      const other = api.toolCall && tools.includes(api.toolCall.name) ? api.toolCall : null;
+      if (!endsWithToolResult(body) && other) {
+        rec.answer = 'tool_call';
+        content = [{ type: 'tool_use', id: `toolu_fake_${rec.id}`, name: other.name, input: other.args }];
+        stop = 'tool_use';
+      } else if (!endsWithToolResult(body) && api.command !== null) {
         rec.answer = 'tool_call';
         content = [
           { type: 'text', text: "I'll run that for you." },

@@ -63,7 +63,7 @@ export interface FakeApi {
   /**
    * The next fresh turns call this tool instead of the shell command, when the request offers a
    * tool of that name (a question tool, say); null goes back to the shell command. Used by the
-   * APIs that implement it (openai.ts).
+   * APIs that implement it (openai.ts, anthropic.ts).
    */
   setToolCall(call: { name: string; args: Record<string, unknown> } | null): void;
   readonly command: string | null;
