@@ -97,6 +97,16 @@ interface FirstRun {
   state: string;
   kind?: string;
   what: string;
+  /** A release older than this (--version) does not have the dialog: it skips it, and says so. */
+  since?: string;
+}
+
+/** Compares dotted release numbers (2.0.76 < 2.1.197 < 2.1.332); a part that is not a number compares as 0. */
+function versionCmp(x: string, y: string): number {
+  const a = x.split(/[.-]/).map((p) => Number(p) || 0);
+  const b = y.split(/[.-]/).map((p) => Number(p) || 0);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
 }
 
 interface Plan {
@@ -216,11 +226,13 @@ const PLANS: Record<string, Plan> = {
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /\? for shortcuts/), /esc to interrupt/),
     finishedSecond: lacks(has(/● Okay\./, /\? for shortcuts/), /esc to interrupt/),
     doneState: 'done',
-    doneWhy: 'Claude Code prints "✻ <verb> for <time>" under a finished turn',
+    doneWhy: 'Claude Code 2.1.x prints "✻ <verb> for <time>" under a finished turn; 2.0.x prints the answer alone',
     interruptKeys: ['Escape'],
     // 2.1.332 takes the interrupted turn off the screen and puts its prompt back in the input box;
     // older releases print "Interrupted by user" under it.
     interrupted: lacks(has(/^[❯>]\s/m, /Interrupted|^[❯>]\sPlease create hello\.txt again/m), /esc to interrupt/),
+    // Ctrl+E, Ctrl+U empty the input box (the prompt an interrupt put back).
+    clearKeys: ['C-e', 'C-u'],
     // AskUserQuestion (the tool every captured release offers): one question, two options.
     question: {
       tool: 'AskUserQuestion',
@@ -253,6 +265,9 @@ const PLANS: Record<string, Plan> = {
         state: 'needs_input',
         kind: 'question',
         what: 'hasSeenAutoDefaultNudge not set in ~/.claude.json',
+        // 2.0.x has no auto mode (2.0.76's cli.js has no "auto mode on"). 2.1.197's binary has the
+        // dialog, behind a feature flag (tengu_maple_pier) that is off offline.
+        since: '2.1.0',
       },
       {
         name: 'auto-mode-idle',
@@ -260,6 +275,7 @@ const PLANS: Record<string, Plan> = {
         shows: lacks(has(/auto mode on/, /^❯\s/m), /esc to interrupt/),
         state: 'idle',
         what: 'permissions.defaultMode "auto" (2.1.33x\'s own default) instead of "default"',
+        since: '2.1.0',
       },
     ],
     hooks: claudeStyleHooks(CLAUDE_EVENTS),
@@ -1296,6 +1312,10 @@ async function main(): Promise<void> {
       }
       if (doFirstRun)
         for (const fr of plan.firstRun ?? []) {
+          if (fr.since && versionCmp(a.version, fr.since) < 0) {
+            log(`  first-run ${fr.name}: skipped, ${a.version} is older than ${fr.since} (the plan's first release with it)`);
+            continue;
+          }
           try {
             await runFirstRun(d, a, plan, fr);
           } catch (e) {
