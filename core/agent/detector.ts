@@ -245,8 +245,7 @@ export class Detector {
       this.store.reidentify(w, v.harness!, v.identity);
       this.log.debug('pane re-identified', { window: w.id, from: cur, to: v.harness });
     } else if (!cur) {
-      this.store.attribute(w, v.harness, v.identity);
-      if (this.store.stateOf(w) === 'none') this.store.claim(w, { origin: 'detect', state: 'unknown' });
+      this.store.attribute(w, v.harness, v.identity, true);
     }
     this.lookNow(w, d, true);
   }

@@ -196,7 +196,12 @@ export class AgentStore {
   }
 
   /** The detector's attribution; null says the agent left the foreground. */
-  attribute(w: Window, harness: string | null, identity: Identity): void {
+  /**
+   * Names (or clears) the pane's harness. `presence`: the detector saw the harness's process, so a
+   * pane nothing has set a state on becomes unknown in the same write: one agent-state event
+   * (none → unknown with the harness), not a none → none for the name followed by the state.
+   */
+  attribute(w: Window, harness: string | null, identity: Identity, presence = false): void {
     const p = this.pane(w);
     const cur = p.record.attribution;
     if (harness === null) {
@@ -206,6 +211,7 @@ export class AgentStore {
       return;
     } else {
       p.record.attribution = { harness, identity };
+      if (presence && p.record.view().state === 'none') p.record.apply({ origin: 'detect', state: 'unknown' });
     }
     p.record.evidenceAt = this.clock.now();
     this.commit(w, p);
