@@ -165,6 +165,9 @@ export class Window {
       onPromptMark: each('onPromptMark'),
       onProgramStatus: each('onProgramStatus'),
       onBell: each('onBell'),
+      // Not fanned out: the answer goes to the pane's program alone. Without it a program that
+      // asks where the cursor is (Codex before 0.100) waits, then gives up and exits.
+      onReply: (d: string) => this.write(d),
     };
   }
 

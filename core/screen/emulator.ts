@@ -46,6 +46,8 @@ export interface EmulatorHooks {
   /** OSC 7501 Program Status payload, unparsed (core/agent parses it). */
   onProgramStatus?(payload: string): void;
   onBell?(): void;
+  /** The terminal's answer to a query the program made (CSI 6n, DA, DECRQM): goes back to the program. */
+  onReply?(data: string): void;
 }
 
 export interface EmulatorOptions {
@@ -123,6 +125,9 @@ export class Emulator {
       this.hooks.onTitle?.(t);
     });
     this.term.onBell(() => this.hooks.onBell?.());
+    // What the terminal answers the program (cursor position, device attributes, mode reports):
+    // the pane's program asks the emulator, as a program under tmux asks tmux.
+    this.term.onData((d) => this.hooks.onReply?.(d));
     this.registerOsc();
     if (opts.scrollback > this.hot) {
       if (this.normalLines()) {

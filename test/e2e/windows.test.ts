@@ -138,4 +138,15 @@ test('a pane printing at full speed loses no line, and the daemon stays bounded 
   assert.ok(peak - before < 96 * 1024 * 1024, `the daemon grew ${Math.round((peak - before) / 1048576)} MB during the flood`);
 });
 
+test('a program that asks the terminal gets its answer: the cursor position (CSI 6n) and the device attributes (CSI c)', async () => {
+  // As under tmux, the pane's terminal answers; a program that waits on it (Codex before 0.100
+  // asks for the cursor position at start and exits when no answer comes) goes on.
+  const ask = "process.stdin.setRawMode(true); let got = ''; process.stdin.on('data', (d) => { got += d; if (/R[\\s\\S]*c/.test(got)) { console.log('REPLY ' + JSON.stringify(got)); process.exit(0); } }); process.stdout.write('\\x1b[3;5H\\x1b[6n\\x1b[c');";
+  await d.ok(['new-window', '-s', 'work', 'asks', process.execPath, '-e', ask]);
+  const screen = await d.waitScreen('asks', /REPLY /);
+  const reply = JSON.parse(/REPLY (".*")/.exec(screen)![1]!) as string;
+  assert.ok(reply.startsWith('\x1b[3;5R'), `the cursor position, row 3 column 5: ${JSON.stringify(reply)}`);
+  assert.match(reply, /\x1b\[\?[\d;]+c$/, 'the primary device attributes');
+});
+
 test.run();
