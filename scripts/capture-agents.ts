@@ -10,6 +10,7 @@
 //   node --import tsx scripts/capture-agents.ts codex pi        # some
 //   node --import tsx scripts/capture-agents.ts --no-hooks --sizes 120x40
 //   node --import tsx scripts/capture-agents.ts --hooks-only copilot
+//   node --import tsx scripts/capture-agents.ts --first-run-only --version 2.0.76 claude-code   # only the first-run dialogs
 //   node --import tsx scripts/capture-agents.ts --notify-only claude-code codex   # only notifications
 //   node --import tsx scripts/capture-agents.ts --process-only qoder amp   # only fixtures/process
 //   node --import tsx scripts/capture-agents.ts --process-only --bin qoder qoder  # another bin of the package
@@ -256,7 +257,8 @@ const PLANS: Record<string, Plan> = {
     // It retries a failed request (10 times by default, backing off up to 32 s): minutes.
     errorWaitMs: 420_000,
     firstRun: [
-      { name: 'trust-dialog', home: { trust: false }, shows: has(/trust this folder/i), state: 'needs_input', kind: 'question', what: 'project not marked trusted in ~/.claude.json' },
+      // 2.1.x: "Yes, I trust this folder"; 2.0.76: "Do you trust the files in this folder?".
+      { name: 'trust-dialog', home: { trust: false }, shows: has(/trust this folder|trust the files in this folder/i), state: 'needs_input', kind: 'question', what: 'project not marked trusted in ~/.claude.json' },
       { name: 'api-key-dialog', home: { approveKey: false }, shows: has(/Do you want to use this API key\?/), state: 'needs_input', kind: 'question', what: 'ANTHROPIC_API_KEY not in customApiKeyResponses.approved' },
       {
         name: 'auto-mode-nudge',
@@ -498,6 +500,8 @@ const wanted = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 
 const sizes = (opt('--sizes') ?? '120x40,80x24').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const doHooks = !flag('--no-hooks');
 const hooksOnly = flag('--hooks-only');
+/** Only the plan's first-run dialogs (no turn, no hooks). */
+const firstRunOnly = flag('--first-run-only');
 const processOnly = flag('--process-only');
 const otherBin = opt('--bin');
 const release = opt('--version');
@@ -1302,7 +1306,7 @@ async function main(): Promise<void> {
     log(`${id} ${a.version}`);
     const d = await TestDaemon.start();
     try {
-      for (const [i, size] of (hooksOnly ? [] : sizes).entries()) {
+      for (const [i, size] of (hooksOnly || firstRunOnly ? [] : sizes).entries()) {
         try {
           await runMain(d, a, plan, size, i === 0);
         } catch (e) {
@@ -1323,7 +1327,7 @@ async function main(): Promise<void> {
             log(`  FAILED first-run ${fr.name}: ${(e as Error).message}`);
           }
         }
-      if (doHooks && plan.hooks) {
+      if (doHooks && !firstRunOnly && plan.hooks) {
         try {
           await runHooks(d, a, plan);
         } catch (e) {
