@@ -34,12 +34,12 @@
 // with git log --diff-filter=A --no-renames; captures not yet committed are scored against HEAD's
 // manifests). It says how rules written from older releases held on a release they were not
 // written from. It is computed only for a folder inside this repository.
-import { readdirSync, readFileSync, statSync, mkdtempSync, rmSync, realpathSync } from 'node:fs';
+import { readFileSync, statSync, mkdtempSync, rmSync, realpathSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseFixture, type Fixture } from '../core/agent/fixture.js';
+import { fixtureFiles, parseFixture, type Fixture } from '../core/agent/fixture.js';
 import { loadManifests, findHarness, type ManifestSet } from '../core/agent/manifest.js';
 import { classifyCapture, judge } from '../core/agent/rules/classify.js';
 import { compareVersions } from '../core/agent/harness-version.js';
@@ -96,20 +96,6 @@ export interface LovoLine {
   note: string | null;
 }
 
-export function walkScreens(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
-    .flatMap((n) => {
-      const p = join(dir, n);
-      return statSync(p).isDirectory() ? walkScreens(p) : n.endsWith('.screen') ? [p] : [];
-    })
-    .sort();
-}
 
 function expectedText(f: Fixture): string {
   if (f.expect.freeze) return 'freeze';
@@ -346,7 +332,7 @@ export function buildReport(opts: { dir?: string; manifests?: string; repo?: str
   const manifestsDir = resolve(opts.manifests ?? join(repo, 'manifests'));
   const set = loadManifests(manifestsDir, null, nullLogger);
   const shownFrom = insideRepo(dir, repo) ? repo : dir;
-  const { fixtures, unreadable } = readFixtures(walkScreens(dir), shownFrom);
+  const { fixtures, unreadable } = readFixtures(fixtureFiles(dir), shownFrom);
   const scored = scoreFixtures(fixtures, set);
   const { rows, totals } = tabulate(scored);
   let lovo: LovoLine[] | null = null;

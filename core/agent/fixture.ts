@@ -17,6 +17,8 @@
 //   freeze = false                     # optional: a skip-state rule must match
 //   --- screen ---
 //   <one line per screen row>
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 
 export const SCREEN_MARK = '--- screen ---';
@@ -88,4 +90,20 @@ export function parseFixture(text: string, name = 'fixture'): Fixture {
     lines,
     extra,
   };
+}
+
+/** Every file under `dir` whose name `want` takes (default: .screen fixtures), at any depth, sorted. A missing folder has none. */
+export function fixtureFiles(dir: string, want: (name: string) => boolean = (n) => n.endsWith('.screen')): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .flatMap((n) => {
+      const p = join(dir, n);
+      return statSync(p).isDirectory() ? fixtureFiles(p, want) : want(n) ? [p] : [];
+    })
+    .sort();
 }

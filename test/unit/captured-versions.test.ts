@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadManifests, compileManifest } from '../../core/agent/manifest.js';
-import { parseFixture } from '../../core/agent/fixture.js';
+import { fixtureFiles, parseFixture } from '../../core/agent/fixture.js';
 import { compareVersions } from '../../core/agent/harness-version.js';
 import { nullLogger } from '../../core/log.js';
 import { ROOT } from '../helpers/daemon.js';
@@ -15,18 +15,6 @@ import { ROOT } from '../helpers/daemon.js';
 const manifests = loadManifests(join(ROOT, 'manifests'), null, nullLogger);
 const screensDir = join(ROOT, 'fixtures', 'screens');
 
-function walk(d: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(d);
-  } catch {
-    return [];
-  }
-  return names.flatMap((n) => {
-    const p = join(d, n);
-    return statSync(p).isDirectory() ? walk(p) : n.endsWith('.screen') ? [p] : [];
-  });
-}
 
 test('the bundled manifests load', () => {
   assert.equal(manifests.failures, []);
@@ -36,7 +24,7 @@ for (const m of manifests.list) {
   test(`${m.id}: captured_versions is exactly the releases of fixtures/screens/${m.id}`, () => {
     assert.ok(Array.isArray(m.captured_versions), `manifests/${m.id}.toml has a captured_versions line`);
     const dir = join(screensDir, m.id);
-    const files = walk(dir);
+    const files = fixtureFiles(dir);
     const fromHeaders = new Set(files.map((f) => parseFixture(readFileSync(f, 'utf8'), f).program_version));
     let folders: string[] = [];
     try {

@@ -8,9 +8,9 @@
 // does (program_version, provenance, obtained) and agree with the screens of its run.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseFixture, type Fixture } from '../../core/agent/fixture.js';
+import { fixtureFiles, parseFixture, type Fixture } from '../../core/agent/fixture.js';
 import { loadManifests, findHarness } from '../../core/agent/manifest.js';
 import { decideLook } from '../../core/agent/rules/look.js';
 import { evaluateNotify, evaluateTitle } from '../../core/agent/rules/evaluate.js';
@@ -20,20 +20,8 @@ import { ROOT } from '../helpers/daemon.js';
 const manifests = loadManifests(join(ROOT, 'manifests'), null, nullLogger);
 const dir = join(ROOT, 'fixtures', 'screens');
 
-function walk(d: string, want: (name: string) => boolean = (n) => n.endsWith('.screen')): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(d);
-  } catch {
-    return [];
-  }
-  return names.flatMap((n) => {
-    const p = join(d, n);
-    return statSync(p).isDirectory() ? walk(p, want) : want(n) ? [p] : [];
-  });
-}
 
-const files = walk(dir).sort();
+const files = fixtureFiles(dir).sort();
 const fixtures: Array<{ file: string; f: Fixture }> = files.map((file) => ({ file: relative(ROOT, file), f: parseFixture(readFileSync(file, 'utf8'), file) }));
 /** Rules that decided at least one fixture, by `harness/rule-id`. */
 const decidedBy = new Set<string>();
@@ -84,7 +72,7 @@ interface NotificationFixture {
   notifications: Array<{ osc: number; title: string; body: string; during: string; screen: string[]; expect: { state: string; kind?: string } | null }>;
 }
 
-const notificationFiles = walk(dir, (n) => /^notifications-.*\.json$/.test(n)).sort();
+const notificationFiles = fixtureFiles(dir, (n) => /^notifications-.*\.json$/.test(n)).sort();
 
 test('the captured notifications are there for every harness whose manifest has notify rules', () => {
   const have = new Set(notificationFiles.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as NotificationFixture).harness));
@@ -134,7 +122,7 @@ interface ObservedFixture {
   notifications: Array<{ title: string; body: string; osc: number; during: string }>;
 }
 
-const observedFiles = walk(dir, (n) => /^observed-.*\.json$/.test(n)).sort();
+const observedFiles = fixtureFiles(dir, (n) => /^observed-.*\.json$/.test(n)).sort();
 
 test('there are observed files', () => {
   assert.ok(observedFiles.length > 0, 'no fixtures/screens/<harness>/observed-*.json');
