@@ -179,6 +179,45 @@ export function manifestsAt(repo: string, rev: string, manifestsPath = 'manifest
 }
 
 /**
+ * The oldest commit that added any of `files`, under any name they had: the history of the folders
+ * they are in is read once with renames detected (-M), so a capture moved into its version folder
+ * keeps the commit that first brought it, and a move never passes for a new capture. A file whose
+ * content changed beyond recognition in the move counts from the move. Null when none is
+ * committed. (Not `git log --follow`: it guesses across files and takes a new capture for a copy of
+ * an older version's.)
+ */
+export function firstAdded(repo: string, files: string[]): string | null {
+  if (files.length === 0) return null;
+  const dirs = [...new Set(files.map((f) => dirname(dirname(f))))];
+  const out = git(['log', '--reverse', '-M', '--diff-filter=AR', '--name-status', '--format=C %H', '--', ...dirs], repo);
+  const origin = new Map<string, string>(); // path now -> the commit that first added its content
+  let commit = '';
+  for (const line of out.split('\n')) {
+    if (line.startsWith('C ')) commit = line.slice(2);
+    else if (line.startsWith('A\t')) origin.set(line.slice(2), commit);
+    else if (line.startsWith('R')) {
+      const [, from, to] = line.split('\t');
+      origin.set(to!, origin.get(from!) ?? commit);
+      origin.delete(from!);
+    }
+  }
+  // --reverse lists oldest first, so the first commit met among the files' origins is the oldest.
+  const wanted = new Set(files.map((f) => origin.get(f)).filter((c): c is string => !!c));
+  if (wanted.size === 0) return null;
+  for (const line of out.split('\n')) if (line.startsWith('C ') && wanted.has(line.slice(2))) return line.slice(2);
+  return null;
+}
+
+function isAncestor(repo: string, a: string, b: string): boolean {
+  try {
+    execFileSync('git', ['merge-base', '--is-ancestor', a, b], { cwd: repo, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The leave-one-version-out lines. `fixtures` carry paths relative to `repo`; the manifests are
  * read from `manifestsPath` (relative to `repo`) at the commit before the newest version's
  * captures were first committed.
@@ -198,19 +237,19 @@ export function leaveOneVersionOut(repo: string, fixtures: Array<{ file: string;
     const newest = versions[versions.length - 1]!;
     const mine = all.filter((x) => x.f.program_version === newest);
     const line: LovoLine = { harness, version: newest, versions: versions.length, right: 0, total: mine.length, falseNeedsInput: 0, base: null, addedIn: null, misses: [], note: null };
-    let added: string[] = [];
+    let added: string | null = null;
     try {
-      added = git(['log', '--diff-filter=A', '--no-renames', '--format=%H', '--', ...mine.map((x) => x.file)], repo).split('\n').filter(Boolean);
+      added = firstAdded(repo, mine.map((x) => x.file));
     } catch (e) {
       line.note = `git log failed: ${(e as Error).message.split('\n')[0]}`;
       out.push(line);
       continue;
     }
-    if (added.length === 0) {
+    if (added === null) {
       line.base = git(['rev-parse', 'HEAD'], repo).trim();
       line.note = 'its captures are not committed yet: scored against the manifests at HEAD';
     } else {
-      line.addedIn = added[added.length - 1]!; // git log lists newest first
+      line.addedIn = added;
       try {
         line.base = git(['rev-parse', `${line.addedIn}^`], repo).trim();
       } catch {
@@ -237,8 +276,8 @@ export function leaveOneVersionOut(repo: string, fixtures: Array<{ file: string;
     const others = all.filter((x) => x.f.program_version !== newest).map((x) => x.file);
     let earlier = false;
     try {
-      const otherAdds = git(['log', '--diff-filter=A', '--no-renames', '--format=%H', line.base!, '--', ...others], repo).split('\n').filter(Boolean);
-      earlier = otherAdds.length > 0;
+      const first = firstAdded(repo, others);
+      earlier = first !== null && isAncestor(repo, first, line.base!);
     } catch {
       // no history for them: not earlier
     }

@@ -40,7 +40,7 @@ const largest = [...manifests].sort((a, b) => ruleCount(b) - ruleCount(a))[0]!;
 // The largest manifest's rules reading a 200-line tail: its own screen block read that deep, on a
 // pane 200 rows tall (a look reads the visible screen: what scrolled off is not live).
 const rules = { ...largest.rules, screen: largest.rules.screen ? { ...largest.rules.screen, lines: MAX_TAIL_LINES } : null };
-const approval = fixture('claude-code/approval-shell-command-120x40.screen');
+const approval = fixture('claude-code/2.1.332/approval-shell-command-120x40.screen');
 const e = new Emulator({ cols: 120, rows: MAX_TAIL_LINES, scrollback: 5000 });
 let filler = '';
 for (let i = 0; i < 400; i++) filler += `\x1b[3${(i % 6) + 1}m src/module-${i}.ts:${i} \x1b[0m compiled in ${i % 97} ms, ${i * 7} bytes written\r\n`;
@@ -66,7 +66,7 @@ console.log(
 );
 
 // --- (2) paint to needs_input ---
-const idle = fixture('claude-code/idle-fresh-120x40.screen');
+const idle = fixture('claude-code/2.1.332/idle-fresh-120x40.screen');
 const d = await TestDaemon.start({ env: { TUIOS_AGENT_STALL_SECONDS: '0' } });
 try {
   const bin = join(d.dir, 'bin');

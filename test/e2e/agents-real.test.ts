@@ -128,7 +128,7 @@ for (const id of HARNESSES) {
 }
 
 // Claude Code with notifications on: the real program's OSC 9 at its permission prompt, read by the
-// notify rule (fixtures/screens/claude-code/notifications-120x40.json is the same text, captured).
+// notify rule (fixtures/screens/claude-code/2.1.332/notifications-120x40.json is the same text, captured).
 if (HARNESSES.includes('claude-code')) {
   const t = suite('claude-code notifications');
   const a = new RealAgent('claude-code', {

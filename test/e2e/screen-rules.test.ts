@@ -157,7 +157,7 @@ test('explain-agent-screen on a pane: the tail, every rule, which fired, why the
 });
 
 test('explain-agent-screen --screen-file classifies a captured screen with no pane', async () => {
-  const fx = join(ROOT, 'fixtures', 'screens', 'claude-code', 'approval-shell-command-80x24.screen');
+  const fx = join(ROOT, 'fixtures', 'screens', 'claude-code', '2.1.332', 'approval-shell-command-80x24.screen');
   const j = JSON.parse(await d.ok(['explain-agent-screen', '--harness', 'claude-code', '--screen-file', fx, '--json']));
   assert.equal([j.harness, j.state, j.kind, j.message, j.rule, j.freeze], ['claude-code', 'needs_input', 'approval', 'approve Bash: touch hello.txt', 'permission', false]);
   // A plain text screen, with the title and progress given on the command line.

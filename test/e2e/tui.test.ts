@@ -12,7 +12,7 @@ import { waitState } from '../helpers/agent-state.js';
 
 let d: TestDaemon;
 const TUIOS = `${process.execPath} ${BIN}`;
-const FIXTURE = join(ROOT, 'fixtures/screens/claude-code/approval-shell-command-80x24.screen');
+const FIXTURE = join(ROOT, 'fixtures/screens/claude-code/2.1.332/approval-shell-command-80x24.screen');
 
 
 const terminals: Terminal[] = [];

@@ -49,7 +49,7 @@ async function pane(name: string, paste: boolean, focus: boolean): Promise<{ id:
 }
 
 test('the manifest from TUIOS_HARNESS_DIR replaces the bundled one', async () => {
-  const e = JSON.parse(await d.ok(['explain-agent-screen', '--harness', 'claude-code', '--screen-file', join(ROOT, 'fixtures', 'screens', 'claude-code', 'idle-fresh-120x40.screen'), '--json']));
+  const e = JSON.parse(await d.ok(['explain-agent-screen', '--harness', 'claude-code', '--screen-file', join(ROOT, 'fixtures', 'screens', 'claude-code', '2.1.332', 'idle-fresh-120x40.screen'), '--json']));
   assert.is(e.replaces_bundled, true, `manifest_source ${e.manifest_source}`);
 });
 

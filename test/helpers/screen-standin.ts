@@ -19,7 +19,7 @@ import { parseFixture } from '../../core/agent/fixture.js';
 import { ROOT } from './daemon.js';
 
 function screen(name: string): { title: string; lines: string[] } {
-  const file = join(ROOT, 'fixtures', 'screens', 'claude-code', name);
+  const file = join(ROOT, 'fixtures', 'screens', 'claude-code', '2.1.332', name);
   const f = parseFixture(readFileSync(file, 'utf8'), file);
   return { title: f.title, lines: f.lines.map((l) => l.replace(/\s+$/, '')) };
 }

@@ -157,6 +157,12 @@ test('leave-one-version-out: the newest version against the manifests before its
     const text = formatReport(r);
     assert.match(text, new RegExp(`demo 2\\.0\\.0 \\(newest of 3\\): 1/2 50\\.0% right with the manifests at ${before.slice(0, 10)} \\(before ${added.slice(0, 10)} added its captures\\), 0 false needs_input`));
 
+    // Moving the captures into another folder (as the pinned release's flat files were moved into
+    // their version folder) keeps the commit that first brought them.
+    git('mv', 'fixtures/screens/demo/2.0.0', 'fixtures/screens/demo/release-2.0.0');
+    git('commit', '-qm', 'move 2.0.0 into a folder of its own');
+    const moved = buildReport({ repo }).lovo![0]!;
+    assert.equal([moved.version, moved.right, moved.total, moved.base, moved.addedIn], ['2.0.0', 1, 2, before, added], 'a move is not a new capture');
     // A newer version not committed yet is scored against HEAD's manifests.
     write('2.1.0', 'ask', ['Permit? yes/no'], 'needs_input');
     const r2 = buildReport({ repo });
@@ -177,7 +183,7 @@ test('leave-one-version-out: the newest version against the manifests before its
     assert.equal([l3.version, l3.right, l3.total], ['3.0.0', 1, 1]);
     assert.match(l3.note ?? '', /no other version's captures were in git before these/);
     // Fewer than three versions: no line.
-    assert.equal(buildReport({ repo, dir: join(repo, 'fixtures', 'screens', 'demo', '2.0.0') }).lovo, []);
+    assert.equal(buildReport({ repo, dir: join(repo, 'fixtures', 'screens', 'demo', 'release-2.0.0') }).lovo, []);
   } finally {
     rmSync(repo, { recursive: true, force: true });
   }
