@@ -35,6 +35,8 @@ export interface PaneEvent {
 export interface RealAgentOptions {
   /** The window's name (default: the harness id). */
   name?: string;
+  /** Another release than the pinned one (test/helpers/agents.ts AGENTS), installed from npm in set-up. */
+  version?: string;
   daemon?: DaemonOptions;
   /** The fake model's script (default: it asks to run `touch hello.txt`, then says so). */
   fake?: FakeApiOptions;
@@ -67,7 +69,7 @@ export class RealAgent {
     readonly id: string,
     private readonly opts: RealAgentOptions = {},
   ) {
-    this.needs = prerequisite(`${id} installed from npm`);
+    this.needs = prerequisite(`${id}${opts.version ? `@${opts.version}` : ''} installed from npm`);
   }
 
   /** uvu's test (or a suite) gated on the agent being installable here. */
@@ -86,7 +88,7 @@ export class RealAgent {
 
   /** The suite's before hook. When the agent cannot be installed here, marks it missing and does nothing else. */
   async start(): Promise<void> {
-    const a = ensureAgent(this.id);
+    const a = ensureAgent(this.id, this.opts.version);
     if ('skip' in a) return this.needs.missing(a.skip);
     this.agent = a;
     this.started = true;
