@@ -82,18 +82,27 @@ export interface Goal {
   holds: boolean;
 }
 
-export interface LovoLine {
-  harness: string;
+/** One version's captures scored with the manifests from before they were committed. */
+export interface HeldOut {
   version: string;
-  versions: number;
   right: number;
   total: number;
   falseNeedsInput: number;
   /** The commit whose manifests scored it (the parent of `addedIn`, or HEAD). */
   base: string | null;
   addedIn: string | null;
+  /** Another version's captures were committed first: the rules had not been written from these. */
+  unseen: boolean;
   misses: Scored[];
   note: string | null;
+}
+
+/** A harness's newest version held out, and every older one that was captured after another. */
+export interface LovoLine extends HeldOut {
+  harness: string;
+  versions: number;
+  /** The older versions whose captures came after another version's (unseen), in release order. */
+  heldOut: HeldOut[];
 }
 
 
@@ -235,61 +244,72 @@ export function leaveOneVersionOut(repo: string, fixtures: Array<{ file: string;
     const versions = [...new Set(all.map((x) => x.f.program_version))].sort(compareVersions);
     if (versions.length < LOVO_MIN_VERSIONS) continue;
     const newest = versions[versions.length - 1]!;
-    const mine = all.filter((x) => x.f.program_version === newest);
-    const line: LovoLine = { harness, version: newest, versions: versions.length, right: 0, total: mine.length, falseNeedsInput: 0, base: null, addedIn: null, misses: [], note: null };
-    let added: string | null = null;
-    try {
-      added = firstAdded(repo, mine.map((x) => x.file));
-    } catch (e) {
-      line.note = `git log failed: ${(e as Error).message.split('\n')[0]}`;
-      out.push(line);
-      continue;
+    const line: LovoLine = { harness, versions: versions.length, ...heldOut(repo, harness, all, newest, manifestsPath), heldOut: [] };
+    for (const v of versions.slice(0, -1)) {
+      const h = heldOut(repo, harness, all, v, manifestsPath);
+      if (h.unseen) line.heldOut.push(h);
     }
-    if (added === null) {
-      line.base = git(['rev-parse', 'HEAD'], repo).trim();
-      line.note = 'its captures are not committed yet: scored against the manifests at HEAD';
-    } else {
-      line.addedIn = added;
-      try {
-        line.base = git(['rev-parse', `${line.addedIn}^`], repo).trim();
-      } catch {
-        line.note = `the commit that added its captures (${line.addedIn.slice(0, 10)}) has no parent: there were no manifests before`;
-        out.push(line);
-        continue;
-      }
-    }
-    let set: ManifestSet;
-    try {
-      set = manifestsAt(repo, line.base!, manifestsPath);
-    } catch (e) {
-      line.note = `the manifests at ${line.base!.slice(0, 10)} cannot be read: ${(e as Error).message.split('\n')[0]}`;
-      out.push(line);
-      continue;
-    }
-    const failed = set.failures.filter((x) => x.file.endsWith(`${sep}${harness}.toml`));
-    const notes: string[] = line.note ? [line.note] : [];
-    if (failed.length) notes.push(`its manifest at ${line.base!.slice(0, 10)} does not load with today's loader: ${failed[0]!.reason}`);
-    const before = findHarness(set, harness);
-    const ruleCount = (before?.rules.screen?.rules.length ?? 0) + (before?.rules.title?.rules.length ?? 0);
-    if (!failed.length && ruleCount === 0) notes.push(`${harness} had no screen or title rules then`);
-    // Were any other version's captures in git before? If not, the rules were written from these.
-    const others = all.filter((x) => x.f.program_version !== newest).map((x) => x.file);
-    let earlier = false;
-    try {
-      const first = firstAdded(repo, others);
-      earlier = first !== null && isAncestor(repo, first, line.base!);
-    } catch {
-      // no history for them: not earlier
-    }
-    if (!earlier) notes.push('no other version\'s captures were in git before these, so the rules were first written from them: this says nothing about a release they were not written from');
-    line.note = notes.length ? notes.join('; ') : null;
-    const scored = scoreFixtures(mine, set);
-    line.right = scored.filter((s) => s.right).length;
-    line.falseNeedsInput = scored.filter((s) => s.falseNeedsInput).length;
-    line.misses = scored.filter((s) => !s.right);
     out.push(line);
   }
   return out;
+}
+
+/**
+ * One version's captures against the manifests as they were just before those captures were first
+ * committed (HEAD's when they are not committed yet). `unseen` is true when another version's
+ * captures were committed before them: the rules then had been written from other releases, so the
+ * score says how they hold on a release they were not written from.
+ */
+function heldOut(repo: string, harness: string, all: Array<{ file: string; f: Fixture }>, version: string, manifestsPath: string): HeldOut {
+  const mine = all.filter((x) => x.f.program_version === version);
+  const line: HeldOut = { version, right: 0, total: mine.length, falseNeedsInput: 0, base: null, addedIn: null, unseen: false, misses: [], note: null };
+  let added: string | null = null;
+  try {
+    added = firstAdded(repo, mine.map((x) => x.file));
+  } catch (e) {
+    line.note = `git log failed: ${(e as Error).message.split('\n')[0]}`;
+    return line;
+  }
+  if (added === null) {
+    line.base = git(['rev-parse', 'HEAD'], repo).trim();
+    line.note = 'its captures are not committed yet: scored against the manifests at HEAD';
+  } else {
+    line.addedIn = added;
+    try {
+      line.base = git(['rev-parse', `${line.addedIn}^`], repo).trim();
+    } catch {
+      line.note = `the commit that added its captures (${line.addedIn.slice(0, 10)}) has no parent: there were no manifests before`;
+      return line;
+    }
+  }
+  let set: ManifestSet;
+  try {
+    set = manifestsAt(repo, line.base!, manifestsPath);
+  } catch (e) {
+    line.note = `the manifests at ${line.base!.slice(0, 10)} cannot be read: ${(e as Error).message.split('\n')[0]}`;
+    return line;
+  }
+  const failed = set.failures.filter((x) => x.file.endsWith(`${sep}${harness}.toml`));
+  const notes: string[] = line.note ? [line.note] : [];
+  if (failed.length) notes.push(`its manifest at ${line.base!.slice(0, 10)} does not load with today's loader: ${failed[0]!.reason}`);
+  const before = findHarness(set, harness);
+  const ruleCount = (before?.rules.screen?.rules.length ?? 0) + (before?.rules.title?.rules.length ?? 0);
+  if (!failed.length && ruleCount === 0) notes.push(`${harness} had no screen or title rules then`);
+  // Were any other version's captures in git before? If not, the rules were written from these.
+  const others = all.filter((x) => x.f.program_version !== version).map((x) => x.file);
+  try {
+    const first = firstAdded(repo, others);
+    line.unseen = first !== null && isAncestor(repo, first, line.base!);
+  } catch {
+    // no history for them: not earlier
+  }
+  if (!line.unseen) notes.push('no other version\'s captures were in git before these, so the rules were first written from them: this says nothing about a release they were not written from');
+  line.note = notes.length ? notes.join('; ') : null;
+  const scored = scoreFixtures(mine, set);
+  line.right = scored.filter((s) => s.right).length;
+  line.falseNeedsInput = scored.filter((s) => s.falseNeedsInput).length;
+  line.misses = scored.filter((s) => !s.right);
+  return line;
 }
 
 const pct = (r: number, t: number) => `${percent(r, t).toFixed(1)}%`;
@@ -342,14 +362,18 @@ export function formatReport(r: Report): string {
   for (const g of r.goals) lines.push(`  ${g.harness.padEnd(hw)}${`${g.percent.toFixed(1)}%`.padStart(7)}  ${g.falseNeedsInput} false needs_input  ${g.holds ? 'holds' : 'FAILS'}`);
   lines.push(`  ${r.goals.every((g) => g.holds) ? 'every goal holds' : `${r.goals.filter((g) => !g.holds).length} of ${r.goals.length} harnesses miss a goal`}`);
   lines.push('');
-  lines.push(`leave-one-version-out (harnesses with captures from ${LOVO_MIN_VERSIONS} or more versions: the newest version against the manifests before its captures were committed):`);
+  lines.push(`leave-one-version-out (harnesses with captures from ${LOVO_MIN_VERSIONS} or more versions: the newest version against the manifests before its captures were committed, then each older version whose captures came after another version's):`);
   if (r.lovoNote) lines.push(`  ${r.lovoNote}`);
   else if (!r.lovo || r.lovo.length === 0) lines.push(`  no harness has captures from ${LOVO_MIN_VERSIONS} or more versions yet`);
   else {
     for (const l of r.lovo) {
       const at = l.base ? ` with the manifests at ${l.base.slice(0, 10)}${l.addedIn ? ` (before ${l.addedIn.slice(0, 10)} added its captures)` : ''}` : '';
       lines.push(`  ${l.harness} ${l.version} (newest of ${l.versions}): ${l.right}/${l.total} ${pct(l.right, l.total)} right${at}, ${l.falseNeedsInput} false needs_input${l.note ? `; ${l.note}` : ''}`);
-      for (const m of l.misses) lines.push(`    ${m.file}  expected ${m.expected}  got ${m.got}  rule ${m.rule ?? 'none'}`);
+      // The misses of a version the rules were first written from say nothing about generalising.
+      if (l.unseen) for (const m of l.misses) lines.push(`    ${m.file}  expected ${m.expected}  got ${m.got}  rule ${m.rule ?? 'none'}`);
+      for (const h of l.heldOut) {
+        lines.push(`    also held out: ${h.version}: ${h.right}/${h.total} ${pct(h.right, h.total)} right with the manifests at ${h.base?.slice(0, 10) ?? '?'}${h.addedIn ? ` (before ${h.addedIn.slice(0, 10)} added its captures)` : ''}, ${h.falseNeedsInput} false needs_input${h.note ? `; ${h.note}` : ''}`);
+      }
     }
   }
   return lines.join('\n') + '\n';

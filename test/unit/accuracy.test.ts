@@ -9,7 +9,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readdirSync, statSync } 
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { formatFixture, type Fixture } from '../../core/agent/fixture.js';
-import { buildReport, formatReport, leaveOneVersionOut, readFixtures } from '../../scripts/accuracy.js';
+import { buildReport, formatReport, leaveOneVersionOut, readFixtures, type LovoLine } from '../../scripts/accuracy.js';
 import { ROOT } from '../helpers/daemon.js';
 
 const SCRIPT = join(ROOT, 'scripts', 'accuracy.ts');
@@ -116,6 +116,16 @@ test('--dir scores a folder of captures; a false needs_input is listed and fails
   }
 });
 
+/** The report's leave-one-version-out text for one line. */
+const formatLovo = (l: LovoLine) => {
+  const empty = mkdtempSync(join(tmpdir(), 'tuios-lovo-empty-'));
+  try {
+    return formatReport({ ...buildReport({ dir: empty, lovo: false }), lovo: [l], lovoNote: null });
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+};
+
 test('leave-one-version-out: the newest version against the manifests before its captures were committed', () => {
   const repo = mkdtempSync(join(tmpdir(), 'tuios-lovo-'));
   const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...a], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
@@ -154,6 +164,7 @@ test('leave-one-version-out: the newest version against the manifests before its
     assert.equal([l.harness, l.version, l.versions, l.right, l.total, l.falseNeedsInput, l.base, l.addedIn], ['demo', '2.0.0', 3, 1, 2, 0, before, added]);
     assert.equal(l.misses.map((m) => [m.file, m.expected, m.got]), [['fixtures/screens/demo/2.0.0/ask.screen', 'needs_input (approval)', 'none']]);
     assert.is(l.note, null, 'older versions were captured first and the rules were there: nothing to add');
+    assert.equal(l.heldOut, [], '1.0.0 and 1.10.0 came in one commit, the first: neither is held out');
     const text = formatReport(r);
     assert.match(text, new RegExp(`demo 2\\.0\\.0 \\(newest of 3\\): 1/2 50\\.0% right with the manifests at ${before.slice(0, 10)} \\(before ${added.slice(0, 10)} added its captures\\), 0 false needs_input`));
 
@@ -182,6 +193,9 @@ test('leave-one-version-out: the newest version against the manifests before its
     const l3 = leaveOneVersionOut(repo, readFixtures([join(first, '3.0.0.screen'), join(first, '1.0.0.screen'), join(first, '2.0.0.screen')], repo).fixtures)[0]!;
     assert.equal([l3.version, l3.right, l3.total], ['3.0.0', 1, 1]);
     assert.match(l3.note ?? '', /no other version's captures were in git before these/);
+    // The older versions captured after it are held out too: the rules had not been written from them.
+    assert.equal(l3.heldOut.map((h) => [h.version, h.unseen, h.right, h.total]), [['1.0.0', true, 1, 1], ['2.0.0', true, 1, 1]]);
+    assert.match(formatLovo(l3), /also held out: 1\.0\.0: 1\/1 100\.0% right/);
     // Fewer than three versions: no line.
     assert.equal(buildReport({ repo, dir: join(repo, 'fixtures', 'screens', 'demo', 'release-2.0.0') }).lovo, []);
   } finally {
