@@ -25,6 +25,13 @@ priority = 30
 all = ["Do you want to proceed?"]
 message = "approve the command"
 [[screen.rule]]
+id = "question"
+state = "needs_input"
+kind = "question"
+priority = 28
+all = ["enter to submit answer"]
+message_from = '(?m)^\\s*Question \\d+/\\d+[^\\n]*\\n\\s*(\\S[^\\n]*)$'
+[[screen.rule]]
 id = "spinner"
 state = "working"
 priority = 20
@@ -87,6 +94,24 @@ test('the look alone: the louder tier wins, as decideLook says', () => {
 test('a title that says needs_input with no words borrows the screen\'s message of the same kind', () => {
   const c = at(PROMPT, 'Action Required');
   assert.equal([c.state, c.kind, c.tier, c.rule, c.message], ['needs_input', 'approval', 'title', 'title-ask', 'approve the command']);
+});
+
+test('a title that says only that something needs action takes the kind of the form on the screen', () => {
+  // Codex writes "[ ! ] Action Required" over an approval and over a question form alike.
+  const QUESTION = ['  Question 1/1 (1 unanswered)', '  Which file should I create?', '  › 1. hello.txt', '    2. world.txt', '  tab to add notes | enter to submit answer | esc to interrupt'];
+  const q = at(QUESTION, '[ ! ] Action Required | project');
+  assert.equal([q.state, q.kind, q.tier, q.rule, q.message], ['needs_input', 'question', 'title', 'title-ask', 'Which file should I create?'], 'the title claim stands, with the screen\'s kind and words');
+  assert.equal(q.look.applyTitle && q.look.applyTitle !== null ? [q.look.applyTitle.rule?.id, q.look.applyTitle.kind] : null, ['title-ask', 'question']);
+  assert.equal([q.look.decided?.kind, q.look.decided?.rule?.id], ['question', 'question'], 'the look stands for the screen on a tie');
+  // An approval form under the same title keeps the approval, and no form on the screen leaves
+  // the title's own kind.
+  const a = at(PROMPT, '[ ! ] Action Required | project');
+  assert.equal([a.state, a.kind, a.tier, a.message], ['needs_input', 'approval', 'title', 'approve the command']);
+  const bare = at(['nothing here'], '[ ! ] Action Required | project');
+  assert.equal([bare.state, bare.kind, bare.tier, bare.message], ['needs_input', 'approval', 'title', '']);
+  // A louder screen reading is untouched: a working screen under the title keeps the title's claim.
+  const w = at(WORKING, '[ ! ] Action Required | project');
+  assert.equal([w.state, w.kind, w.tier], ['needs_input', 'approval', 'title']);
 });
 
 test('a progress report: its published meaning, ranked with the title above the screen', () => {

@@ -32,6 +32,15 @@ export function decideLook(rules: CompiledRules, screen: string[], title: string
     if (LOUDNESS[sState] > LOUDNESS[tState]) applyTitle = null;
     else applyScreen = freeze ? 'keep' : null;
   }
+  // Both tiers say a person is waited on: the title's claim still outranks the screen's (osc above
+  // screen), but the kind is the screen's. A title says only that something needs action (Codex
+  // writes the same "[ ! ] Action Required" over an approval and over a question form); the screen
+  // shows which form it is. The title claim then carries the screen's kind, so the published kind
+  // is the one the look stands for, and a title claim with no words of its own borrows the screen's
+  // (record.ts borrows only from a claim of the same kind).
+  if (applyTitle && sv && sState === 'needs_input' && applyTitle.state === 'needs_input' && sv.kind && applyTitle.kind !== sv.kind) {
+    applyTitle = { ...applyTitle, kind: sv.kind };
+  }
   let decided: Verdict | null = null;
   // On a tie the screen stands for the look: it carries the message, the kind and the answers
   // a title has no room for.
