@@ -565,6 +565,8 @@ export interface PaneOptions {
   viaShell?: boolean;
   /** More arguments for the agent. */
   extraArgs?: string[];
+  /** A command the pane's shell runs under (`['env', 'FOO=1']`): the window's argv is a wrapper, the agent is typed into the bash it starts. */
+  wrap?: string[];
 }
 
 export interface AgentPane {
@@ -594,7 +596,7 @@ export async function startAgentInPane(d: DaemonLike, o: PaneOptions): Promise<A
   const args = [...o.run.args, ...(o.extraArgs ?? [])];
   await ensureSession(d, o.session);
   const viaShell = o.viaShell !== false;
-  const program = viaShell ? ['bash', '--norc', '--noprofile', '-i'] : [o.agent.bin, ...args];
+  const program = viaShell ? [...(o.wrap ?? []), 'bash', '--norc', '--noprofile', '-i'] : [...(o.wrap ?? []), o.agent.bin, ...args];
   const out = await d.ok(['new-window', '-s', o.session, o.name, '--cols', String(cols), '--rows', String(rows), '--cwd', o.run.cwd, ...envArgs, '--json', '--', ...program]);
   const w = JSON.parse(out) as { id: string; pid?: number };
   const pane: AgentPane = { window: w.id, name: o.name, panePid: Number(w.pid ?? 0) };

@@ -48,6 +48,8 @@ export interface RealAgentOptions {
   rows?: number;
   /** Runs once the daemon and the home exist, before the agent starts (integration install, config). */
   prepare?: (a: RealAgent) => Promise<void>;
+  /** A wrapper the pane's shell runs under (`['env', 'FOO=1']`), see startAgentInPane. */
+  wrap?: string[];
 }
 
 type Want<R> = string | readonly string[] | ((r: R) => boolean);
@@ -104,7 +106,7 @@ export class RealAgent {
       if (this.pane && ev.window_id === this.pane.window) this.events.push(ev);
     });
     await this.opts.prepare?.(this);
-    this.pane = await startAgentInPane(this.d, { agent: a, run: this.run, session: 'agents', name: this.opts.name ?? this.id, cols: this.opts.cols ?? 120, rows: this.opts.rows ?? 40 });
+    this.pane = await startAgentInPane(this.d, { agent: a, run: this.run, session: 'agents', name: this.opts.name ?? this.id, cols: this.opts.cols ?? 120, rows: this.opts.rows ?? 40, wrap: this.opts.wrap });
   }
 
   /** The suite's after hook: the agent and its helpers, the fake API, the daemon. */
