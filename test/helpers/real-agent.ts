@@ -40,6 +40,8 @@ export interface RealAgentOptions {
   daemon?: DaemonOptions;
   /** The fake model's script (default: it asks to run `touch hello.txt`, then says so). */
   fake?: FakeApiOptions;
+  /** The project folder the agent starts in (default: `project` inside the daemon's home); made when missing. */
+  project?: (d: TestDaemon) => string;
   /** More for the agent's home (trust, hooks, modes). */
   home?: Partial<AgentHomeOptions>;
   /** Event types kept in `events` (default agent-state). */
@@ -96,7 +98,7 @@ export class RealAgent {
     this.started = true;
     this.fake = await startFakeFor(this.id, this.opts.fake ?? { command: 'touch hello.txt', finalText: 'Created hello.txt.' });
     this.d = await TestDaemon.start({ ...this.opts.daemon, env: { TUIOS_AGENT_DETECT_SECONDS: '0.5', ...this.opts.daemon?.env } });
-    this.project = join(this.d.home, 'project');
+    this.project = this.opts.project?.(this.d) ?? join(this.d.home, 'project');
     mkdirSync(this.project, { recursive: true });
     this.run = agentHome(this.id, { ...this.opts.home, apiUrl: this.fake.url, cwd: this.project });
     const types = this.opts.subscribe ?? ['agent-state'];

@@ -153,8 +153,20 @@ test('outside the worktree: links are resolved before comparing', () => {
   assert.ok(rules('touch out/../x', ctx).includes('outside the worktree'), '.. after a link goes up from where the link points');
   assert.not.ok(rules('touch new/dir/file', ctx).includes('outside the worktree'), 'a path not created yet');
   assert.equal(chooseRoot(['/home/u', '/home/u/proj'], '/home/u', realpath), '/home/u/proj', 'the home folder itself is no root');
-  assert.equal(chooseRoot(['/tmp/x', null, '/var/home/u/w'], '/home/u', realpath), '/var/home/u/w');
-  assert.is(chooseRoot(['/tmp/x', '/home/u'], '/home/u'), null);
+  assert.equal(chooseRoot([null, '/var/home/u/w'], '/home/u', realpath), '/var/home/u/w');
+  assert.is(chooseRoot(['/', '/home', '/tmp', '/home/u'], '/home/u', realpath), null, 'no root: /, a folder holding home, a folder right under /, home itself');
+  assert.is(chooseRoot(['/usr/lib', '/etc/nginx', '/proc/1', '/run/user'], '/home/u'), null, 'no system tree is a root');
+});
+
+test('a start folder outside $HOME is a root the same way, with or without git, whatever the harness', () => {
+  // The folder decides, never who asks: a project under /tmp is its pane's root, as one in $HOME is.
+  assert.is(chooseRoot(['/tmp/x'], '/home/u'), '/tmp/x');
+  assert.is(chooseRoot(['/tmp/x', '/home/u/proj'], '/home/u'), '/tmp/x', 'the first candidate that qualifies');
+  assert.is(chooseRoot(['/var/tmp/build/project'], null), '/var/tmp/build/project', 'no home known');
+  const ctx = { root: chooseRoot(['/tmp/tuios-risk-1/project'], '/home/u'), cwd: '/tmp/tuios-risk-1/project', home: '/home/u' };
+  assert.equal(assessApproval({ line: 'Bash: touch hello.txt' }, ctx).findings, []);
+  assert.equal(assessApproval({ tool: 'Bash', command: 'touch hello.txt' }, ctx).findings, []);
+  assert.ok(assessApproval({ tool: 'Bash', command: 'touch /tmp/elsewhere' }, ctx).findings.some((f) => f.rule === 'outside the worktree'), 'a path outside that root is still outside');
 });
 
 test('user rules: RE2 per command, tool names without case, shell and file tools as groups', () => {

@@ -150,19 +150,28 @@ export class PathJudge {
   }
 }
 
+/** System trees a pane's start folder never makes a root of: a call there is outside whatever the pane does. */
+const SYSTEM_TREES = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/run', '/sbin', '/sys', '/usr'];
+
 /**
- * The pane's root: the first candidate (session worktree, start folder, agent folder) that is
- * inside the home folder and not the home folder itself; null when none is.
+ * The pane's root: the first candidate (session worktree, start folder, agent folder) that
+ * qualifies; null when none does. A folder inside the home folder qualifies, but not the home
+ * folder itself. A folder outside it qualifies too (a project under /tmp or /srv, with or without
+ * git), so the root never depends on where $HOME is: but not `/`, a folder directly under `/`
+ * (/tmp, /var), a folder that holds the home folder, or one in a system tree (/usr, /etc, /proc...).
  */
 export function chooseRoot(candidates: ReadonlyArray<string | null | undefined>, home: string | null, realpath?: Realpath): string | null {
-  if (home === null || !home.startsWith('/')) return null;
   const judge = new PathJudge({ root: null, home, realpath });
-  const realHome = judge.physical(home);
-  if (realHome === null) return null;
+  const realHome = home !== null && home.startsWith('/') ? judge.physical(home) : null;
   for (const c of candidates) {
     if (!c || !c.startsWith('/')) continue;
     const real = judge.physical(c);
-    if (real !== null && real !== realHome && within(real, realHome)) return c;
+    if (real === null) continue;
+    if (realHome !== null && (real === realHome || within(realHome, real))) continue;
+    if (realHome !== null && within(real, realHome)) return c;
+    if (real.split('/').filter(Boolean).length < 2) continue;
+    if (SYSTEM_TREES.some((t) => within(real, t))) continue;
+    return c;
   }
   return null;
 }
