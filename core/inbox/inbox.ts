@@ -124,9 +124,13 @@ export class Inbox implements Disposable {
     return item;
   }
 
-  /** Updates what an item says; a snoozed one wakes when what it is about changed. */
+  /**
+   * Updates what an item says; a snoozed one wakes when what it is about changed. An item keeps
+   * its last summary until it closes: an empty one (a reading with no message, the prompt going
+   * away just before the item closes) leaves it as it was.
+   */
   update(item: Item, patch: { kind?: ItemKind; summary?: string; held?: boolean }): void {
-    const summary = patch.summary !== undefined ? cleanSummary(patch.summary) : item.summary;
+    const summary = (patch.summary !== undefined ? cleanSummary(patch.summary) : '') || item.summary;
     const kind = patch.kind ?? item.kind;
     const held = patch.held ?? item.held;
     if (summary === item.summary && kind === item.kind && held === item.held) return;
