@@ -349,6 +349,7 @@ const PLANS: Record<string, Plan> = {
     approval: has(/Allow execution of/, /Allow once/),
     approveKeys: ['Enter'],
     approveWhat: 'pressed Enter on "1. Allow once"',
+    approvalMessage: 'approve Shell: touch hello.txt',
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Type your message/), /esc to cancel/, /Allow execution/),
     finishedSecond: lacks(has(/✦ Okay\./, /Type your message/), /esc to cancel/),
     doneState: 'idle',
@@ -365,6 +366,29 @@ const PLANS: Record<string, Plan> = {
         what: 'security.folderTrust.enabled true in ~/.gemini/settings.json, folder not yet trusted',
       },
     ],
+    // ask_user (a form with the question and numbered options): in the bundle from 0.2x on
+    // (ASK_USER_TOOL_NAME in 0.36.0 and 0.61.0, absent in 0.16.0); skipped when not offered.
+    question: {
+      tool: 'ask_user',
+      args: {
+        questions: [
+          {
+            question: 'Which file should I create?',
+            header: 'File',
+            type: 'choice',
+            options: [
+              { label: 'hello.txt (Recommended)', description: 'The name you asked for.' },
+              { label: 'world.txt', description: 'Another name.' },
+            ],
+          },
+        ],
+      },
+      shows: lacks(has(/Which file should I create\?/, /world\.txt/), /esc to cancel/),
+      answerKeys: ['Enter'],
+      answerWhat: 'pressed Enter on the first option "hello.txt (Recommended)"',
+    },
+    // A failed request is retried for minutes ("Thinking... (esc to cancel, 2m 52s)" in 0.36.0 after 180 s).
+    errorWaitMs: 600_000,
     hooks: claudeStyleHooks(GEMINI_EVENTS),
     hookEvents: GEMINI_EVENTS,
     exitKeys: ['C-c', 'C-c'],
@@ -394,13 +418,38 @@ const PLANS: Record<string, Plan> = {
     approval: has(/Allow execution of/, /Yes, allow once/),
     approveKeys: ['Enter'],
     approveWhat: 'pressed Enter on "1. Yes, allow once"',
+    approvalMessage: 'approve Shell: touch hello.txt',
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Type your message/), /esc to cancel/, /Waiting for user/),
     finishedSecond: lacks(has(/Okay\./, /Type your message/), /esc to cancel/),
     doneState: 'idle',
     doneWhy: 'Qwen Code draws nothing that marks the turn finished: the prompt is simply back',
     interruptKeys: ['Escape'],
-    // Qwen Code puts the interrupted prompt back in the input box.
-    interrupted: lacks(has(/^>\s+Please create hello\.txt again/m, /shift \+ tab to cycle/), /esc to cancel/),
+    // Qwen Code 0.24 puts the interrupted prompt back in the input box (footer "shift + tab to
+    // cycle"); 0.15.x prints "● Request cancelled." and empties it (footer "? for shortcuts").
+    interrupted: lacks(has(/^>\s+Please create hello\.txt again|Request cancelled/m, /shift \+ tab to cycle|\? for shortcuts/), /esc to cancel/),
+    // 0.24's interrupted prompt would otherwise be sent with the next one: end of line, delete to its start.
+    clearKeys: ['C-e', 'C-u'],
+    // ask_user_question (a form with the question and numbered options): in cli.js from 0.15.x on
+    // (0.15.10, 0.24.4; absent in 0.7.1); skipped when not offered.
+    question: {
+      tool: 'ask_user_question',
+      args: {
+        questions: [
+          {
+            question: 'Which file should I create?',
+            header: 'File',
+            multiSelect: false,
+            options: [
+              { label: 'hello.txt (Recommended)', description: 'The name you asked for.' },
+              { label: 'world.txt', description: 'Another name.' },
+            ],
+          },
+        ],
+      },
+      shows: lacks(has(/Which file should I create\?/, /world\.txt/), /esc to cancel/),
+      answerKeys: ['Enter'],
+      answerWhat: 'pressed Enter on the first option "hello.txt (Recommended)"',
+    },
     hooks: claudeStyleHooks(QWEN_EVENTS, 5000),
     hookEvents: QWEN_EVENTS,
     exitKeys: ['C-c', 'C-c'],
@@ -886,7 +935,10 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
     if (plan.question) {
       const q = plan.question;
       const offered = [...api.requests].reverse().find((r) => r.role === 'main' && Array.isArray(r.body?.tools));
-      const names = ((offered?.body?.tools ?? []) as Array<{ name?: string; function?: { name?: string } }>).map((t) => t.name ?? t.function?.name ?? '');
+      // Anthropic and OpenAI name each tool; Gemini lists functionDeclarations inside each tools entry.
+      const names = ((offered?.body?.tools ?? []) as Array<{ name?: string; function?: { name?: string }; functionDeclarations?: Array<{ name?: string }> }>).flatMap((t) =>
+        t.functionDeclarations ? t.functionDeclarations.map((f) => f.name ?? '') : [t.name ?? t.function?.name ?? ''],
+      );
       if (!names.includes(q.tool)) problems.push(`${a.spec.id} ${a.version} ${tag}: no question: the model's request does not offer ${q.tool} (offered: ${names.join(', ')})`);
       else {
         obs.phase = 'question';

@@ -19,11 +19,14 @@ export function startFakeGemini(opts: FakeApiOptions = {}): Promise<FakeApi> {
     const last = contents[contents.length - 1] ?? {};
     const answered = (last.parts ?? []).some((p: Any) => p.functionResponse);
     const main = decls.includes('run_shell_command');
-    const call = main && !answered && api.command !== null;
+    // setToolCall: a fresh turn calls that tool (ask_user, say) instead of the shell command, when declared.
+    const other = main && !answered && api.toolCall && decls.includes(api.toolCall.name) ? api.toolCall : null;
+    const call = main && !answered && (other !== null || api.command !== null);
     rec.role = main ? 'main' : 'side';
     rec.answer = call ? 'tool_call' : main ? 'text' : 'side';
     let parts: Any[];
-    if (call) parts = [{ text: "I'll run that for you." }, { functionCall: { name: 'run_shell_command', args: { command: api.command, description: `Run ${api.command}` } } }];
+    if (other) parts = [{ functionCall: { name: other.name, args: other.args } }];
+    else if (call) parts = [{ text: "I'll run that for you." }, { functionCall: { name: 'run_shell_command', args: { command: api.command, description: `Run ${api.command}` } } }];
     else if (main) parts = [{ text: api.finalText }];
     else parts = [{ text: JSON.stringify({ reasoning: 'simple', model_choice: 'flash', next_speaker: 'user' }) }];
     if (main) await api.mainGate(rec);

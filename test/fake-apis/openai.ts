@@ -36,7 +36,9 @@ export function shellArgs(tool: Any, command: string): Record<string, unknown> {
   if (props.commands && props.commands.type === 'array') return { commands: [command] }; // Cline's run_commands
   if (props.cmd) return { cmd: command, sandbox_permissions: 'require_escalated', justification: `Do you want to run ${command}?` };
   if (props.command && props.command.type === 'array') return { command: ['bash', '-lc', command] };
-  return props.description ? { command, description: `Run ${command}` } : { command };
+  const base = props.description ? { command, description: `Run ${command}` } : { command };
+  // Qwen Code 0.7.x requires is_background ("params must have required property 'is_background'").
+  return props.is_background ? { ...base, is_background: false } : base;
 }
 
 export function startFakeOpenAI(opts: FakeApiOptions = {}): Promise<FakeApi> {
