@@ -180,6 +180,19 @@ interface Plan {
    * the interrupted prompt back in its input would otherwise send it with the next prompt.
    */
   clearKeys?: string[];
+  /**
+   * A harness that starts here but stops at a screen it cannot get past without a vendor login
+   * (amp, qoder, droid): that screen is captured, settled, as start-failed with this state
+   * (none unless the screen is a prompt a rule may decide), and the run ends there. The plan's
+   * other tests are never reached.
+   */
+  stopsAt?: { shows: Test; state: string; kind?: string; what: string };
+}
+
+/** The plan of a harness that stops at its login: only stopsAt is ever used. */
+function loginOnly(id: string, stopsAt: NonNullable<Plan['stopsAt']>): Plan {
+  const never: Test = () => false;
+  return { id, api: 'openai', ready: never, working: never, approveKeys: [], approveWhat: '', finished: never, finishedSecond: never, doneState: 'idle', doneWhy: '', interruptKeys: [], interrupted: never, stopsAt, startTimeoutMs: 90_000 };
 }
 
 function hookCmd(dir: string, event: string): string {
@@ -520,6 +533,41 @@ const PLANS: Record<string, Plan> = {
     },
     exitKeys: ['C-c', 'C-c'],
   },
+  grok: {
+    id: 'grok',
+    api: 'openai',
+    // The input box: "│ ❯ Ask me anything..." (or the typed text) between ╭─╮ and ╰─╯, "⏸ auto-edit: off" under it.
+    ready: lacks(has(/^\s*│ ❯ /m, /auto-edit/), /esc to interrupt/, /Do you want to proceed with this operation\?/),
+    // "| Thinking... (11s · ↑ 798 tokens · esc to interrupt)" above the box.
+    working: has(/esc to interrupt/),
+    approval: has(/Do you want to proceed with this operation\?/, /Enter select/),
+    approveKeys: ['Enter'],
+    approveWhat: 'pressed Enter on "1. Yes"',
+    approvalMessage: 'approve bash: touch hello.txt',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /^\s*│ ❯ /m), /esc to interrupt/, /Do you want to proceed/),
+    finishedSecond: lacks(has(/⏺ Okay\./, /^\s*│ ❯ /m), /esc to interrupt/),
+    doneState: 'idle',
+    doneWhy: 'Grok CLI draws nothing that marks the turn finished: the input box is simply free again',
+    interruptKeys: ['Escape'],
+    interrupted: lacks(has(/^\s*│ ❯ /m), /esc to interrupt/),
+    exitKeys: ['C-c', 'C-c'],
+  },
+  // Start screens only: each needs its vendor's login before it asks a model anything (AGENTS processOnly).
+  amp: loginOnly('amp', {
+    shows: has(/log in to Amp|login/i),
+    state: 'none',
+    what: 'with a bare HOME (no Amp login, no key) it stops at its login: "No API key found. Starting login flow..." and a y/n question; a login is kind auth, which only an explicit report may say (agents-guide.md), so no screen rule decides it',
+  }),
+  qoder: loginOnly('qoder', {
+    shows: has(/Qoder CLI/, /trust the files in this folder|Login|Auth/i),
+    state: 'none',
+    what: 'with a bare HOME (no Qoder login) it draws its banner with "Not Login Please Auth" and asks whether to trust the folder; it goes no further without a login',
+  }),
+  droid: loginOnly('droid', {
+    shows: lacks(has(/[A-Za-z]{4}/), /^\$ droid\s*$/m, /Checking authentication/),
+    state: 'none',
+    what: 'with a bare HOME (no Factory login) it checks its authentication and stops at the screen it draws then',
+  }),
   pi: {
     id: 'pi',
     api: 'openai',
@@ -738,7 +786,7 @@ async function runProcessOnly(d: TestDaemon, a0: InstalledAgent, bin?: string): 
   if (!existsSync(a.bin)) throw new Error(`${a.spec.pkg} has no bin ${bin}`);
   const api = await startFakeFor(a.spec.id, { finalText: FINAL });
   const { root, home, cwd } = workDirs(a.spec.id, 'process');
-  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false });
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, version: a.version });
   // What the home adds beyond the bare one (keys, the fake API's URL).
   const bare = new Set(['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'TERM', 'COLORTERM', 'LANG', 'NO_UPDATE_NOTIFIER', 'npm_config_update_notifier']);
   const added = Object.keys(run.env).filter((k) => !bare.has(k));
@@ -786,7 +834,7 @@ async function runProcessOnly(d: TestDaemon, a0: InstalledAgent, bin?: string): 
 async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [number, number], full: boolean): Promise<void> {
   const api = await startFakeFor(a.spec.id, { finalText: FINAL });
   const { root, home, cwd } = workDirs(a.spec.id, `${size[0]}x${size[1]}`);
-  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false });
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, version: a.version });
   let pane: AgentPane | null = null;
   const obs = new Observer(d, () => pane?.window ?? null);
   obs.start();
@@ -797,6 +845,13 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
     const w = pane.window;
     base = `measured ${new Date().toISOString().slice(0, 10)}: typed "${pane.typed}" at a bash prompt (PS1='$ ') in a ${tag} tuios pane, HOME and config from test/helpers/agents.ts agentHome, model answers from test/fake-apis/${plan.api}.ts`;
     obs.phase = 'start';
+    if (plan.stopsAt) {
+      const st = plan.stopsAt;
+      await waitScreen(d, w, st.shows, 'the screen it stops at', obs, plan.startTimeoutMs ?? 60_000);
+      const calmS = await settle(d, w, st.shows, obs, 2000, 15_000);
+      await shoot(d, a, pane, size, { name: 'start-failed', state: st.state, kind: st.kind, how: `${st.what}; nothing typed${calmS ? ', left to settle 2 s unchanged' : ', captured while it still changed'}` }, base);
+      return;
+    }
     if (plan.startDialog) {
       const sd = plan.startDialog;
       const first = await waitScreen(d, w, (s) => sd.shows(s) || plan.ready(s), `${sd.name} or the idle prompt`, obs, plan.startTimeoutMs ?? 60_000);
@@ -1075,7 +1130,7 @@ async function runFirstRun(d: TestDaemon, a: InstalledAgent, plan: Plan, fr: Fir
   const size: [number, number] = [120, 40];
   const api = await startFakeFor(a.spec.id, { finalText: FINAL });
   const { root, home, cwd } = workDirs(a.spec.id, fr.name);
-  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, ...fr.home });
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, version: a.version, ...fr.home });
   let pane: AgentPane | null = null;
   const obs = new Observer(d, () => pane?.window ?? null);
   try {
@@ -1097,7 +1152,7 @@ async function runHooks(d: TestDaemon, a: InstalledAgent, plan: Plan): Promise<v
   const { root, home, cwd } = workDirs(a.spec.id, 'hooks');
   const sink = join(root, 'payloads');
   mkdirSync(sink, { recursive: true });
-  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, hooks: plan.hooks(sink) });
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, version: a.version, hooks: plan.hooks(sink) });
   let pane: AgentPane | null = null;
   const obs = new Observer(d, () => null);
   const stepsDone: string[] = [];
@@ -1227,7 +1282,7 @@ async function runNotify(d: TestDaemon, a: InstalledAgent, plan: Plan, np: Notif
   const size: [number, number] = [120, 40];
   const api = await startFakeFor(a.spec.id, { finalText: FINAL });
   const { root, home, cwd } = workDirs(a.spec.id, 'notify');
-  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false });
+  const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, version: a.version });
   np.configure(run);
   let pane: AgentPane | null = null;
   const obs = new Observer(d, () => pane?.window ?? null);

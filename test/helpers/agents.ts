@@ -83,7 +83,6 @@ export const AGENTS: Record<string, AgentSpec> = {
     version: '0.0.34',
     bin: 'grok',
     api: 'openai',
-    processOnly: 'it starts against the fake Chat Completions API (GROK_BASE_URL), but no turn has been driven through it yet',
   },
   droid: {
     id: 'droid',
@@ -214,6 +213,8 @@ export interface AgentHomeOptions {
   noDaemon?: boolean;
   /** Codex approval policy (default on-request). */
   codexApproval?: string;
+  /** The release being run, when not the pinned one (Cline: releases before 3.0 take other config and flags). */
+  version?: string;
 }
 
 export interface AgentRun {
@@ -412,8 +413,28 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
         },
       },
     });
-    // The TUI, asking before tool calls (its default is to approve everything).
-    args.push('-i', '--auto-approve', 'false');
+    // Before 3.0 (the extension's core under a CLI) the same provider lives in globalState.json and
+    // secrets.json: what `cline auth -p openai -k sk-test -m <model> -b <url>/v1` writes in 2.14.0.
+    // 2.x offers native tools only to the model families it knows (its system prompt variants'
+    // matchers); a gpt-oss name gets them (execute_command, attempt_completion), any other name
+    // gets the XML-in-text tool protocol, which the fake API does not speak.
+    const model = opts.version && !opts.version.startsWith('3.') ? 'gpt-oss-fake' : 'fake-model';
+    writeJson(join(home, '.cline', 'data', 'globalState.json'), {
+      actModeApiProvider: 'openai',
+      planModeApiProvider: 'openai',
+      actModeOpenAiModelId: model,
+      planModeOpenAiModelId: model,
+      openAiBaseUrl: `${api}/v1`,
+      welcomeViewCompleted: true,
+    });
+    writeJson(join(home, '.cline', 'data', 'secrets.json'), { openAiApiKey: 'sk-test' });
+    const major = Number((opts.version ?? spec.version).split('.')[0]);
+    // 3.x: the TUI, asking before tool calls (its default is to approve everything). 2.x: --tui (without
+    // it 2.14.0 opens "Introducing Cline Kanban!", a menu offering its browser board). 1.x (a Go CLI
+    // over cline-core): interactive by default, in plan mode: -m act.
+    if (major >= 3) args.push('-i', '--auto-approve', 'false');
+    else if (major === 2) args.push('--tui');
+    else args.push('-m', 'act');
   } else if (id === 'grok') {
     // Without a key it prints "API key required" and exits.
     Object.assign(env, { GROK_API_KEY: 'sk-test', GROK_BASE_URL: `${api}/v1`, GROK_MODEL: 'fake-model' });
