@@ -411,17 +411,40 @@ const PLANS: Record<string, Plan> = {
     api: 'openai',
     ready: lacks(has(/ctrl\+p commands/), /esc interrupt/, /Permission required/),
     working: has(/esc interrupt/),
-    approval: has(/Permission required/, /Allow once/),
+    // 1.x: "△ Permission required" over "Allow once  Allow always  Reject"; 1.0.x: "Permission
+    // required to run this tool:" over "enter accept  a accept always  d deny", in the transcript.
+    approval: has(/Permission required/, /Allow once|enter accept/),
     approveKeys: ['Enter'],
     approveWhat: 'pressed Enter on "Allow once"',
+    approvalMessage: 'approve Shell: touch hello.txt',
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /ctrl\+p commands/), /esc interrupt/),
     finishedSecond: lacks(has(/Okay\./, /ctrl\+p commands/), /esc interrupt/),
     doneState: 'done',
     doneWhy: 'opencode stamps the turn\'s last message "▣  Build · <model> · <duration>" when it finishes',
     interruptKeys: ['Escape', 'Escape'],
     interrupted: lacks(has(/ctrl\+p commands/), /esc interrupt/),
+    // The question tool (opencode 1.x "question"; Kilo the same, from opencode): one question, two
+    // options; Enter picks the highlighted first one. Releases that do not offer it skip it.
+    question: {
+      tool: 'question',
+      args: {
+        questions: [
+          {
+            question: 'Which file should I create?',
+            header: 'File',
+            options: [
+              { label: 'hello.txt', description: 'The name you asked for.' },
+              { label: 'world.txt', description: 'Another name.' },
+            ],
+          },
+        ],
+      },
+      shows: has(/Which file should I create\?/, /world\.txt/),
+      answerKeys: ['Enter'],
+      answerWhat: 'pressed Enter on "1. hello.txt"',
+    },
     exitKeys: ['C-c'],
-    startTimeoutMs: 90_000,
+    startTimeoutMs: 240_000,
   },
   qwen: {
     id: 'qwen',
@@ -500,14 +523,35 @@ const PLANS: Record<string, Plan> = {
     approval: has(/Permission required/, /Allow once/),
     approveKeys: ['Enter'],
     approveWhat: 'pressed Enter on "Allow once"',
+    approvalMessage: 'approve Shell: touch hello.txt',
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /ctrl\+p commands/), /esc interrupt/),
     finishedSecond: lacks(has(/Okay\./, /ctrl\+p commands/), /esc interrupt/),
     doneState: 'done',
     doneWhy: 'Kilo, like opencode, stamps the turn\'s last message "▣  Code · <model> · <duration>" when it finishes',
     interruptKeys: ['Escape', 'Escape'],
     interrupted: lacks(has(/ctrl\+p commands/), /esc interrupt/),
+    // The question tool (opencode 1.x "question"; Kilo the same, from opencode): one question, two
+    // options; Enter picks the highlighted first one. Releases that do not offer it skip it.
+    question: {
+      tool: 'question',
+      args: {
+        questions: [
+          {
+            question: 'Which file should I create?',
+            header: 'File',
+            options: [
+              { label: 'hello.txt', description: 'The name you asked for.' },
+              { label: 'world.txt', description: 'Another name.' },
+            ],
+          },
+        ],
+      },
+      shows: has(/Which file should I create\?/, /world\.txt/),
+      answerKeys: ['Enter'],
+      answerWhat: 'pressed Enter on "1. hello.txt"',
+    },
     exitKeys: ['C-c'],
-    startTimeoutMs: 90_000,
+    startTimeoutMs: 240_000,
   },
   cline: {
     id: 'cline',
