@@ -359,9 +359,10 @@ const PLANS: Record<string, Plan> = {
     api: 'gemini',
     ready: lacks(has(/Type your message/), /esc to cancel/),
     working: has(/esc to cancel/),
-    approval: has(/Allow execution of/, /Allow once/),
+    // 0.16.0 words it "1. Yes, allow once", 0.36.0 and 0.61.0 "1. Allow once".
+    approval: has(/Allow execution of/, /[Aa]llow once/),
     approveKeys: ['Enter'],
-    approveWhat: 'pressed Enter on "1. Allow once"',
+    approveWhat: 'pressed Enter on "1. Allow once" (0.16.0: "1. Yes, allow once")',
     approvalMessage: 'approve Shell: touch hello.txt',
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Type your message/), /esc to cancel/, /Allow execution/),
     finishedSecond: lacks(has(/✦ Okay\./, /Type your message/), /esc to cancel/),
@@ -400,8 +401,11 @@ const PLANS: Record<string, Plan> = {
       answerKeys: ['Enter'],
       answerWhat: 'pressed Enter on the first option "hello.txt (Recommended)"',
     },
-    // A failed request is retried for minutes ("Thinking... (esc to cancel, 2m 52s)" in 0.36.0 after 180 s).
-    errorWaitMs: 600_000,
+    // A failed request is retried for minutes: 0.36.0 still showed "Thinking... (esc to cancel,
+    // 9m 34s)" after 600 s. The retrying screen is captured; the end of the failed turn is not waited for.
+    errorWaitMs: 150_000,
+    // 0.16.0 takes about 50 s to print even --version here (offline), so its first screen comes late.
+    startTimeoutMs: 240_000,
     hooks: claudeStyleHooks(GEMINI_EVENTS),
     hookEvents: GEMINI_EVENTS,
     exitKeys: ['C-c', 'C-c'],
@@ -461,10 +465,16 @@ const PLANS: Record<string, Plan> = {
     doneWhy: 'Qwen Code draws nothing that marks the turn finished: the prompt is simply back',
     interruptKeys: ['Escape'],
     // Qwen Code 0.24 puts the interrupted prompt back in the input box (footer "shift + tab to
-    // cycle"); 0.15.x prints "● Request cancelled." and empties it (footer "? for shortcuts").
-    interrupted: lacks(has(/^>\s+Please create hello\.txt again|Request cancelled/m, /shift \+ tab to cycle|\? for shortcuts/), /esc to cancel/),
+    // cycle"); 0.15.x prints "● Request cancelled." and empties it (footer "? for shortcuts");
+    // 0.7.x prints "ℹRequest cancelled." and puts it back (footer "<model> (100% context left)").
+    interrupted: lacks(has(/^>\s+Please create hello\.txt again|Request cancelled/m, /shift \+ tab to cycle|\? for shortcuts|context left\)/), /esc to cancel/),
     // 0.24's interrupted prompt would otherwise be sent with the next one: end of line, delete to its start.
     clearKeys: ['C-e', 'C-u'],
+    // 0.24.4 sat on "⠦ Initializing..." for over 60 s on a loaded machine.
+    startTimeoutMs: 180_000,
+    // The failed turn has ended when the error is printed ("✕ [API Error: 500 ..."): 0.24.4 drew
+    // its prompt without a spinner between two retries, which read as the end without this.
+    errored: has(/API Error/, /Type your message/),
     // ask_user_question (a form with the question and numbered options): in cli.js from 0.15.x on
     // (0.15.10, 0.24.4; absent in 0.7.1); skipped when not offered.
     question: {
