@@ -77,6 +77,19 @@ declare module '../bus.js' {
   }
 }
 
+/** window-retitled goes out at most this often per window (a spinner's frames are coalesced). */
+export const RETITLE_INTERVAL_MS = 500;
+
+interface RetitleState {
+  /** The title the last event carried. */
+  published: string | null;
+  /** When it went out. */
+  at: number;
+  /** The latest title, waiting for the interval to pass. */
+  pending: string | null;
+  timer: NodeJS.Timeout | null;
+}
+
 export class Model {
   readonly sessions = new Map<string, Session>();
   readonly windows = new Map<string, Window>();
@@ -200,9 +213,50 @@ export class Model {
     this.bus.publish('window-exit', { window_id: w.id, session_id: w.sessionId, exit_code: st.code, signal: st.signal });
   }
 
+  /**
+   * A window's title changed. Titles that turn a spinner (Codex and Claude Code redraw theirs
+   * about ten times a second) would flood subscribers and linked peers with one event per frame,
+   * so retitles are coalesced per window: at most one event per `retitleIntervalMs`, always the
+   * latest title, and the last one is never lost (a trailing event carries it). A title equal to
+   * the last one published goes out as nothing. What the detector reads is the window's own title
+   * (Window.title, the emulator's), which is current whatever went out.
+   */
   windowRetitled(w: Window, title: string): void {
     if (w.closed) return;
+    let st = this.retitles.get(w.id);
+    if (!st) this.retitles.set(w.id, (st = { published: null, at: 0, pending: null, timer: null }));
+    if (st.timer) {
+      st.pending = title;
+      return;
+    }
+    if (title === st.published) return;
+    const now = Date.now();
+    const wait = st.at + this.retitleIntervalMs - now;
+    if (wait <= 0) return this.publishRetitle(w, st, title, now);
+    st.pending = title;
+    st.timer = setTimeout(() => {
+      st.timer = null;
+      const t = st.pending;
+      st.pending = null;
+      if (t !== null && t !== st.published && !w.closed) this.publishRetitle(w, st, t, Date.now());
+    }, wait);
+    st.timer.unref?.();
+  }
+
+  /** The least time between two window-retitled events of one window (ms). */
+  retitleIntervalMs = RETITLE_INTERVAL_MS;
+  private readonly retitles = new Map<string, RetitleState>();
+
+  private publishRetitle(w: Window, st: RetitleState, title: string, now: number): void {
+    st.published = title;
+    st.at = now;
     this.bus.publish('window-retitled', { window_id: w.id, session_id: w.sessionId, title });
+  }
+
+  private forgetRetitles(id: string): void {
+    const st = this.retitles.get(id);
+    if (st?.timer) clearTimeout(st.timer);
+    this.retitles.delete(id);
   }
 
   renameWindow(w: Window, name: string): void {
@@ -245,6 +299,7 @@ export class Model {
       }
     }
     w.dispose();
+    this.forgetRetitles(w.id);
     this.bus.publish('window-closed', { window_id: w.id, session_id: w.sessionId, name: w.name });
     if (s && !opts.keepSession && this.windowsOf(s).length === 0) {
       this.sessions.delete(s.id);
