@@ -180,6 +180,8 @@ interface Plan {
    * the interrupted prompt back in its input would otherwise send it with the next prompt.
    */
   clearKeys?: string[];
+  /** Per-release changes to the home agentHome made (env, config), for a release that reads them differently. */
+  prepare?: (version: string, run: AgentRun, apiUrl: string) => void;
   /**
    * A harness that starts here but stops at a screen it cannot get past without a vendor login
    * (amp, qoder, droid): that screen is captured, settled, as start-failed with this state
@@ -512,9 +514,26 @@ const PLANS: Record<string, Plan> = {
     finishedSecond: lacks(has(/● Okay\./, /Interactive · Manual Approval/), /esc esc/),
     doneState: 'idle',
     doneWhy: 'Copilot CLI draws nothing that marks the turn finished: the footer is simply back',
-    interruptKeys: ['Escape', 'Escape'],
-    // Copilot puts the interrupted prompt back in the input box.
-    interrupted: lacks(has(/^❯\s*Please create hello\.txt again/m, /Interactive · Manual Approval/), /esc esc/),
+    // Escape twice put the prompt back in the input on the first 1.0.102 captures; since then
+    // Escape (once or twice, 150 ms or 1 s apart) leaves the held turn working, while Ctrl+C
+    // cancels it: " ● Operation cancelled by user", the input empty.
+    interruptKeys: ['C-c'],
+    interrupted: lacks(has(/^❯\s*Please create hello\.txt again|Operation cancelled by user/m, /Interactive · Manual Approval/), /esc esc/),
+    // ask_user, offered by 1.0.x (0.0.3xx has no such tool). 1.0.60 takes {question, choices,
+    // allow_freeform} (its app.js); 1.0.102 answers that shape with "This session uses the
+    // structured ask_user format" and takes {message, requestedSchema} (the schema its request
+    // offers). Releases between the two are not measured: the cut is put after 1.0.60.
+    question: {
+      tool: 'ask_user',
+      get args() {
+        return release && versionCmp(release, '1.0.61') < 0
+          ? { question: 'Which file should I create?', choices: ['hello.txt', 'world.txt'], allow_freeform: false }
+          : { message: 'Which file should I create?', requestedSchema: { properties: { file: { type: 'string', title: 'File', enum: ['hello.txt', 'world.txt'] } }, required: ['file'] } };
+      },
+      shows: has(/Which file should I create\?/, /hello\.txt/, /world\.txt/),
+      answerKeys: ['Enter'],
+      answerWhat: 'pressed Enter on the first choice, "hello.txt"',
+    },
     firstRun: [
       { name: 'folder-trust-dialog', home: { trust: false }, shows: has(/[Tt]rust/), state: 'needs_input', kind: 'question', what: 'the project folder not in trusted_folders in ~/.copilot/config.json' },
     ],
@@ -524,6 +543,19 @@ const PLANS: Record<string, Plan> = {
     }),
     hookEvents: COPILOT_EVENTS,
     exitKeys: ['C-c', 'C-c'],
+    // Older releases read their setup elsewhere. 1.0.60 keeps trusted folders as trustedFolders
+    // in $COPILOT_HOME/config.json (its app.js), not trusted_folders. 0.0.3xx has no BYOK
+    // (COPILOT_PROVIDER_*, COPILOT_OFFLINE): it takes an OpenAI key and base URL with
+    // COPILOT_ENABLE_ALT_PROVIDERS=true (index.js tryApiKeyLogin), and reads
+    // $XDG_CONFIG_HOME/.copilot/config.json (trusted_folders) instead of $COPILOT_HOME.
+    prepare: (version, run, apiUrl) => {
+      if (version === AGENTS.copilot!.version) return;
+      const file = join(run.env.COPILOT_HOME!, 'config.json');
+      const cfg = JSON.parse(readFileSync(file, 'utf8')) as { trusted_folders?: string[] };
+      writeFileSync(file, `${JSON.stringify({ ...cfg, trustedFolders: cfg.trusted_folders ?? [] }, null, 2)}\n`);
+      if (versionCmp(version, '1.0.0') < 0)
+        Object.assign(run.env, { COPILOT_ENABLE_ALT_PROVIDERS: 'true', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${apiUrl}/v1`, XDG_CONFIG_HOME: run.home });
+    },
   },
   kilo: {
     id: 'kilo',
@@ -625,8 +657,10 @@ const PLANS: Record<string, Plan> = {
   pi: {
     id: 'pi',
     api: 'openai',
-    ready: lacks(has(/\(auto\)/, /fake-model/), /Working\.\.\./),
-    working: has(/Working\.\.\./),
+    // Between retries of a failed request pi can draw "Retrying (1/3) in 2s..." (interactive-mode.js,
+    // retryLoader, in 0.50.7, 0.60.0 and 0.73.1); the captures saw " ⠼ Working..." while it retried.
+    ready: lacks(has(/\(auto\)/, /fake-model/), /Working\.\.\./, /Retrying \(\d+\/\d+\)/),
+    working: has(/Working\.\.\.|Retrying \(\d+\/\d+\)/),
     approveKeys: [],
     approveWhat: '',
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&'))), /Working\.\.\./),
@@ -889,6 +923,7 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
   const api = await startFakeFor(a.spec.id, { finalText: FINAL });
   const { root, home, cwd } = workDirs(a.spec.id, `${size[0]}x${size[1]}`);
   const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, version: a.version });
+  plan.prepare?.(a.version, run, api.url);
   let pane: AgentPane | null = null;
   const obs = new Observer(d, () => pane?.window ?? null);
   obs.start();
@@ -1185,6 +1220,7 @@ async function runFirstRun(d: TestDaemon, a: InstalledAgent, plan: Plan, fr: Fir
   const api = await startFakeFor(a.spec.id, { finalText: FINAL });
   const { root, home, cwd } = workDirs(a.spec.id, fr.name);
   const run = agentHome(a.spec.id, { apiUrl: api.url, cwd, home, noDaemon: false, version: a.version, ...fr.home });
+  plan.prepare?.(a.version, run, api.url);
   let pane: AgentPane | null = null;
   const obs = new Observer(d, () => pane?.window ?? null);
   try {
