@@ -371,7 +371,9 @@ const PLANS: Record<string, Plan> = {
     doneState: 'idle',
     doneWhy: 'Gemini CLI draws nothing that marks the turn finished: the prompt is simply back',
     interruptKeys: ['Escape'],
-    interrupted: lacks(has(/[Cc]ancel|[Ii]nterrupt/, /Type your message/), /esc to cancel/),
+    // 0.36.0 and 0.61.0 empty the input; 0.16.0 puts the interrupted prompt back in its input box.
+    interrupted: lacks(has(/[Cc]ancel|[Ii]nterrupt/, /Type your message|^│ > Please create hello\.txt again/m), /esc to cancel/),
+    clearKeys: ['C-e', 'C-u'],
     firstRun: [
       {
         name: 'folder-trust-dialog',
