@@ -24,26 +24,19 @@ export function policyFor(c: Config, host: string): LinkPolicy {
   return { list: h.list, write: h.write, respond: h.respond, files: h.files, hold_mail: h.hold_mail, key: h.key ?? null };
 }
 
-/** Acts of the person: over a link they need respond (and the host's vouch, checked by the verb). */
-const PERSON_VERBS = new Set(['respond', 'release-agent-message', 'answer-ask', 'reply-approval', 'dismiss-attention', 'mark-attention', 'focus-window']);
-
 /**
- * Verbs without a target that a linked host may still call: reads of the whole machine, release,
- * and the fleet verbs that start work here (`worktree new --host`, `fan --host`, `start-agent -s
- * HOST:SESSION`, `worktree rm HOST:SESSION`), which change something and so need write, and
- * `worktree diff HOST:SESSION`, which needs files.
+ * The right a verb needs over a link, from its record, or a refusal for a verb that never runs over
+ * one: the person's acts and answers need respond (and the host's vouch, which the dispatcher
+ * checks with the nonce); a read of files' content needs files (`worktree diff HOST:SESSION`, as
+ * `worktree pull` needs); a change needs write. A verb without a target runs for a linked host only
+ * when its record says so (`link.untargeted`: reads of the whole machine, and the fleet verbs that
+ * start work here).
  */
-const UNTARGETED = new Set(['list-agents', 'list-attention', 'list-sessions', 'list-windows', 'list-verbs', 'server-info', 'release-agent-message', 'new-worktree', 'fan-out', 'start-agent', 'diff-worktree', 'remove-worktree']);
-
-/** Reads of files' content (`worktree diff HOST:SESSION`): files, as `worktree pull` needs. */
-const FILE_VERBS = new Set(['diff-worktree']);
-
-/** The right a verb needs over a link, or a refusal for a verb that never runs over one. */
 export function rightFor(v: VerbDef): Right {
   if (v.stream) throw new TuiosError('unsupported', `${v.name} streams, and a stream does not run over a link.`);
-  if (v.target === 'none' && !UNTARGETED.has(v.name)) throw new TuiosError('forbidden', `${v.name} does not run for a linked host.`, 'Run it on this machine itself.');
-  if (PERSON_VERBS.has(v.name) || v.access === 'respond') return 'respond';
-  if (FILE_VERBS.has(v.name)) return 'files';
+  if (v.target === 'none' && !v.link?.untargeted) throw new TuiosError('forbidden', `${v.name} does not run for a linked host.`, 'Run it on this machine itself.');
+  if (v.access === 'person' || v.access === 'respond' || v.link?.right === 'respond') return 'respond';
+  if (v.link?.right === 'files') return 'files';
   if (v.mutates) return 'write';
   return 'list';
 }

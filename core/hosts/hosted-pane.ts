@@ -17,27 +17,22 @@ import { DEFAULT_WAIT_MS, HOSTED_KILL_GRACE_MS, HOSTED_REATTACH_MS, HOSTED_START
 export const HOSTED_PANE_STREAM = 'hosted-pane';
 
 /**
- * What a hosted pane's process may report here: its state and what it does, as its window. Their
- * session and window params are replaced by the window's.
+ * What a hosted pane's process may call as its window is in each verb's record (VerbDef.hosted):
+ * - `report`: its state and what it does; their session and window params are replaced by the
+ *   window's;
+ * - `mail`: sending (its window and session name the recipient here) and reading (its own mailbox
+ *   by default);
+ * - `wait`: calls that wait on purpose, run here as its window like a report: `wait-for
+ *   agent-message` on its own mailbox (for at most HOSTED_WAIT_MAX_MS), and `request-approval`, the
+ *   hold a hook makes for the Inbox (bounded by the hold). The link waits each one's budget
+ *   (hostedBudgetMs) plus LINK_CALL_MARGIN_MS, not its generic cap, and drops it with the link.
  */
-export const HOSTED_REPORT_VERBS: ReadonlySet<string> = new Set(['set-agent-state', 'report-agent-activity', 'set-agent-session', 'get-agent-state', 'set-agent-meta']);
-
-/**
- * Mail as the pane: sending (its window and session name the recipient here) and reading (its own
- * mailbox by default).
- */
-export const HOSTED_MAIL_VERBS: ReadonlySet<string> = new Set(['send-agent-message', 'read-agent-messages']);
-
-/**
- * Calls from the pane that wait on purpose, run here as its window like a report: `wait-for
- * agent-message` on its own mailbox (for at most HOSTED_WAIT_MAX_MS), and `request-approval`, the
- * hold a hook makes for the Inbox (bounded by the hold). The link waits each one's budget
- * (hostedBudgetMs) plus LINK_CALL_MARGIN_MS, not its generic cap, and drops it with the link.
- */
-export const HOSTED_WAIT_VERBS: ReadonlySet<string> = new Set(['wait-for', 'request-approval']);
 
 /** Every verb a hosted pane's process may call as its window, for refusals to list. */
-export const HOSTED_VERBS: readonly string[] = [...HOSTED_REPORT_VERBS, ...HOSTED_MAIL_VERBS, 'wait-for agent-message', 'request-approval'];
+export function hostedVerbNames(verbs: readonly VerbDef[]): string[] {
+  const of = (k: VerbDef['hosted']) => verbs.filter((v) => v.hosted === k).map((v) => (v.name === 'wait-for' ? 'wait-for agent-message' : v.name));
+  return [...of('report'), ...of('mail'), ...of('wait')];
+}
 
 /** How long a wait from a hosted pane runs here: its --timeout (default DEFAULT_WAIT_MS), at most an hour. */
 export function hostedWaitMs(timeout: unknown): number {
@@ -357,11 +352,12 @@ export async function runHostedReport(svc: Services, host: string, asWindow: str
   if (!w || w.closed || w.host !== host || !(w.process instanceof HostedPane) || w.process.status !== 'running') {
     throw new TuiosError('forbidden', `${host} runs no live pane of this machine's with the id ${asWindow.slice(0, 64)}.`);
   }
-  const mail = HOSTED_MAIL_VERBS.has(verb);
-  const waits = HOSTED_WAIT_VERBS.has(verb);
-  if (!HOSTED_REPORT_VERBS.has(verb) && !mail && !waits) {
-    throw new TuiosError('forbidden', `${verb.slice(0, 64)} is not taken from a pane on another machine.`, `A pane there calls: ${HOSTED_VERBS.join(', ')}.`);
+  const kind = svc.dispatcher.get(verb)?.hosted;
+  if (!kind) {
+    throw new TuiosError('forbidden', `${verb.slice(0, 64)} is not taken from a pane on another machine.`, `A pane there calls: ${hostedVerbNames(svc.dispatcher.list()).join(', ')}.`);
   }
+  const mail = kind === 'mail';
+  const waits = kind === 'wait';
   const params = jsonObject(paramsJson);
   if (!params) throw new TuiosError('invalid_params', 'The report\'s params are not a JSON object.');
   if (mail) delete params.nonce;

@@ -20,7 +20,7 @@ import { readStat } from '../pty/procfs.js';
 import { decodeTtyNr, ttyDeviceKey } from '../security/placement.js';
 import { TuiosError } from '../errors.js';
 import { FULL_ID_RE } from '../ids.js';
-import { type HostedSpec, HOSTED_DROPPED_PARAMS, HOSTED_MAIL_VERBS, HOSTED_REPORT_VERBS, HOSTED_VERBS, HOSTED_WAIT_VERBS, hostedBudgetMs, hostedWaitRefusal } from './hosted-pane.js';
+import { type HostedSpec, HOSTED_DROPPED_PARAMS, hostedBudgetMs, hostedVerbNames, hostedWaitRefusal } from './hosted-pane.js';
 import { readPaneProcs } from './hosted-procs.js';
 import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, LINK_CALL_MARGIN_MS, HOSTED_PROCS_MS, HOSTED_PROCS_SOON_MS, HOSTED_REATTACH_MS, HOSTED_RESEND_BYTES, HOSTED_SEND_HIGH_BYTES, HOSTED_SEND_LOW_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 
@@ -94,11 +94,11 @@ export class HostedPanes {
    * that targets a window): forwarded to the owner when the caller is inside that pane, refused
    * otherwise. Null: the call is not about a hosted pane and runs here as usual.
    */
-  route(verb: VerbDef, params: Record<string, unknown>, caller: Caller, signal: AbortSignal): Promise<unknown> | null {
+  route(verb: VerbDef, params: Record<string, unknown>, caller: Caller, signal: AbortSignal, verbs: readonly VerbDef[]): Promise<unknown> | null {
     if (this.panes.size === 0 || caller.channel !== 'socket') return null;
     // Mail as the pane: the pane is the sender or the mailbox, named by the CLI's TUIOS_PANE_ID;
     // its window param names a recipient on the window's machine.
-    const mail = HOSTED_MAIL_VERBS.has(verb.name);
+    const mail = verb.hosted === 'mail';
     const targetsWindow = verb.target === 'window' || verb.target === 'window-optional';
     const named = mail ? caller.paneHint : typeof params.window === 'string' ? params.window : targetsWindow ? caller.paneHint : null;
     if (!named) return null;
@@ -107,9 +107,9 @@ export class HostedPanes {
     if (!this.contains(p, caller.pid)) {
       return Promise.reject(new TuiosError('forbidden', `The pane ${named.slice(0, 12)} runs here for a window on ${p.host}, and only a process inside it reports for it.`, 'Run the command inside that pane.'));
     }
-    const waits = HOSTED_WAIT_VERBS.has(verb.name);
-    if (!HOSTED_REPORT_VERBS.has(verb.name) && !mail && !waits) {
-      return Promise.reject(new TuiosError('unsupported', `${verb.name} does not reach a window on another machine from a pane that runs here.`, `A pane here calls: ${HOSTED_VERBS.join(', ')}; run other verbs against ${p.host} itself.`));
+    const waits = verb.hosted === 'wait';
+    if (!verb.hosted) {
+      return Promise.reject(new TuiosError('unsupported', `${verb.name} does not reach a window on another machine from a pane that runs here.`, `A pane here calls: ${hostedVerbNames(verbs).join(', ')}; run other verbs against ${p.host} itself.`));
     }
     const why = waits ? hostedWaitRefusal(verb.name, params) : null;
     if (why) return Promise.reject(new TuiosError('unsupported', why, `Run it against ${p.host} itself.`));

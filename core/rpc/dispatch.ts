@@ -106,7 +106,7 @@ export class Dispatcher {
       const params = validate(this.schemas.get(verb.name)!, env.params);
       if (env.pane && !caller.paneHint) caller.paneHint = env.pane;
       // A report from a pane this machine runs for a window on another: the window's owner runs it.
-      const hosted = this.svc.hostedPanes.route(verb, params, caller, out.signal);
+      const hosted = this.svc.hostedPanes.route(verb, params, caller, out.signal, this.list());
       if (hosted) {
         const result = await hosted;
         if (!out.signal.aborted) out.send({ id, result: result ?? {} });
@@ -120,8 +120,11 @@ export class Dispatcher {
         return;
       }
       const { session, window } = this.resolveTargets(verb, params, caller);
-      // Grants, for a caller inside a pane, before anything runs.
-      enforce(this.svc, caller, { verb: verb.name, access: verb.access ?? (verb.mutates ? 'write' : 'read'), target: window, sessionId: session?.id ?? null, types: verb.types });
+      // Access, decided here once from the record, before anything runs: the person's nonce for
+      // the person's acts, the grants for a caller inside a pane.
+      const access = verb.access ?? (verb.mutates ? 'write' : 'read');
+      if (access === 'person') this.svc.person.verify(caller, this.svc.placement(caller), (params as { nonce?: string }).nonce, verb.name);
+      enforce(this.svc, caller, { verb: verb.name, access, target: window, sessionId: session?.id ?? null, types: verb.types });
       let ended = false;
       let answered = false;
       const early: unknown[] = [];

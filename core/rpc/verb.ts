@@ -71,6 +71,20 @@ export interface VerbDef<S extends z.ZodObject = z.ZodObject> {
   access?: Access;
   /** It types into its target window: the typing rules of grants apply, now and right before the write. */
   types?: boolean;
+  /**
+   * How a linked host may call it; link/policy.ts derives the right it needs from this, `access`
+   * and `mutates`. `untargeted`: it has no target and still runs for a linked host (reads of the
+   * whole machine, the fleet verbs that start work here); `right`: the right it needs when its
+   * access does not say (`respond` for an answer its handler judges, `files` for a read of files'
+   * content).
+   */
+  link?: { untargeted?: boolean; right?: 'respond' | 'files' };
+  /**
+   * A process in a pane whose window lives on another machine may call it as that window
+   * (core/hosts/hosted-pane.ts): `report` its state and what it does, `mail` as the pane, `wait`
+   * a call that waits on purpose, bounded by its budget.
+   */
+  hosted?: 'report' | 'mail' | 'wait';
   cli?: CliSpec;
   /**
    * A verb that waits on purpose (for agents to be ready, for a checkout): the longest it may run

@@ -11,8 +11,13 @@ export type Grant = (typeof GRANTS)[number];
 
 /** What a verb needs from a caller in a pane. */
 export type Access =
-  /** Anyone: a read of the daemon itself, or a verb that checks the person's nonce on its own. */
+  /** Anyone: a read of the daemon itself, or a verb whose handler judges the caller itself. */
   | 'none'
+  /**
+   * The person only: a client attached now, outside every pane, with its attach nonce (the
+   * dispatcher verifies it before the handler runs). Over a link it needs respond.
+   */
+  | 'person'
   /** Reports about its own pane (another pane needs admin). */
   | 'self'
   | 'read'
@@ -107,6 +112,7 @@ export function checkAccess(c: AccessCheck): void {
   const sid = c.targetSessionId ?? c.target?.sessionId ?? c.caller.sessionId;
   switch (c.access) {
     case 'none':
+    case 'person': // the dispatcher verified the nonce: no pane passes that
       return;
     case 'self':
       if (!c.target || own || g.has('admin')) return;

@@ -68,6 +68,7 @@ function isCallerOrAncestor(caller: Caller, pid: number): boolean {
 
 export const setAgentState = defineVerb({
   name: 'set-agent-state',
+  hosted: 'report',
   access: 'self',
   summary: 'Report a pane\'s agent state (from inside a pane: your own pane)',
   help: 'States: none, working, needs_input, idle, done, errored, unknown. A source writes over claims ranked at or below its own; a loser is answered with applied: false and the state that stands.',
@@ -143,6 +144,7 @@ export const setAgentState = defineVerb({
 
 export const getAgentState = defineVerb({
   name: 'get-agent-state',
+  hosted: 'report',
   summary: 'A pane\'s agent state, source, harness, confidence and metadata',
   target: 'window',
   mutates: false,
@@ -181,6 +183,7 @@ export function agentPanes(svc: Services, opts: { session?: string; select?: str
 
 export const listAgents = defineVerb({
   name: 'list-agents',
+  link: { untargeted: true },
   summary: 'Every pane running an agent, in every session (or -s), with its state and what it needs',
   help: 'With --select only the panes a selector matches, and `confirm`, the token for exactly that set (what a write by selector needs). --all-hosts adds the agents of every linked host, each with its `host` (this machine is local); a host whose link is down keeps its rows, `down` and not counted. ' + VERSION_HELP,
   target: 'none',
@@ -220,6 +223,7 @@ function parseTtl(ttl: string): number {
 
 export const setAgentMeta = defineVerb({
   name: 'set-agent-meta',
+  hosted: 'report',
   access: 'self',
   summary: 'Set display-only facts about a pane\'s agent: KEY=VALUE ... (an empty value clears a key)',
   help: 'At most 16 keys a call and 32 a pane; values are cut to 80 characters; now, prompt and subagents are tuios\'s own. --clear removes the rest.',
@@ -247,6 +251,7 @@ export const setAgentMeta = defineVerb({
 
 export const setAgentSession = defineVerb({
   name: 'set-agent-session',
+  hosted: 'report',
   access: 'self',
   summary: 'Record the harness\'s conversation id on a pane (for resuming it later); changes no state',
   target: 'window',

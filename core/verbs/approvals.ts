@@ -23,6 +23,7 @@ function approvalsOn(svc: Services, harness: string): boolean {
 
 export const requestApproval = defineVerb({
   name: 'request-approval',
+  hosted: 'wait',
   access: 'self',
   summary: 'Hold a permission prompt for the Inbox and wait for the person\'s answer (a harness\'s hook, for its own pane)',
   help: 'Answers { held: false, why } at once when approvals are off for the harness or the call cannot be shown whole on one line; otherwise waits until the person answers 1, 2 or 3, or the hold ends (decision null).',
@@ -79,7 +80,7 @@ export const requestApproval = defineVerb({
 
 export const replyApproval = defineVerb({
   name: 'reply-approval',
-  access: 'none',
+  access: 'person',
   summary: 'Answer a held approval or plan: 1 allow once, 2 always (or accept edits), 3 deny (the person only)',
   target: 'none',
   mutates: true,
@@ -93,7 +94,6 @@ export const replyApproval = defineVerb({
     nonce: nonceParam,
   }),
   run({ params, svc, caller }) {
-    svc.person.verify(caller, svc.placement(caller), params.nonce, 'reply-approval');
     const reason = params.reason !== undefined ? capBytes(params.reason.replace(/\s+/g, ' ').trim(), REASON_MAX_BYTES) : undefined;
     const r = svc.holds.answer({ requestId: params.request_id, key: params.answer, line: params.line, planSha: params.plan_sha, reason: reason || undefined });
     if (!r.ok) throw new TuiosError(r.code, r.why);
@@ -103,13 +103,12 @@ export const replyApproval = defineVerb({
 
 export const releaseApproval = defineVerb({
   name: 'release-approval',
-  access: 'none',
+  access: 'person',
   summary: 'End a pane\'s hold with no answer, so its harness asks in the pane (the person only)',
   target: 'window',
   mutates: true,
   params: z.object({ nonce: nonceParam }),
   run({ params, window, svc, caller }) {
-    svc.person.verify(caller, svc.placement(caller), params.nonce, 'release-approval');
     return { window_id: window!.id, released: svc.holds.release(window!.id, 'the person went to the pane') };
   },
 });

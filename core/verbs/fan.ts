@@ -48,6 +48,7 @@ function paneResult(svc: Services, w: Window, fp: FirstPrompt | null) {
 
 export const startAgent = defineVerb({
   name: 'start-agent',
+  link: { untargeted: true },
   access: 'fan',
   summary: 'Start one agent in a new pane and return once it is ready (idle or done), its first prompt typed',
   help: 'The pane opens in -s SESSION, else the caller\'s session, else the most recent one (a new session when there is none), in the caller\'s folder (or --cwd). Ready is idle or done, never unknown. --prompt is typed once it is ready, through the same acknowledged path as ask-agent: prompt_status is taken, or stalled when within 5 s it neither worked, asked nor finished a turn. A pane not ready for 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes; the prompt is still typed later, prompt_status waiting); --no-wait returns at once. -s HOST:SESSION starts it in that session on a linked host (--cwd is then a folder there), and the call waits its own --timeout there, not the link\'s 90 s.',
@@ -117,6 +118,7 @@ function stemFrom(text: string): string {
 
 export const fanOut = defineVerb({
   name: 'fan-out',
+  link: { untargeted: true },
   access: 'fan',
   summary: 'N worktrees with an agent in each, each prompt typed once its agent is ready',
   help: '--agent a,b mixes harnesses (attempt i runs agent i mod the list). The prompt is typed into every attempt; --prompt repeated N times gives each its own. Branches are STEM-1..N (--branch STEM, default fan/ and the prompt\'s first words); the sessions share the group STEM, which selectors read as group:. Each prompt goes through the acknowledged path: prompt_status taken, stalled (not taken in 5 s), waiting (not ready yet: it is typed once ready) or not_ready. An agent 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes) unless --no-wait. --host HOST runs all of it on that linked host (write there): the worktrees in its clone (--repo is a folder there, absolute) under its state folder, the agents and the prompts there; the answer carries host and the attempts as that host names them, and waits the fan\'s own --timeout and checkouts, not the link\'s 90 s.',

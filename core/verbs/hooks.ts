@@ -67,6 +67,7 @@ export const resolvePane = defineVerb({
 
 export const reportAgentActivity = defineVerb({
   name: 'report-agent-activity',
+  hosted: 'report',
   access: 'self',
   summary: 'Record what an agent does that is not a state: a session start, a subagent\'s start, stop or tool call',
   help: 'Moves the pane\'s subagents count and list, never its state. Refused for a conversation other than the pane\'s.',

@@ -37,6 +37,7 @@ export function itemJson(i: Item) {
 
 export const listAttention = defineVerb({
   name: 'list-attention',
+  link: { untargeted: true },
   summary: 'The Inbox: approvals, questions, mail for you, errors and finished turns, oldest first',
   help: 'Items of linked hosts follow this machine\'s, with ids like build:17 and labels like build:api/claude; they are display-only here. A host whose link is down keeps its rows, muted and not counted (`counted` is the number that are).',
   target: 'none',
@@ -65,7 +66,7 @@ function findItem(svc: Services, id: string | number): Item {
 
 export const dismissAttention = defineVerb({
   name: 'dismiss-attention',
-  access: 'none',
+  access: 'person',
   summary: 'Dismiss Inbox items (the person only: the attached client\'s nonce)',
   target: 'none',
   mutates: true,
@@ -75,7 +76,6 @@ export const dismissAttention = defineVerb({
     nonce: nonceParam,
   }),
   run({ params, svc, caller }) {
-    svc.person.verify(caller, svc.placement(caller), params.nonce, 'dismiss-attention');
     const done: number[] = [];
     const hidden: string[] = [];
     const missing: Array<string | number> = [];
@@ -124,7 +124,7 @@ function snoozeUntil(until: string): number | 'change' {
 
 export const markAttention = defineVerb({
   name: 'mark-attention',
-  access: 'none',
+  access: 'person',
   summary: 'Snooze, wake or undo an Inbox item, or mark a pane\'s finished turn unread (the person only)',
   target: 'none',
   mutates: true,
@@ -137,7 +137,6 @@ export const markAttention = defineVerb({
     nonce: nonceParam,
   }),
   run({ params, svc, caller }) {
-    svc.person.verify(caller, svc.placement(caller), params.nonce, 'mark-attention');
     const inbox = svc.inbox;
     switch (params.action) {
       case 'undo': {
@@ -203,14 +202,13 @@ export const attach = defineVerb({
 
 export const focusWindow = defineVerb({
   name: 'focus-window',
-  access: 'none',
+  access: 'person',
   summary: 'An attached client shows a pane: its finished turns count as seen (the person only)',
   help: 'What a client does when the person looks at a pane. From a client inside a pane, or without the nonce, it is refused: looking is what marks a turn seen.',
   target: 'window',
   mutates: true,
   params: z.object({ nonce: nonceParam }),
   run({ params, window, svc, caller }) {
-    svc.person.verify(caller, svc.placement(caller), params.nonce, 'focus-window');
     const w = window!;
     svc.agents.markSeen(w);
     svc.bus.publish('window-seen', { window_id: w.id, session_id: w.sessionId });

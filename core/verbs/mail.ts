@@ -46,6 +46,7 @@ function messageJson(m: Message, svc: Services) {
 
 export const sendAgentMessage = defineVerb({
   name: 'send-agent-message',
+  hosted: 'mail',
   access: 'none',
   summary: 'Leave a message in a pane\'s inbox (or human\'s) without touching its keyboard',
   help: '-w human writes to the person. --from is a claim; a pane cannot send as human or to itself. --select sends one message to each matching pane after confirmation (--confirm TOKEN), at most 32. -s HOST:SESSION (or -w HOST:SESSION:WINDOW) mails an agent on a linked host through the outbox here: delivered when that host answers within 10 s, else it waits, in order, and goes when the link is back (queued: true).',
@@ -149,6 +150,7 @@ function mailboxOf(svc: Services, caller: Caller, window: string | undefined, se
 
 export const readAgentMessages = defineVerb({
   name: 'read-agent-messages',
+  hosted: 'mail',
   access: 'none',
   summary: 'Read a mailbox (your pane\'s by default; -w human for the person\'s), every body fenced as data',
   help: 'Reading your own mailbox marks it read. Reading human\'s marks it read only for the person (the attach nonce, outside every pane); any other read is a peek (peek_forced). --peek marks nothing read.',
@@ -203,7 +205,7 @@ export const askHuman = defineVerb({
 
 export const answerAsk = defineVerb({
   name: 'answer-ask',
-  access: 'none',
+  access: 'person',
   summary: 'Answer a question an agent asked (the person only)',
   target: 'none',
   mutates: true,
@@ -214,7 +216,6 @@ export const answerAsk = defineVerb({
     nonce: nonceParam,
   }),
   run({ params, svc, caller }) {
-    svc.person.verify(caller, svc.placement(caller), params.nonce, 'answer-ask');
     const a = typeof params.answer === 'string' && /^\d+$/.test(params.answer) ? Number(params.answer) : params.answer;
     return svc.asks.answer(params.id, a);
   },
@@ -222,7 +223,8 @@ export const answerAsk = defineVerb({
 
 export const releaseAgentMessage = defineVerb({
   name: 'release-agent-message',
-  access: 'none',
+  link: { untargeted: true },
+  access: 'person',
   summary: 'Pass on mail a linked host sent an agent here that [hosts] hold_mail held for you (the person only)',
   help: 'The agent gets it as a new message with the sender and the machine it came from, marked released_from, and the held row closes. Reading a held message and doing nothing drops it. Needs the attach nonce of a client attached now, like dismissing; over a link it needs respond too.',
   target: 'none',
@@ -233,7 +235,6 @@ export const releaseAgentMessage = defineVerb({
     nonce: nonceParam,
   }),
   run({ params, svc, caller }) {
-    svc.person.verify(caller, svc.placement(caller), params.nonce, 'release-agent-message');
     const held = svc.mail.find(params.id);
     if (!held || held.to !== 'human' || !held.held_for) throw new TuiosError('not_found', `There is no held message ${params.id}.`, 'Held mail is in the Inbox as [held for ...] rows: tuios list-attention');
     if (held.read) throw new TuiosError('conflict', 'That held message was read or passed on already; the agent will not get it.');

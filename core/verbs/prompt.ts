@@ -95,6 +95,7 @@ function checkAnswerer(svc: Services, caller: Caller, w: Window, nonce: string |
 export const respond = defineVerb({
   name: 'respond',
   access: 'none',
+  link: { right: 'respond' },
   summary: 'Answer the prompt a pane waits on: approve, approve_always, deny, choose N, or text',
   help: 'Checks under a lock: the pane is on needs_input with a prompt a rule reads, the prompt is the one peeked (--prompt-id), not already answered, and offers the action. Then waits (5 s) for the pane to leave needs_input. A risky allow needs --risk-ack naming exactly the rules it matched.',
   target: 'window',

@@ -14,6 +14,7 @@ let cache: VerbDescription[] | null = null;
 
 export const listVerbs = defineVerb({
   name: 'list-verbs',
+  link: { untargeted: true },
   access: 'none',
   summary: 'List every verb with its params (ask before you send)',
   target: 'none',
@@ -33,6 +34,7 @@ export const listVerbs = defineVerb({
 
 export const serverInfo = defineVerb({
   name: 'server-info',
+  link: { untargeted: true },
   access: 'none',
   summary: 'The daemon\'s version, pid, socket, boot id, uptime and memory',
   target: 'none',

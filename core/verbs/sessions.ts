@@ -48,6 +48,7 @@ export const newSession = defineVerb({
 
 export const listSessions = defineVerb({
   name: 'list-sessions',
+  link: { untargeted: true },
   summary: 'List the sessions',
   target: 'none',
   mutates: false,

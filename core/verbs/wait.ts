@@ -41,6 +41,7 @@ export function registerWaitCondition(name: WaitParams['condition'], h: WaitHand
 
 export const waitFor = defineVerb({
   name: 'wait-for',
+  hosted: 'wait',
   summary: 'Block until a condition holds: window-output PATTERN, agent-state --until S, agent-message',
   help: 'Exit 124 (error code timeout) when the time runs out first. A wait ends when its caller disconnects.',
   target: 'window-optional',

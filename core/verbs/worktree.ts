@@ -92,6 +92,7 @@ export async function removeAttempt(svc: Services, s: Session, wt: WorktreeAttr,
 
 export const newWorktree = defineVerb({
   name: 'new-worktree',
+  link: { untargeted: true },
   access: 'fan',
   summary: 'A git worktree on a new branch and a session in it, optionally with an agent',
   help: 'The worktree goes under the state folder (worktrees/REPO-HASH/BRANCH); its base (--base, else the checked-out branch) is recorded for diffs, fan keep --merge and reviews. --agent starts that harness in the session\'s first window; otherwise it runs your shell. An existing branch is checked out instead of made.',
@@ -212,6 +213,7 @@ export const listWorktrees = defineVerb({
 
 export const diffWorktreeVerb = defineVerb({
   name: 'diff-worktree',
+  link: { untargeted: true, right: 'files' },
   summary: 'What a worktree session changed against its base: commits and uncommitted work together',
   help: 'Untracked files show with status U; ignored files are left out. The working state is read through a temporary copy of the index, so the worktree, its index and what was staged are never changed. A diff stops at 400 files or 2 MiB of text (truncated); all its git calls are bounded at 10 s together. --stat leaves the patch out. HOST:SESSION reads a worktree on a linked host, which needs files = true in that host\'s [hosts] table for this machine (a diff is the files\' content, as a pull is); over the link the patch is cut to fit one answer (truncated).',
   target: 'none',
@@ -239,6 +241,7 @@ export const diffWorktreeVerb = defineVerb({
 
 export const removeWorktreeVerb = defineVerb({
   name: 'remove-worktree',
+  link: { untargeted: true },
   summary: 'Remove a worktree session: its session, its worktree, and its branch if it holds nothing new',
   help: 'Refuses a worktree with uncommitted work (tracked changes or untracked files) with dirty_worktree, listing them, unless --force. A branch with commits its base lacks is kept (branch_deleted: false). HOST:SESSION removes one on a linked host, which needs write there, with the same refusal.',
   target: 'none',

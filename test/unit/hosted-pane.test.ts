@@ -12,6 +12,7 @@ import { checkSnapshot, readPaneProcs, snapshotReader } from '../../core/hosts/h
 import type { RemoteHosts } from '../../core/hosts/remote.js';
 import type { RemoteStream, StreamSink } from '../../core/hosts/streams.js';
 import type { VerbDef } from '../../core/rpc/verb.js';
+import { allVerbs } from '../../core/verbs/index.js';
 import type { Caller } from '../../core/rpc/caller.js';
 import { TuiosError } from '../../core/errors.js';
 import { waitFor } from '../helpers/wait.js';
@@ -265,7 +266,12 @@ function servedPane(pid: number, calls: unknown[]): ServedPane {
   return { windowId: ID, host: 'hub', process: { pid, exitStatus: null } as never, tty: null, sink };
 }
 
-const verb = (name: string, target = 'window') => ({ name, target }) as unknown as VerbDef;
+/** The verb's own record: what travels from a hosted pane is read from it (VerbDef.hosted). */
+const verb = (name: string): VerbDef => {
+  const v = allVerbs.find((x) => x.name === name);
+  if (!v) throw new Error(`no verb ${name}`);
+  return v as VerbDef;
+};
 const caller = (pid: number | null, paneHint: string | null = null): Caller => ({ connId: 1, channel: 'socket', pid, uid: 0, readOnly: false, paneHint });
 
 test('who a host forwards for: the pane\'s process and what it started; anyone else naming the pane is refused', async () => {
@@ -274,13 +280,13 @@ test('who a host forwards for: the pane\'s process and what it started; anyone e
   const signal = new AbortController().signal;
   // This test process stands in for the pane's process; a child of it is "in the pane".
   panes.add(servedPane(process.pid, calls));
-  assert.is(panes.route(verb('set-agent-state'), { window: 'c'.repeat(32) }, caller(process.pid), signal), null, 'another window: not ours to route');
-  assert.is(panes.route(verb('list-windows', 'none'), {}, caller(process.pid, ID), signal), null, 'no window named');
-  const r = await panes.route(verb('set-agent-state'), { window: ID, session: 'x', state: 'idle', transcript_path: '/t', harness_pid: 4, nonce: 'n' }, caller(process.pid), signal);
+  assert.is(panes.route(verb('set-agent-state'), { window: 'c'.repeat(32) }, caller(process.pid), signal, allVerbs), null, 'another window: not ours to route');
+  assert.is(panes.route(verb('list-windows'), {}, caller(process.pid, ID), signal, allVerbs), null, 'no window named');
+  const r = await panes.route(verb('set-agent-state'), { window: ID, session: 'x', state: 'idle', transcript_path: '/t', harness_pid: 4, nonce: 'n' }, caller(process.pid), signal, allVerbs);
   assert.equal(r, { applied: true });
   assert.equal(calls, [[ID, 'set-agent-state', { state: 'idle' }]], 'targets, nonce, transcript and harness pid dropped');
   // The pane id in the CLI's environment is the default for a verb that targets a window.
-  await panes.route(verb('get-agent-state'), {}, caller(process.pid, ID), signal);
+  await panes.route(verb('get-agent-state'), {}, caller(process.pid, ID), signal, allVerbs);
   assert.is(calls.length, 2);
   const child = spawn('sleep', ['30']);
   try {
@@ -289,18 +295,18 @@ test('who a host forwards for: the pane\'s process and what it started; anyone e
   } finally {
     child.kill();
   }
-  const refused = await panes.route(verb('set-agent-state'), { window: ID }, caller(1), signal)!.then(() => null, (e: unknown) => e);
+  const refused = await panes.route(verb('set-agent-state'), { window: ID }, caller(1), signal, allVerbs)!.then(() => null, (e: unknown) => e);
   assert.ok(refused instanceof TuiosError && refused.code === 'forbidden', 'pid 1 is not in the pane');
-  const none = await panes.route(verb('set-agent-state'), { window: ID }, caller(null), signal)!.then(() => null, (e: unknown) => e);
+  const none = await panes.route(verb('set-agent-state'), { window: ID }, caller(null), signal, allVerbs)!.then(() => null, (e: unknown) => e);
   assert.ok(none instanceof TuiosError && none.code === 'forbidden', 'no pid is no proof');
-  const other = await panes.route(verb('capture-pane'), { window: ID }, caller(process.pid), signal)!.then(() => null, (e: unknown) => e);
+  const other = await panes.route(verb('capture-pane'), { window: ID }, caller(process.pid), signal, allVerbs)!.then(() => null, (e: unknown) => e);
   assert.ok(other instanceof TuiosError && other.code === 'unsupported', 'only report verbs travel');
-  assert.is(panes.route(verb('set-agent-state'), { window: ID }, { ...caller(process.pid), channel: 'link' }, signal), null, 'a link caller is never routed');
+  assert.is(panes.route(verb('set-agent-state'), { window: ID }, { ...caller(process.pid), channel: 'link' }, signal, allVerbs), null, 'a link caller is never routed');
   // Mail as the pane: named by the CLI's pane id; its window is the recipient there, kept.
-  await panes.route(verb('send-agent-message', 'none'), { window: 'api', text: 'hi', nonce: 'n' }, caller(process.pid, ID), signal);
+  await panes.route(verb('send-agent-message'), { window: 'api', text: 'hi', nonce: 'n' }, caller(process.pid, ID), signal, allVerbs);
   assert.equal(calls[2], [ID, 'send-agent-message', { window: 'api', text: 'hi' }]);
-  assert.is(panes.route(verb('send-agent-message', 'none'), { window: ID, text: 'hi' }, caller(process.pid), signal), null, 'without the pane id it is this machine\'s mail');
-  const mailOut = await panes.route(verb('read-agent-messages', 'none'), {}, caller(1, ID), signal)!.then(() => null, (e: unknown) => e);
+  assert.is(panes.route(verb('send-agent-message'), { window: ID, text: 'hi' }, caller(process.pid), signal, allVerbs), null, 'without the pane id it is this machine\'s mail');
+  const mailOut = await panes.route(verb('read-agent-messages'), {}, caller(1, ID), signal, allVerbs)!.then(() => null, (e: unknown) => e);
   assert.ok(mailOut instanceof TuiosError && mailOut.code === 'forbidden', 'the pane id in the environment is no proof for mail either');
 });
 
@@ -317,19 +323,19 @@ test('waits from the pane travel with their own deadline: wait-for agent-message
   } as unknown as StreamSink;
   panes.add({ windowId: ID, host: 'hub', process: { pid: process.pid, exitStatus: null } as never, tty: null, sink });
   const signal = new AbortController().signal;
-  const waitFor = { name: 'wait-for', target: 'window-optional' } as unknown as VerbDef;
-  await panes.route(waitFor, { condition: 'agent-message', timeout: 600_000, window: ID, session: 's' }, caller(process.pid), signal);
+  const waitFor = verb('wait-for');
+  await panes.route(waitFor, { condition: 'agent-message', timeout: 600_000, window: ID, session: 's' }, caller(process.pid), signal, allVerbs);
   assert.equal(calls[0], [ID, 'wait-for', { condition: 'agent-message', timeout: 600_000 }, 600_000 + LINK_CALL_MARGIN_MS]);
-  await panes.route(waitFor, { condition: 'agent-message', timeout: 24 * 3_600_000 }, caller(process.pid, ID), signal);
+  await panes.route(waitFor, { condition: 'agent-message', timeout: 24 * 3_600_000 }, caller(process.pid, ID), signal, allVerbs);
   assert.is(calls[1]![3], HOSTED_WAIT_MAX_MS + LINK_CALL_MARGIN_MS, 'a day is cut to an hour');
-  await panes.route(waitFor, { condition: 'agent-message' }, caller(process.pid, ID), signal);
+  await panes.route(waitFor, { condition: 'agent-message' }, caller(process.pid, ID), signal, allVerbs);
   assert.is(calls[2]![3], DEFAULT_WAIT_MS + LINK_CALL_MARGIN_MS, 'the default wait');
-  const approval = { name: 'request-approval', target: 'window', budgetMs: () => HOOK_HOLD_MAX_MS } as unknown as VerbDef;
-  await panes.route(approval, { window: ID, harness: 'claude-code', tool: 'Bash', input: { command: 'ls' } }, caller(process.pid), signal);
+  const approval = verb('request-approval');
+  await panes.route(approval, { window: ID, harness: 'claude-code', tool: 'Bash', input: { command: 'ls' } }, caller(process.pid), signal, allVerbs);
   assert.equal(calls[3], [ID, 'request-approval', { harness: 'claude-code', tool: 'Bash', input: { command: 'ls' } }, HOOK_HOLD_MAX_MS + LINK_CALL_MARGIN_MS]);
-  await panes.route(verb('set-agent-state'), { window: ID, state: 'idle' }, caller(process.pid), signal);
+  await panes.route(verb('set-agent-state'), { window: ID, state: 'idle' }, caller(process.pid), signal, allVerbs);
   assert.is(calls[4]![3], undefined, 'a report keeps the generic cap');
-  const output = await panes.route(waitFor, { condition: 'window-output', pattern: 'x' }, caller(process.pid, ID), signal)!.then(() => null, (e: unknown) => e);
+  const output = await panes.route(waitFor, { condition: 'window-output', pattern: 'x' }, caller(process.pid, ID), signal, allVerbs)!.then(() => null, (e: unknown) => e);
   assert.ok(output instanceof TuiosError && output.code === 'unsupported', 'only agent-message waits travel');
   assert.is(calls.length, 5);
 });

@@ -61,6 +61,14 @@ test('policy: a host without a table may list and write; respond, files and hold
   assert.is(rightFor(verb('send-text')), 'write');
   assert.is(rightFor(verb('respond')), 'respond');
   assert.is(rightFor(verb('release-agent-message')), 'respond');
+  // Every act of the person needs respond over a link, read from its record (access 'person'):
+  // release-approval had been left off a hand-kept list of them.
+  assert.is(rightFor(verb('release-approval')), 'respond');
+  for (const v of allVerbs.filter((x) => x.access === 'person')) {
+    if (v.target === 'none' && !v.link?.untargeted) assert.is(code(() => rightFor(v)), 'forbidden', `${v.name}: not over a link at all`);
+    else assert.is(rightFor(v), 'respond', v.name);
+    assert.ok('nonce' in v.params.shape, `${v.name} takes the attach nonce the dispatcher verifies`);
+  }
   assert.is(rightFor(verb('diff-worktree')), 'files', 'a diff is the files\' content');
   assert.is(rightFor(verb('remove-worktree')), 'write');
   assert.is(code(() => rightFor(verb('kill-server'))), 'forbidden');
