@@ -192,8 +192,9 @@ export const queuePrompt = defineVerb({
     if (params.from && params.from !== by && !(by === 'human' && params.from === 'human')) {
       throw new TuiosError('forbidden', 'A message is queued as whoever sends it; `from` cannot name another.', 'Leave --from out.');
     }
-    // The queue types only at rest, so a prompt is not a reason to refuse the queueing itself.
-    enforce(svc, caller, { verb: 'queue-prompt', access: 'write', target: w, types: true, blockedCheck: false });
+    // Access was decided once, by the dispatcher, from this record (write, types): a pane queueing
+    // to a pane on its prompt is refused now, at queue time, unless it holds respond (spec: Queued
+    // messages). The queue checks the grants again right before it types (core/agent/queue.ts).
     const m = svc.queue.add(w, params.text, by, by === 'human' ? null : caller);
     return { id: m.id, window_id: w.id, position: svc.queue.list(w).indexOf(m) + 1, by };
   },

@@ -166,4 +166,24 @@ test('strict mode: a pane cannot type into a pane holding more, cannot widen its
   await d.call('respond', { window: 'a2', prompt_id: p.prompt_id, action: 'deny', nonce });
 });
 
+test('a pane with write queueing to a pane on its prompt is refused at queue time (it would need respond); at rest it is queued (spec: Queued messages)', async () => {
+  // The shell holds write for this test only (the person gives it from outside every pane).
+  await d.call('set-pane-grants', { window: 'shell', grants: ['read', 'write'] });
+  try {
+    const p = await toPrompt('a2', 'touch d.txt');
+    let out = await inPane(`queue -w a2 'from a writer'`);
+    assert.match(out, /forbidden/, out);
+    assert.match(out, /waiting on a prompt/, out);
+    const queued = () => d.call<{ queued: Array<{ text: string }> }>('list-queued', { window: 'a2' });
+    assert.not.ok((await queued()).queued.some((m) => m.text === 'from a writer'), 'nothing was queued');
+    await d.call('respond', { window: 'a2', prompt_id: p.prompt_id, action: 'deny', nonce });
+    await waitIn('a2', 'idle');
+    out = await inPane(`queue -w a2 'from a writer'`);
+    assert.match(out, /rc=0/, out);
+    await waitFor(() => submissions('a2').some((e) => e.text === 'from a writer'), { timeout: 30_000, what: 'the queued message typed at rest' });
+  } finally {
+    await d.call('set-pane-grants', { window: 'shell', grants: ['read'] });
+  }
+});
+
 test.run();
