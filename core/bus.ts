@@ -79,32 +79,3 @@ export class Bus {
   }
 }
 
-/** Collects disposables so an owner can release everything it holds at once. */
-export class DisposableStore implements Disposable {
-  private items: Disposable[] = [];
-  private disposed = false;
-
-  add<T extends Disposable>(d: T): T {
-    if (this.disposed) d.dispose();
-    else this.items.push(d);
-    return d;
-  }
-
-  addFn(fn: () => void): void {
-    this.add({ dispose: fn });
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    const items = this.items.reverse();
-    this.items = [];
-    for (const d of items) {
-      try {
-        d.dispose();
-      } catch {
-        // disposal is best effort; one failure must not keep the rest alive
-      }
-    }
-  }
-}

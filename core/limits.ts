@@ -40,8 +40,6 @@ export const MAX_ROWS = 500;
 export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 
-/** Names of sessions and windows. */
-export const MAX_NAME_BYTES = 128;
 /** Text typed by send-text in one call. */
 export const MAX_SEND_TEXT_BYTES = 256 * 1024;
 /** Keys in one send-keys call. */
@@ -218,3 +216,8 @@ export const CAPTURES_MAX = 200;
 export const CAPTURE_ANSI_MAX_BYTES = 4 * 1024 * 1024;
 /** The person's note on a capture: a sentence or two, not a document. */
 export const CAPTURE_NOTE_MAX_BYTES = 1024;
+
+/** The approval hold time [approvals] hold_seconds may ask for, in seconds (spec: kept between 10 and 300). */
+export const HOLD_SECONDS_MIN = 10;
+export const HOLD_SECONDS_MAX = 300;
+export const HOLD_SECONDS_DEFAULT = 120;

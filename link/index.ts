@@ -20,13 +20,6 @@ export interface LinkExtensionOptions {
   subsystems?: SubsystemSeam;
 }
 
-/** The Links of each daemon, for parts that register stream kinds (worktree pull). */
-const running = new WeakMap<object, Links>();
-
-export function runningLinks(svc: object): Links | null {
-  return running.get(svc) ?? null;
-}
-
 export function linkExtension(opts: LinkExtensionOptions = {}): DaemonExtension {
   return {
     name: 'link',
@@ -35,7 +28,6 @@ export function linkExtension(opts: LinkExtensionOptions = {}): DaemonExtension 
       const log = svc.log.child({ part: 'link' });
       const links = new Links(svc, log);
       setLinks(svc, links);
-      running.set(svc, links);
       svc.remote = links;
       links.start();
       const unregister = opts.subsystems?.register(LINK_SUBSYSTEM, (channel, peer) => {
@@ -53,7 +45,6 @@ export function linkExtension(opts: LinkExtensionOptions = {}): DaemonExtension 
           await sock.close();
           svc.remote = null;
           setLinks(svc, null);
-          running.delete(svc);
         },
       };
     },

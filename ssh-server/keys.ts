@@ -55,11 +55,6 @@ export function loadOrCreateHostKey(file: string): HostKey {
   return { private: priv, public: pub, fingerprint: fingerprintOf(blob) };
 }
 
-/** The line `tuios ssh host-key` prints: what `ssh-keygen -lf` prints for the public key. */
-export function hostKeyLine(k: HostKey): string {
-  const comment = k.public.split(' ').slice(2).join(' ') || 'no comment';
-  return `256 ${k.fingerprint} ${comment} (ED25519)`;
-}
 
 export interface AuthorizedKey {
   type: string;

@@ -172,6 +172,3 @@ export function formatResult(verb: string, result: unknown): string {
   return JSON.stringify(result, null, 2);
 }
 
-export function addFormatter(verb: string, f: Formatter): void {
-  formatters[verb] = f;
-}

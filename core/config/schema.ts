@@ -1,7 +1,7 @@
 // The config.toml schema. Every section is here with its defaults; a key the schema does not
 // know is a warning that names it, a value of the wrong type keeps the last good config.
 import { z } from 'zod';
-import { DEFAULT_SCROLLBACK_LINES, MAX_SCROLLBACK_LINES } from '../limits.js';
+import { DEFAULT_SCROLLBACK_LINES, HOLD_SECONDS_DEFAULT, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, MAX_SCROLLBACK_LINES } from '../limits.js';
 import { compilePattern } from '../re.js';
 
 const daemon = z
@@ -77,7 +77,7 @@ const agents = z
         /** Harnesses whose permission prompts the Inbox holds (ids or aliases: claude, claude-code, opencode, kilo, qwen). */
         enabled: z.array(z.string().min(1).max(64)).max(16).default([]),
         /** How long a prompt is held for the Inbox before the harness asks in the pane (kept between 10 and 300). */
-        hold_seconds: z.number().default(120).transform((n) => Math.min(300, Math.max(10, Math.round(n)))),
+        hold_seconds: z.number().default(HOLD_SECONDS_DEFAULT).transform((n) => Math.min(HOLD_SECONDS_MAX, Math.max(HOLD_SECONDS_MIN, Math.round(n)))),
         /** Claude Code's ExitPlanMode is held as a plan too. */
         hold_plans: z.boolean().default(true),
         risk: z

@@ -49,10 +49,6 @@ function loadPeerCred(): PeerCredFn {
   return peerCred;
 }
 
-/** True when this build can read a peer's pid (the native addon built). */
-export function peerCredAvailable(): boolean {
-  return loadPeerCred() !== null;
-}
 
 /** The kernel's record of who connected, or nulls when it cannot be read. */
 export function readPeer(sock: Socket): { pid: number | null; uid: number | null } {

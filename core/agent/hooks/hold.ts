@@ -42,8 +42,6 @@ const HELD: Record<string, Record<string, ToolRule>> = {
 };
 HELD.kilo = HELD.opencode!;
 
-/** The harnesses whose approvals can be held at all. */
-export const HOLDING_HARNESSES = Object.keys(HELD);
 
 export interface HeldCall {
   tool: string;

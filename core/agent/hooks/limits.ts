@@ -11,10 +11,6 @@ export const HOLD_HOOK_TIMEOUT_S = 310;
 export const HOOK_STDIN_MAX_BYTES = 1024 * 1024;
 /** The rollout tail read for Codex's automatic reviewer: its turn context is written near the end. */
 export const CODEX_ROLLOUT_TAIL_BYTES = 256 * 1024;
-/** The hold time the config may ask for, in seconds (spec: kept between 10 and 300). */
-export const HOLD_SECONDS_MIN = 10;
-export const HOLD_SECONDS_MAX = 300;
-export const HOLD_SECONDS_DEFAULT = 120;
 /** A key answers a held approval only once it has been on screen this long, unchanged. */
 export const HOLD_SETTLE_MS = 400;
 /** A reason typed for a deny, in bytes. */

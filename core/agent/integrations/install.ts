@@ -252,9 +252,6 @@ export function status(i: Integration, env: Env): StatusRow {
   return row;
 }
 
-export function allIntegrations(): Integration[] {
-  return INTEGRATIONS;
-}
 
 // Hermes: three files, worked out before any is written, so a file tuios cannot read or may not
 // touch leaves all of them unchanged.

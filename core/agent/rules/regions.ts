@@ -2,15 +2,6 @@
 // whose anchor is missing is empty, never silently widened to the whole screen, except
 // after_last_horizontal_rule, which is the whole tail on a screen with no rule (as documented).
 
-export const REGION_NAMES = [
-  'tail',
-  'whole_recent',
-  'prompt_box',
-  'prompt_box_body',
-  'above_prompt_box',
-  'last_non_empty_above_prompt_box',
-  'after_last_horizontal_rule',
-] as const;
 
 export type RegionSpec =
   | { kind: 'tail' }
