@@ -188,7 +188,7 @@ interface Plan {
    * (none unless the screen is a prompt a rule may decide), and the run ends there. The plan's
    * other tests are never reached.
    */
-  stopsAt?: { shows: Test; state: string; kind?: string; what: string };
+  stopsAt?: { shows: Test; state: string; kind?: string; what: string; /** File name part (default start-failed). */ name?: string };
 }
 
 /** The plan of a harness that stops at its login: only stopsAt is ever used. */
@@ -600,18 +600,27 @@ const PLANS: Record<string, Plan> = {
   cline: {
     id: 'cline',
     api: 'openai',
-    // The fresh input is centred and says "What can I do for you?"; after a turn it is full width, "Ask anything...".
-    ready: lacks(has(/^\s*❯ (What can I do for you\?|Ask anything\.\.\.)/m, /Auto-approve all disabled/), /esc to cancel/, /Cline needs permission/),
-    working: has(/esc to cancel/),
-    approval: has(/Cline needs permission/, /\[y\] Approve/),
-    approveKeys: ['y'],
-    approveWhat: 'pressed y on "[y] Approve"',
-    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /^❯ Ask anything/m), /esc to cancel/),
-    finishedSecond: lacks(has(/\* Okay\./, /^❯ Ask anything/m), /esc to cancel/),
+    // 3.x: the fresh input is centred and says "What can I do for you?"; after a turn it is full
+    // width, "Ask anything...". 2.x: an empty rounded box (╭─╮ │ │ ╰─╯) under "What can I do for you?".
+    ready: lacks(has(/^\s*❯ (What can I do for you\?|Ask anything\.\.\.)|^╭─+╮$/m, /Auto-approve all disabled/), /esc to cancel|esc to interrupt/, /Cline needs permission|Run Command \(1\)/),
+    // 3.x "⠹ Thinking... (esc to cancel)"; 2.x "⠸ Acting... (0s · esc to interrupt)".
+    working: has(/esc to cancel|esc to interrupt/),
+    // 3.x "Cline needs permission" / "[y] Approve"; 2.x "Cline wants to execute this command: ..." / "Run Command (1)".
+    approval: has(/Cline needs permission|Cline wants to execute this command/, /\[y\] Approve|Run Command \(1\)/),
+    get approveKeys() {
+      return release && versionCmp(release, '3.0.0') < 0 ? ['1'] : ['y'];
+    },
+    get approveWhat() {
+      return release && versionCmp(release, '3.0.0') < 0 ? 'pressed 1 on "Run Command (1)"' : 'pressed y on "[y] Approve"';
+    },
+    approvalMessage: 'approve Shell: touch hello.txt',
+    // 2.x ends a turn with attempt_completion: "Start New Task (1)  Exit (2)" under the answer.
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /^❯ Ask anything|Start New Task \(1\)/m), /esc to cancel|esc to interrupt/),
+    finishedSecond: lacks(has(/\* Okay\.|Okay\./, /^❯ Ask anything|Start New Task \(1\)/m), /esc to cancel|esc to interrupt/),
     doneState: 'idle',
-    doneWhy: 'Cline draws nothing that marks the turn finished: the input is simply free again',
+    doneWhy: 'Cline 3.x draws nothing that marks the turn finished: the input is simply free again; 2.x offers "Start New Task (1)  Exit (2)" under the completed task',
     interruptKeys: ['Escape'],
-    interrupted: lacks(has(/Auto-approve all disabled/), /esc to cancel/),
+    interrupted: lacks(has(/Auto-approve all disabled/), /esc to cancel|esc to interrupt/),
     startDialog: {
       name: 'clinepass-promo',
       shows: has(/Press Enter to open, any other key to close/),
@@ -646,10 +655,24 @@ const PLANS: Record<string, Plan> = {
     state: 'none',
     what: 'with a bare HOME (no Amp login, no key) it stops at its login: "No API key found. Starting login flow..." and a y/n question; a login is kind auth, which only an explicit report may say (agents-guide.md), so no screen rule decides it',
   }),
+  // It asks whether to trust the folder first (1.1.52 over a banner saying "Not Login Please Auth"):
+  // a question waiting on the person, captured as the first-run dialog it is. Past it, no turn can
+  // be had without a Qoder login.
   qoder: loginOnly('qoder', {
-    shows: has(/Qoder CLI/, /trust the files in this folder|Login|Auth/i),
+    name: 'first-run-trust-dialog',
+    shows: has(/Do you trust the files in this folder\?/, /Trust folder/, /Enter select/),
+    state: 'needs_input',
+    kind: 'question',
+    what: 'with a bare HOME (no Qoder login, the folder never trusted) it asks "Do you trust the files in this folder?" with "1. Trust folder" and "2. Don\'t trust and exit"',
+  }),
+  // 17.3.5 with a fresh HOME opens its setup wizard ("Setup step 1 of 4", "Select provider to
+  // login:"), over models.json's own provider: captured as the first-run screen it is. No turn
+  // has been driven past it yet.
+  omp: loginOnly('omp', {
+    name: 'first-run-setup-wizard',
+    shows: has(/Setup step 1 of 4/, /Select provider to login/, /esc skip/),
     state: 'none',
-    what: 'with a bare HOME (no Qoder login) it draws its banner with "Not Login Please Auth" and asks whether to trust the folder; it goes no further without a login',
+    what: 'with a fresh HOME (~/.omp/agent/models.json naming the fake provider, --provider fake --model fake-model) it opens its setup wizard, "Set up your providers", "Select provider to login:", a list of vendor sign-ins, "↑/↓ select · enter confirm · esc skip · ctrl+c exit setup"; a sign-in is auth, which only an explicit report may say',
   }),
   droid: loginOnly('droid', {
     shows: lacks(has(/[A-Za-z]{4}/), /^\$ droid\s*$/m, /Checking authentication/),
@@ -940,7 +963,7 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
       const st = plan.stopsAt;
       await waitScreen(d, w, st.shows, 'the screen it stops at', obs, plan.startTimeoutMs ?? 60_000);
       const calmS = await settle(d, w, st.shows, obs, 2000, 15_000);
-      await shoot(d, a, pane, size, { name: 'start-failed', state: st.state, kind: st.kind, how: `${st.what}; nothing typed${calmS ? ', left to settle 2 s unchanged' : ', captured while it still changed'}` }, base);
+      await shoot(d, a, pane, size, { name: st.name ?? 'start-failed', state: st.state, kind: st.kind, how: `${st.what}; nothing typed${calmS ? ', left to settle 2 s unchanged' : ', captured while it still changed'}` }, base);
       return;
     }
     if (plan.startDialog) {

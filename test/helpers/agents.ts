@@ -98,10 +98,14 @@ export const AGENTS: Record<string, AgentSpec> = {
   omp: {
     id: 'omp',
     pkg: '@oh-my-pi/pi-coding-agent',
-    version: '18.3.4',
+    // The newest, 18.3.4, does not install (its dependency @oh-my-pi/omp-stats@18.3.4 is not
+    // published: ETARGET); 13.19.0's puppeteer postinstall downloads Chrome (ENOTFOUND). 17.3.5
+    // installs. Its bin is src/cli.ts under `#!/usr/bin/env bun`: bun comes from npm beside it (the
+    // `bun` package's platform binary), in the same .bin folder the pane's PATH starts with.
+    version: '17.3.5',
+    extra: ['bun@1.4.5'],
     bin: 'omp',
     api: 'openai',
-    unavailable: 'npm install fails: its dependency @oh-my-pi/omp-stats@18.3.4 is not published (ETARGET), and it needs the bun runtime (engines bun >=1.3.14)',
   },
   crush: {
     id: 'crush',
@@ -209,6 +213,8 @@ export interface AgentHomeOptions {
   qwenApproval?: string;
   /** Gemini CLI: turn folder trust on (default off), so an untrusted folder shows the trust dialog. */
   geminiFolderTrust?: boolean;
+  /** Gemini CLI: general.maxAttempts (default: the program's own, 10), so a failed turn ends sooner. */
+  geminiMaxAttempts?: number;
   /** Codex: run with --no-daemon (default true), so no app-server outlives the TUI. */
   noDaemon?: boolean;
   /** Codex approval policy (default on-request). */
@@ -306,7 +312,7 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
     writeJson(join(home, '.gemini', 'settings.json'), {
       security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: !!opts.geminiFolderTrust } },
       ui: { theme: 'Default' },
-      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, disableAutoUpdate: true, disableUpdateNag: true },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, disableAutoUpdate: true, disableUpdateNag: true, ...(opts.geminiMaxAttempts ? { maxAttempts: opts.geminiMaxAttempts } : {}) },
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       ...(opts.hooks ? { hooks: opts.hooks } : {}),
@@ -344,6 +350,19 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
     Object.assign(env, { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' });
   } else if (id === 'pi') {
     writeJson(join(home, '.pi', 'agent', 'models.json'), {
+      providers: {
+        fake: {
+          baseUrl: `${api}/v1`,
+          api: 'openai-completions',
+          apiKey: 'sk-test',
+          models: [{ id: 'fake-model', name: 'Fake Model', reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 8192, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
+        },
+      },
+    });
+    args.push('--provider', 'fake', '--model', 'fake-model');
+  } else if (id === 'omp') {
+    // oh-my-pi, a fork of pi: the same models.json, under ~/.omp/agent (pi-utils/src/dirs.ts).
+    writeJson(join(home, '.omp', 'agent', 'models.json'), {
       providers: {
         fake: {
           baseUrl: `${api}/v1`,
@@ -426,6 +445,9 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
       planModeOpenAiModelId: model,
       openAiBaseUrl: `${api}/v1`,
       welcomeViewCompleted: true,
+      // With telemetry on (the default) 2.14.0 prints every failed posthog call (data.cline.bot,
+      // unreachable offline) as a stack trace over its own screen.
+      telemetrySetting: 'disabled',
     });
     writeJson(join(home, '.cline', 'data', 'secrets.json'), { openAiApiKey: 'sk-test' });
     const major = Number((opts.version ?? spec.version).split('.')[0]);
