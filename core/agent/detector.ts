@@ -8,9 +8,8 @@ import type { Logger } from '../log.js';
 import type { AgentStore } from './store.js';
 import type { ManifestSet } from './manifest.js';
 import { findHarness } from './manifest.js';
-import { identify, isInterpreter, isShellName, type ProcReader, type Verdict } from './identify.js';
+import { identify, isInteractiveShellArgv, isInterpreter, isShellName, type ProcReader, type Verdict } from './identify.js';
 import { VersionCache, versionCoverage, type HarnessVersion, type Coverage } from './harness-version.js';
-import { basename } from 'node:path';
 import { readStat } from '../pty/procfs.js';
 
 /** Ticks of another program in the foreground before an agent's claim clears (an editor it opened). */
@@ -56,6 +55,8 @@ interface PaneDet {
   versionHarness: string | null;
   presenceAt: number;
   sub: { dispose(): void } | null;
+  /** Whether the program the window's own pid runs (by name) is an interactive shell, for a window whose command is not one. */
+  ownProbe: { comm: string; shell: boolean } | null;
 }
 
 export class Detector {
@@ -90,7 +91,7 @@ export class Detector {
 
   /** Watches a new pane's output (re-identification and looks hang off it). */
   watch(w: Window): void {
-    const d: PaneDet = { fg: null, leaderStart: null, verdict: null, agentPgid: null, otherTicks: 0, sawAgent: false, recheck: null, lookTimer: null, settleTimer: null, lastLookAt: 0, lookedGeneration: -1, looks: 0, version: null, versionHarness: null, presenceAt: 0, sub: null };
+    const d: PaneDet = { fg: null, leaderStart: null, verdict: null, agentPgid: null, otherTicks: 0, sawAgent: false, recheck: null, lookTimer: null, settleTimer: null, lastLookAt: 0, lookedGeneration: -1, looks: 0, version: null, versionHarness: null, presenceAt: 0, sub: null, ownProbe: null };
     this.panes.set(w.id, d);
     d.sub = w.onOutput(() => this.onOutput(w, d));
   }
@@ -199,9 +200,10 @@ export class Detector {
       fg = tpgid > 0 ? tpgid : null;
     }
     if (fg === null) return;
-    // A window that runs a command (not a shell) has that command as its own foreground.
-    const ownShell = paneRunsShell(w);
-    if (fg === pid && ownShell) return this.atShell(w, d, pid);
+    // A window that runs a command (not a shell) has that command as its own foreground; one
+    // whose command is a wrapper (`env FOO=1 bash`) has the shell it exec'd, read from the process.
+    const ownShell = fg === pid && this.ownShell(w, d, pid, reader, view === undefined);
+    if (ownShell) return this.atShell(w, d, pid);
     if (!this.config.autodetect) return;
     // The same group with the same leader is not identified again. A new occupant has a new
     // group id or start time; a program exec'd in the leader's place keeps both and changes
@@ -215,7 +217,7 @@ export class Detector {
       if (d.verdict!.kind === 'agent') d.otherTicks = 0;
       return;
     }
-    const v = same && !behindWrapper ? d.verdict! : identify(fg, ownShell ? pid : -1, reader, this.identifyOpts());
+    const v = same && !behindWrapper ? d.verdict! : identify(fg, -1, reader, this.identifyOpts());
     if (!(same && !behindWrapper)) this.identifications++;
     d.fg = fg;
     d.leaderStart = start;
@@ -232,6 +234,21 @@ export class Detector {
       d.otherTicks++;
       if (d.otherTicks >= LOSE_AFTER_TICKS) this.lose(w, d, 'another program held the foreground');
     }
+  }
+
+  /**
+   * The window's own process is an interactive shell: by the window's command, or, for a command
+   * that is a wrapper exec'ing a shell (`env FOO=1 bash`, `nice -n5 zsh -l`), by the process that
+   * holds the window's pid now. Read once per program the pid runs (its name changes on exec).
+   */
+  private ownShell(w: Window, d: PaneDet | null, pid: number, reader: ProcReader, local: boolean): boolean {
+    if (paneRunsShell(w)) return true;
+    const comm = local ? (readStat(pid)?.comm ?? null) : null;
+    if (d && comm !== null && d.ownProbe?.comm === comm) return d.ownProbe.shell;
+    const p = reader.info(pid);
+    const shell = !!p?.argv && isShellName(p.comm) && isInteractiveShellArgv(p.argv);
+    if (d && comm !== null) d.ownProbe = { comm, shell };
+    return shell;
   }
 
   private sawAgent(w: Window, d: PaneDet, v: Verdict, fg: number): void {
@@ -319,12 +336,12 @@ export class Detector {
   /** A fresh identification for explain-agent-detect (does not change the pane). */
   explain(w: Window): Verdict | null {
     const view = w.process?.procView?.();
-    if (view) return w.running && view.tpgid > 0 ? identify(view.tpgid, paneRunsShell(w) ? view.pid : -1, view.reader, this.identifyOpts()) : null;
+    if (view) return w.running && view.tpgid > 0 ? identify(view.tpgid, view.tpgid === view.pid && this.ownShell(w, null, view.pid, view.reader, false) ? view.pid : -1, view.reader, this.identifyOpts()) : null;
     const pid = w.pid;
     if (pid === null || !w.running) return null;
     const st = readStat(pid);
     if (!st || !(st.tpgid > 0)) return null;
-    return identify(st.tpgid, paneRunsShell(w) ? pid : -1, this.reader, this.identifyOpts());
+    return identify(st.tpgid, st.tpgid === pid && this.ownShell(w, null, pid, this.reader, true) ? pid : -1, this.reader, this.identifyOpts());
   }
 
   dispose(): void {
@@ -338,7 +355,6 @@ export class Detector {
  * command with no script (`sh -c '...'` and `bash script.sh` are wrappers, not prompts).
  */
 function paneRunsShell(w: Window): boolean {
-  if (w.isShell) return true;
-  if (!isShellName(basename(w.argv[0] ?? ''))) return false;
-  return w.argv.slice(1).every((a) => a.startsWith('-') && !/^-[a-z]*c/.test(a));
+  return w.isShell || isInteractiveShellArgv(w.argv);
 }
+

@@ -45,6 +45,16 @@ export function isShellName(n: string | null | undefined): boolean {
   return !!n && SHELLS.has(n);
 }
 
+/**
+ * A shell started to take commands from a person: a shell's argv with options only (`bash --norc
+ * -i`, a login shell's `-bash`), no `-c` and no script (`sh -c '...'` and `bash script.sh` are
+ * wrappers, not prompts).
+ */
+export function isInteractiveShellArgv(argv: readonly string[]): boolean {
+  if (!isShellName(basename(argv[0] ?? '').replace(/^-/, ''))) return false;
+  return argv.slice(1).every((a) => a.startsWith('-') && !/^-[a-z]*c/.test(a));
+}
+
 export function isInterpreterName(n: string | null): boolean {
   if (!n) return false;
   return INTERPRETERS.has(n) || /^python\d*(\.\d+)?$/.test(n);

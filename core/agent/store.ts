@@ -44,6 +44,13 @@ interface Published {
   state: AgentState;
   kind: BlockKind;
   message: string;
+  /** The source the published change came from: what list-agents and get-agent-state say until the next change. */
+  source: Source | null;
+}
+
+/** Sources that state something themselves (a hook's report, the program's OSC 7501): taking over or giving up a state is news even when the state is the same. */
+function declares(s: Source | null): boolean {
+  return s === 'report' || s === 'program';
 }
 
 export interface HarnessProcess {
@@ -55,7 +62,7 @@ export interface HarnessProcess {
 class PaneAgent {
   readonly record: AgentRecord;
   readonly meta = new MetaTable();
-  published: Published = { harness: null, state: 'none', kind: '', message: '' };
+  published: Published = { harness: null, state: 'none', kind: '', message: '', source: null };
   harnessProcess: HarnessProcess | null = null;
   sessionId: string | null = null;
   sessionHarness: string | null = null;
@@ -184,6 +191,22 @@ export class AgentStore {
   look(w: Window, origin: 'screen' | 'osc:title', reading: Omit<ClaimInput, 'origin'> | null): ApplyResult {
     const p = this.pane(w);
     const res = p.record.look(origin, reading ? { ...reading, message: cleanMessage(reading.message) } : null);
+    this.commit(w, p);
+    return res;
+  }
+
+  /**
+   * One look of the screen tier, its screen half and its title half, in one write: the state that
+   * stands after both is published once, with the source that stands for it, so a look that
+   * changes the screen's claim and the title's together is one change with one source, never a
+   * screen event the title's claim overtakes before anyone reads the row. 'keep' leaves the
+   * screen's claim as it is (a frozen screen).
+   */
+  lookTiers(w: Window, screen: Omit<ClaimInput, 'origin'> | null | 'keep', title: Omit<ClaimInput, 'origin'> | null): ApplyResult {
+    const p = this.pane(w);
+    const clean = (r: Omit<ClaimInput, 'origin'> | null) => (r ? { ...r, message: cleanMessage(r.message) } : null);
+    if (screen !== 'keep') p.record.look('screen', clean(screen));
+    const res = p.record.look('osc:title', clean(title));
     this.commit(w, p);
     return res;
   }
@@ -340,7 +363,8 @@ export class AgentStore {
       kind: v.kind,
       blocked_by: v.state === 'needs_input' ? v.kind : '',
       message: v.message,
-      source: v.source,
+      // The source of the change last published (the agent-state event's), not whichever agreeing claim ranks highest now.
+      source: p && v.state !== 'none' ? p.published.source : v.source,
       harness_id: attr?.harness ?? null,
       identity: attr?.identity ?? '',
       confidence: confidenceOf(attr?.identity ?? ''),
@@ -385,12 +409,16 @@ export class AgentStore {
     const prev = p.published;
     if (v.state === 'none' && prev.state !== 'none') this.resetPane(p);
     this.armStall(w, p, v.state, prev.state);
-    if (prev.harness === harness && prev.state === v.state && prev.kind === v.kind && prev.message === v.message) return;
+    // The inferred tiers (title, screen, detector, silence) agreeing on the same state one after
+    // another is no change: the row keeps the source of the change that was published. A
+    // declaring source taking the state over, or leaving it to the tiers, is published.
+    const sameTuple = prev.harness === harness && prev.state === v.state && prev.kind === v.kind && prev.message === v.message;
+    if (sameTuple && (prev.source === v.source || !(declares(prev.source) || declares(v.source)))) return;
     p.record.transition(prev.state, v.state, v.source, w.lastOutputAt);
     if (v.state !== prev.state && v.state !== 'working' && v.state !== 'needs_input' && p.meta.toJSON().now !== undefined) {
       p.meta.set({ now: null }, 'tuios', null, this.clock.now()); // `now` is only while it works
     }
-    p.published = { harness, state: v.state, kind: v.kind, message: v.message };
+    p.published = { harness, state: v.state, kind: v.kind, message: v.message, source: v.source };
     if (v.state !== prev.state || harness !== prev.harness) p.record.evidenceAt = this.clock.now();
     this.deps.bus.publish('agent-state', {
       window_id: w.id,

@@ -1,5 +1,6 @@
 // The screen tier in a real daemon, against a stand-in that paints the screens captured from the
-// real Claude Code (fixtures/screens/claude-code) on cue, in a real PTY: the 3 s start-up grace,
+// real Claude Code (fixtures/screens/claude-code) on cue, in a real PTY: the 3 s start-up grace
+// (ended by a screen that holds still),
 // the working → idle hold, a frame of the prompt box between two working frames that does not
 // flap the pane, title rules that never attribute a pane; explain-agent-screen on a pane and on a
 // captured screen file; and capture-pane --fixture, whose file reads back and classifies the same.
@@ -74,11 +75,18 @@ test.after(async () => {
   await d.stop();
 });
 
-test('no idle reading counts in the first 3 s after the harness is first seen', async () => {
+test('in the first 3 s after the harness is first seen, an idle reading counts once the screen has held still for the hold', async () => {
+  // The grace is for a TUI that paints its frame in pieces (spec: Idle rules); the stand-in paints
+  // its idle screen whole and then holds it, so it is published after the hold (three looks at
+  // least 100 ms apart on the same screen and title), not at the end of the 3 s. Before, no idle
+  // reading counted for the whole grace however long the prompt had been up (issue: a freshly
+  // started agent showed unknown for 2.5 s with its idle prompt on screen).
   const ev = await waitEvent(claude, 'idle', 0);
   const start = claude.paints().find((x) => x.start)!.at;
   assert.ok((await stateOf(d, claude.id)).harness_id === 'claude-code');
-  assert.ok(ev.at - start >= STARTUP_GRACE_MS, `idle published ${ev.at - start} ms after the program started; the grace is ${STARTUP_GRACE_MS} ms`);
+  const painted = [...claude.paints()].reverse().find((x) => x.paint === 'idle' && x.at <= ev.at)?.at ?? start;
+  assert.ok(ev.at - painted >= IDLE_HOLD_MS, `idle published ${ev.at - painted} ms after the idle screen was painted; the hold is ${IDLE_HOLD_MS} ms`);
+  assert.ok(ev.at - start < STARTUP_GRACE_MS || ev.at - painted < STARTUP_GRACE_MS, `idle published ${ev.at - start} ms after the program started: not held for the whole grace`);
 });
 
 test('working publishes at once; working → idle holds for three looks at least 100 ms apart', async () => {

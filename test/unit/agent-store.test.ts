@@ -141,4 +141,45 @@ test('metadata: per-call and per-pane limits, values cut, same value changes not
   assert.equal(t.toJSON(), {});
 });
 
+test('one look of both tiers is one write: one event, with the source that stands after both', () => {
+  const { store, w, published } = setup();
+  store.attribute(w, 'codex', 'manifest', true);
+  const n = published.length;
+  store.lookTiers(w, { state: 'working' }, { state: 'working' });
+  assert.is(published.length, n + 1, 'the screen half and the title half publish once');
+  assert.is(published.at(-1)!.source, 'osc');
+  assert.is(store.info(w).source, 'osc');
+  store.lookTiers(w, 'keep', null);
+  assert.is(published.length, n + 1, 'the title withdrawn: the screen still says working');
+});
+
+test('list-agents names the source of the change published: another tier agreeing later changes neither', () => {
+  const { store, w, published } = setup();
+  store.attribute(w, 'claude-code', 'manifest', true);
+  store.look(w, 'screen', { state: 'working' });
+  assert.is(published.at(-1)!.source, 'screen');
+  const n = published.length;
+  // The title's spinner arrives a look later: the same state, nothing to publish, and the row keeps saying screen.
+  store.look(w, 'osc:title', { state: 'working' });
+  assert.is(published.length, n);
+  assert.is(store.info(w).source, 'screen');
+  assert.is(store.info(w).state, 'working');
+  // The next change is published with the source that stands for it, and the row says the same.
+  store.look(w, 'osc:title', { state: 'idle' });
+  store.look(w, 'screen', { state: 'idle' });
+  assert.is(published.at(-1)!.state, 'idle');
+  assert.is(store.info(w).source, published.at(-1)!.source);
+});
+
+test('a report taking over a state the tiers read is published, and the row says report', () => {
+  const { store, w, published } = setup();
+  store.attribute(w, 'claude-code', 'manifest', true);
+  store.look(w, 'screen', { state: 'idle' });
+  const n = published.length;
+  store.report(w, { state: 'idle' });
+  assert.is(published.length, n + 1);
+  assert.equal([published.at(-1)!.old_state, published.at(-1)!.state, published.at(-1)!.source], ['idle', 'idle', 'report']);
+  assert.is(store.info(w).source, 'report');
+});
+
 test.run();

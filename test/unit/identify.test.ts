@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { identify, eligibleToken, tokenNamesPackage, type ProcInfo, type ProcReader } from '../../core/agent/identify.js';
+import { identify, eligibleToken, isInteractiveShellArgv, tokenNamesPackage, type ProcInfo, type ProcReader } from '../../core/agent/identify.js';
 import { loadManifests, findHarness, compileManifest, PathGlob } from '../../core/agent/manifest.js';
 import { nullLogger } from '../../core/log.js';
 import { ROOT } from '../helpers/daemon.js';
@@ -196,6 +196,12 @@ test('exe_glob components: * and ? inside one, ** across, a relative pattern mat
   assert.ok(new PathGlob('/usr/**/claude').test('/usr/local/bin/claude'));
   assert.ok(new PathGlob('bin/cl?ude').test('/usr/bin/claude'));
   assert.not.ok(new PathGlob('claude').test('/usr/bin/xclaude'));
+});
+
+test('an interactive shell by its argv: options only, a login shell, never -c or a script', () => {
+  for (const a of [['bash'], ['bash', '--norc', '--noprofile', '-i'], ['-bash'], ['/usr/bin/zsh', '-l'], ['sh', '-i']]) assert.ok(isInteractiveShellArgv(a), a.join(' '));
+  // The window's command `env FOO=1 bash`: env is the wrapper; the bash it exec'd is read from the process.
+  for (const a of [['env', 'FOO=1', 'bash'], ['bash', '-c', 'claude'], ['sh', '-ec', 'x'], ['bash', 'script.sh'], ['claude'], []]) assert.not.ok(isInteractiveShellArgv(a), a.join(' '));
 });
 
 test.run();
