@@ -968,7 +968,8 @@ async function runMain(d: TestDaemon, a: InstalledAgent, plan: Plan, size: [numb
     }
     if (plan.startDialog) {
       const sd = plan.startDialog;
-      const first = await waitScreen(d, w, (s) => sd.shows(s) || plan.ready(s), `${sd.name} or the idle prompt`, obs, plan.startTimeoutMs ?? 60_000);
+      // Neither showing (a release that never starts): the wait for the prompt below captures start-failed.
+      const first = await waitScreen(d, w, (s) => sd.shows(s) || plan.ready(s), `${sd.name} or the idle prompt`, obs, plan.startTimeoutMs ?? 60_000).catch(() => '');
       if (sd.shows(first)) {
         const calmD = await settle(d, w, sd.shows, obs, 2000, 15_000);
         if (full) await shoot(d, a, pane, size, { name: `first-run-${sd.name}`, state: sd.state, kind: sd.kind, how: `the screen at start-up with a fresh HOME, nothing typed${calmD ? ', left to settle 2 s unchanged' : ''}` }, base);

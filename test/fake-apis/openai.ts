@@ -10,7 +10,7 @@ export type { FakeApi, FakeApiOptions, RecordedRequest } from './common.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-const SHELL_TOOLS = ['shell_command', 'exec_command', 'shell', 'run_shell_command', 'bash', 'Bash', 'run_commands'];
+const SHELL_TOOLS = ['shell_command', 'exec_command', 'shell', 'run_shell_command', 'bash', 'Bash', 'run_commands', 'execute_command'];
 
 function toolName(t: Any): string {
   return t?.name ?? t?.function?.name ?? '';
@@ -36,6 +36,8 @@ export function shellArgs(tool: Any, command: string): Record<string, unknown> {
   if (props.commands && props.commands.type === 'array') return { commands: [command] }; // Cline's run_commands
   if (props.cmd) return { cmd: command, sandbox_permissions: 'require_escalated', justification: `Do you want to run ${command}?` };
   if (props.command && props.command.type === 'array') return { command: ['bash', '-lc', command] };
+  // Cline 2.x's native execute_command wants requires_approval.
+  if (props.requires_approval) return { command, requires_approval: true };
   const base = props.description ? { command, description: `Run ${command}` } : { command };
   // Qwen Code 0.7.x requires is_background ("params must have required property 'is_background'").
   return props.is_background ? { ...base, is_background: false } : base;
@@ -49,31 +51,38 @@ export function startFakeOpenAI(opts: FakeApiOptions = {}): Promise<FakeApi> {
     const tools: Any[] = Array.isArray(body.tools) ? body.tools : [];
     const items: Any[] = body.input ?? body.messages ?? [];
     const last = Array.isArray(items) ? items[items.length - 1] ?? {} : {};
-    const answered = last.type === 'function_call_output' || last.role === 'tool';
+    // Cline 2.x sends a tool's result back as a user message, "[execute_command for '...'] Result:".
+    const answered = last.type === 'function_call_output' || last.role === 'tool' || (last.role === 'user' && /\] Result:/.test(JSON.stringify(last.content ?? '')));
     const shellTool = pickTool(tools);
     const main = !!shellTool;
     // setToolCall: a fresh turn calls that tool (a question tool, say) instead of the shell command.
     const other = main && api.toolCall ? tools.find((t) => toolName(t) === api.toolCall!.name) ?? null : null;
     const tool = other ?? shellTool;
     const args = () => (other ? api.toolCall!.args : shellArgs(tool, api.command!));
-    const call = main && !answered && (other !== null || api.command !== null);
+    const fresh = main && !answered && (other !== null || api.command !== null);
+    // Cline 2.x (execute_command with attempt_completion offered) counts a text-only answer as a
+    // mistake: its final answer is an attempt_completion call carrying the text.
+    const completion = main && !fresh && tools.some((t) => toolName(t) === 'execute_command') ? tools.find((t) => toolName(t) === 'attempt_completion') ?? null : null;
+    const call = fresh || completion !== null;
     rec.role = main ? 'main' : 'side';
-    rec.answer = call ? 'tool_call' : main ? 'text' : 'side';
+    rec.answer = fresh ? 'tool_call' : main ? 'text' : 'side';
     if (main) await api.mainGate(rec);
     if (res.destroyed) return true;
     const text = main ? api.finalText : api.title;
+    const callName = () => toolName(completion ?? tool);
+    const callArgs = () => (completion ? { result: text } : args());
     const id = rec.id;
     if (/chat\/completions/.test(rec.url)) {
       if (body.stream === false) {
         const message = call
-          ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: toolName(tool), arguments: JSON.stringify(args()) } }] }
+          ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: callName(), arguments: JSON.stringify(callArgs()) } }] }
           : { role: 'assistant', content: text };
         return json(res, { id: `c${id}`, object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message, finish_reason: call ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
       }
       sseHead(res);
       const chunk = (d: Any, extra: Any = {}) => res.write(`data: ${JSON.stringify({ id: `c${id}`, object: 'chat.completion.chunk', created: 0, model: body.model, choices: d ? [d] : [], ...extra })}\n\n`);
       if (call) {
-        chunk({ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: toolName(tool), arguments: JSON.stringify(args()) } }] }, finish_reason: null });
+        chunk({ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: callName(), arguments: JSON.stringify(callArgs()) } }] }, finish_reason: null });
         chunk({ index: 0, delta: {}, finish_reason: 'tool_calls' });
       } else {
         chunk({ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null });
