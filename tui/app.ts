@@ -757,16 +757,45 @@ export class Tui implements TuiHost {
       this.dockWake = dock.until;
       this.later(Math.max(50, dock.until - now), () => this.redraw());
     }
-    // The ages on agent rows move on once a minute; nothing else polls.
-    if (this.agentsSeen && !this.ageTick) {
-      this.ageTick = true;
-      this.later(AGE_TICK_MS, () => {
-        this.ageTick = false;
+    // The ages on agent rows move on once a minute; while a row waits on you its wait moves on
+    // when its figure does (every second under a minute). Nothing else polls.
+    if (this.agentsSeen) this.scheduleAgeTick(now);
+  }
+
+  /**
+   * The next redraw for the ages: when the soonest shown wait changes its figure, else in a
+   * minute. A tick that is due sooner than the one pending replaces it; the rail redraws on it
+   * because its key holds the second (drawRailIfChanged), and the rows are read again only on the
+   * minute tick.
+   */
+  private scheduleAgeTick(now: number): void {
+    let due = now + AGE_TICK_MS;
+    let minute = true;
+    for (const r of this.agentRows()) {
+      if (!needsYouRow(r)) continue;
+      const waited = Math.max(0, now - r.stateSince);
+      const step = waited < 60_000 ? 1000 : waited < 3_600_000 ? 60_000 : 0;
+      if (step === 0) continue;
+      const at = now + step - (waited % step);
+      if (at < due) {
+        due = at;
+        minute = false;
+      }
+    }
+    if (this.ageTickAt !== 0 && this.ageTickAt <= due) return;
+    this.ageTickAt = due;
+    const gen = ++this.ageTickGen;
+    this.later(Math.max(20, due - now), () => {
+      if (gen !== this.ageTickGen) return;
+      this.ageTickAt = 0;
+      this.ageDrawn++;
+      this.structureChanged = true;
+      if (minute) {
         this.rowsCache = null;
         this.hostRowsCache = null;
-        this.redraw();
-      });
-    }
+      }
+      this.redraw();
+    });
   }
 
   private flush(extra = ''): void {
@@ -846,7 +875,11 @@ export class Tui implements TuiHost {
   }
 
   private bellPending = false;
-  private ageTick = false;
+  /** When the pending age tick fires (0: none pending), and its generation (a sooner one replaces it). */
+  private ageTickAt = 0;
+  private ageTickGen = 0;
+  /** Age ticks so far: in the rail's key, so a tick always draws the rail with its new figures. */
+  private ageDrawn = 0;
   /** The dock message end a redraw is already set for. */
   private dockWake = 0;
 
@@ -932,7 +965,7 @@ export class Tui implements TuiHost {
    */
   private drawRailIfChanged(s: Session, focused: Window | undefined, r: Rect, now: number): void {
     const rows = this.agentRows();
-    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}`;
+    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}:${this.ageDrawn}`;
     if (key === this.railKey && rows === this.railRows) return;
     this.railKey = key;
     this.railRows = rows;

@@ -191,6 +191,8 @@ export function askText(r: RailRow): string {
   const word = needWord(r);
   const lower = msg.toLowerCase();
   if (word !== 'needs you' && lower.startsWith(word)) return msg.slice(word.length).replace(/^[\s:·-]+/, '');
+  // `approve Bash: make` under the word `approval` says it twice: the tool and command are the news.
+  if (word === 'approval' && /^approve\b/.test(lower)) return msg.slice('approve'.length).replace(/^[\s:·-]+/, '') || msg;
   return msg;
 }
 
@@ -210,7 +212,13 @@ export function secondLine(r: RailRow, group: RailGroup, opts: { width: number; 
     const head = opts.ageInline ? `${word} ${opts.ageInline}` : word;
     const withHarness = [head, r.harness, ask].filter(Boolean).join(' · ');
     // A row that needs you drops the harness before it cuts what the pane asks.
-    return withHarness.length <= opts.width ? withHarness : [head, ask].filter(Boolean).join(' · ');
+    if (withHarness.length <= opts.width) return withHarness;
+    const withWord = [head, ask].filter(Boolean).join(' · ');
+    // On the shipped 24-column rail `approval · Bash: touch hello.txt` would show no command at
+    // all (`approval · Bash: t…`): an approval's `Tool: command` stands in for the word there, as
+    // the row's mark and ink already say it waits on you.
+    if (withWord.length > opts.width && word === 'approval' && !opts.ageInline && ask) return ask;
+    return withWord;
   }
   if (subs) bits.push(subs);
   if (group === 'working') {
