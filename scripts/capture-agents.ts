@@ -686,6 +686,9 @@ const PLANS: Record<string, Plan> = {
     // retryLoader, in 0.50.7, 0.60.0 and 0.73.1); the captures saw " ⠼ Working..." while it retried.
     ready: lacks(has(/\(auto\)/, /fake-model/), /Working\.\.\./, /Retrying \(\d+\/\d+\)/),
     working: has(/Working\.\.\.|Retrying \(\d+\/\d+\)/),
+    // The failed turn has ended once pi prints "Error: Retry failed after 3 attempts: ..."; between
+    // retries the editor is free and the status line is back, which read as the end before.
+    errored: lacks(has(/Retry failed after \d+ attempts/, /\(auto\)/), /Working\.\.\./, /Retrying \(\d+\/\d+\)/),
     approveKeys: [],
     approveWhat: '',
     finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&'))), /Working\.\.\./),
