@@ -406,7 +406,8 @@ const PLANS: Record<string, Plan> = {
       answerWhat: 'pressed Enter on the first option "hello.txt (Recommended)"',
     },
     // A failed request is retried for minutes: 0.36.0 still showed "Thinking... (esc to cancel,
-    // 9m 34s)" after 600 s. The retrying screen is captured; the end of the failed turn is not waited for.
+    // 9m 34s)" after 600 s (general.maxAttempts 2 in settings.json did not shorten it: 0.61.0 still
+    // retried after 300 s). The retrying screen is captured; the end of the failed turn is not waited for.
     errorWaitMs: 150_000,
     // 0.16.0 takes about 50 s to print even --version here (offline), so its first screen comes late.
     startTimeoutMs: 240_000,
