@@ -24,7 +24,7 @@ import { AgentStore } from '../agent/store.js';
 import { watchPaneOsc } from '../agent/osc.js';
 import { AfterStateHook } from '../agent/hook-runner.js';
 import { addWindowFields } from '../verbs/present.js';
-import '../agent/wait-state.js';
+import '../verbs/wait-agent-state.js';
 import { loadManifests, findHarness } from '../agent/manifest.js';
 import { Detector, type DetectorConfig } from '../agent/detector.js';
 import { procReader } from '../agent/proc-reader.js';
@@ -44,6 +44,7 @@ import { packageRoot } from '../config/package-root.js';
 import { installFleet } from '../git/fleet.js';
 import { installPackStream } from '../git/pack-stream.js';
 import { HostedPanes, hostedPaneStream } from '../hosts/hosted-serve.js';
+import { forwardCall, remoteTargetFor } from '../hosts/forward.js';
 import { HOSTED_PANE_STREAM, HostedPane } from '../hosts/hosted-pane.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -227,6 +228,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     remote: null,
     linkStreams: new StreamKinds(),
     hostedPanes: new HostedPanes(),
+    forward: { targetFor: (verb, params) => remoteTargetFor(svc, verb, params), call: (verb, target, params, caller, signal) => forwardCall(svc, verb, target, params, caller, signal) },
     endpoints: new Map(),
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
     dispatcher: null as unknown as Dispatcher,

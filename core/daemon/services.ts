@@ -23,6 +23,8 @@ import type { DeliveryQueue } from '../agent/queue.js';
 import type { RemoteHosts } from '../hosts/remote.js';
 import type { StreamKinds } from '../hosts/streams.js';
 import type { HostedPanes } from '../hosts/hosted-serve.js';
+import type { RemoteTarget } from '../hosts/target.js';
+import type { VerbDef } from '../rpc/verb.js';
 
 export interface Services {
   readonly paths: Paths;
@@ -53,6 +55,14 @@ export interface Services {
   readonly linkStreams: StreamKinds;
   /** Processes this machine runs for windows held on linked hosts (their new-window --host). */
   readonly hostedPanes: HostedPanes;
+  /**
+   * Calls whose -s/-w names another machine (core/hosts/forward.ts): the dispatcher asks here
+   * and hands them over, so it imports nothing of the hosts.
+   */
+  readonly forward: {
+    targetFor(verb: VerbDef, params: Record<string, unknown>): RemoteTarget | null;
+    call(verb: VerbDef, target: RemoteTarget, params: Record<string, unknown>, caller: Caller, signal: AbortSignal): Promise<unknown>;
+  };
   /** Where the extensions listen (ssh: {host, port, fingerprint}), as server-info reports it. */
   readonly endpoints: Map<string, unknown>;
   /** The program names and aliases a harness id answers to (from its manifest), for selectors. */

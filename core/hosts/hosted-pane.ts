@@ -3,6 +3,7 @@
 // window's emulator like a PTY's, and input, resize, flow control and kill go back as stream bytes
 // and control words. Reports from inside the pane come back as calls naming the window
 // (runHostedReport), which run here as that window and nothing else.
+import type { HostedSpec } from '../pty/starter.js';
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { VerbDef } from '../rpc/verb.js';
@@ -60,20 +61,6 @@ export function hostedWaitRefusal(verb: string, params: Record<string, unknown>)
 /** Params a report from another machine never keeps: targets (it runs as its window), a nonce, and paths and pids that name things there. */
 export const HOSTED_DROPPED_PARAMS = ['session', 'window', 'nonce', 'transcript_path', 'harness_pid'] as const;
 
-export interface HostedSpec {
-  host: string;
-  /** The window's id here: the pane's TUIOS_PANE_ID there. */
-  windowId: string;
-  /** Empty: the host's shell for the user. */
-  argv: string[];
-  /** A folder on the host; null: the user's home there. */
-  cwd: string | null;
-  cols: number;
-  rows: number;
-  env: Record<string, string>;
-  /** The client's TERM; the host keeps it when it has a terminfo entry for it. */
-  term: string | undefined;
-}
 
 const SIGNALS = new Set(['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGKILL', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGWINCH']);
 

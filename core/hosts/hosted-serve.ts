@@ -20,7 +20,8 @@ import { readStat } from '../pty/procfs.js';
 import { decodeTtyNr, ttyDeviceKey } from '../security/placement.js';
 import { TuiosError } from '../errors.js';
 import { FULL_ID_RE } from '../ids.js';
-import { type HostedSpec, HOSTED_DROPPED_PARAMS, hostedBudgetMs, hostedVerbNames, hostedWaitRefusal } from './hosted-pane.js';
+import { HOSTED_DROPPED_PARAMS, hostedBudgetMs, hostedVerbNames, hostedWaitRefusal } from './hosted-pane.js';
+import type { HostedSpec } from '../pty/starter.js';
 import { readPaneProcs } from './hosted-procs.js';
 import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, LINK_CALL_MARGIN_MS, HOSTED_PROCS_MS, HOSTED_PROCS_SOON_MS, HOSTED_REATTACH_MS, HOSTED_RESEND_BYTES, HOSTED_SEND_HIGH_BYTES, HOSTED_SEND_LOW_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 

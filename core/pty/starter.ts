@@ -5,11 +5,25 @@ import type { NewWindowSpec, PaneStarter, Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import type { ExitStatus, WindowProcess } from './window-process.js';
 import { PaneProcess } from './pane-process.js';
-import type { HostedSpec } from '../hosts/hosted-pane.js';
 import { buildPaneEnv, resolvePaneTerm } from './env.js';
 import type { Config } from '../config/schema.js';
 import { DEFAULT_COLS, DEFAULT_ROWS } from '../limits.js';
 import { TuiosError } from '../errors.js';
+
+export interface HostedSpec {
+  host: string;
+  /** The window's id here: the pane's TUIOS_PANE_ID there. */
+  windowId: string;
+  /** Empty: the host's shell for the user. */
+  argv: string[];
+  /** A folder on the host; null: the user's home there. */
+  cwd: string | null;
+  cols: number;
+  rows: number;
+  env: Record<string, string>;
+  /** The client's TERM; the host keeps it when it has a terminfo entry for it. */
+  term: string | undefined;
+}
 
 export interface StarterDeps {
   config(): Config;

@@ -10,7 +10,6 @@ import { TuiosError, toErrorBody, type ErrorBody } from '../errors.js';
 import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import { enforce } from '../security/access.js';
-import { forwardCall, remoteTargetFor } from '../hosts/forward.js';
 
 export interface Responder {
   send(msg: object): void;
@@ -113,9 +112,9 @@ export class Dispatcher {
         return;
       }
       // A target on another machine: the call runs there, under that machine's link policy.
-      const remote = remoteTargetFor(this.svc, verb, params);
+      const remote = this.svc.forward.targetFor(verb, params);
       if (remote) {
-        const result = await forwardCall(this.svc, verb, remote, params, caller, out.signal);
+        const result = await this.svc.forward.call(verb, remote, params, caller, out.signal);
         if (!out.signal.aborted) out.send({ id, result: result ?? {} });
         return;
       }

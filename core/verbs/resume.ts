@@ -3,27 +3,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { findHarness } from '../agent/manifest.js';
-import { resumeCommand, shellHoldsForeground } from '../agent/resume.js';
-import type { Services } from '../daemon/services.js';
-import type { Window } from '../model/window.js';
-
-/** The pane's resume command, or a typed error a person can act on. */
-export function paneResume(svc: Services, w: Window): { argv: string[]; line: string; harness: string } {
-  const s = svc.agents.sessionOf(w);
-  const m = s.harness ? findHarness(svc.manifests, s.harness) : undefined;
-  const r = resumeCommand(m, s.id);
-  if (!r.ok) throw new TuiosError('not_found', `${w.name} cannot be resumed: ${r.why}.`, 'A harness reports its conversation id once its integration is installed: tuios integration install HARNESS');
-  return { argv: r.argv, line: r.line, harness: m!.id };
-}
-
-/** Types the command into the pane's shell; false when the shell does not hold the foreground. */
-export function typeResume(svc: Services, w: Window, line: string): boolean {
-  if (!shellHoldsForeground(w)) return false;
-  w.write(`${line}\r`);
-  svc.inbox.closeWhere((i) => i.kind === 'resume' && i.window_id === w.id, 'the resume command was typed');
-  return true;
-}
+import { paneResume, typeResume } from '../agent/resume-offers.js';
 
 export const resumeAgent = defineVerb({
   name: 'resume-agent',

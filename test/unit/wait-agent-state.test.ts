@@ -7,7 +7,7 @@ import { Model, type PaneStarter } from '../../core/model/model.js';
 import { AgentStore } from '../../core/agent/store.js';
 import { nullLogger } from '../../core/log.js';
 import { waitFor as waitVerb, type WaitParams } from '../../core/verbs/wait.js';
-import '../../core/agent/wait-state.js';
+import '../../core/verbs/wait-agent-state.js';
 import type { VerbContext } from '../../core/rpc/verb.js';
 import type { Services } from '../../core/daemon/services.js';
 import type { Window } from '../../core/model/window.js';

@@ -1,14 +1,13 @@
 // wait-for agent-state: satisfied by an observed transition into a target state, never by a
 // level (ADR-0076 point 5). It listens first, records each pane's baseline, and completes only
 // on a change after it; an edge missed by the listener is recovered by re-reading on a cadence.
-import { registerWaitCondition, type WaitParams } from '../verbs/wait.js';
+import { registerWaitCondition, type WaitParams } from './wait.js';
 import { TuiosError } from '../errors.js';
 import type { VerbContext } from '../rpc/verb.js';
 import type { Window } from '../model/window.js';
-import type { AgentState } from './state.js';
-import { agentPanes } from '../verbs/agents.js';
-import { parseSelector, matches } from './selector.js';
-import { selectorRow } from '../verbs/agents.js';
+import type { AgentState } from '../agent/state.js';
+import { agentPanes, selectorRow } from './agents.js';
+import { parseSelector, matches } from '../agent/selector.js';
 
 /** The re-read that heals a missed event: level-triggered recovery of an edge. */
 const RECHECK_MS = 1000;

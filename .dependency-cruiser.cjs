@@ -1,0 +1,52 @@
+// The layer rules of DESIGN.md, checked by `npm test` (test/unit/layers.test.ts) with
+// dependency-cruiser. Type-only imports count: a type cycle still ties two modules' changes
+// together. Known violations are listed in .dependency-cruiser-known-violations.json, each a
+// debt to pay, never a new one: a change that adds a violation fails the suite.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No cycles, type-only imports included: a cycle makes two modules one.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-no-extension',
+      severity: 'error',
+      comment: 'core/ is the daemon and the CLI; the TUI, the links, the SSH server and the app that composes them are extensions built on it.',
+      from: { path: '^core/' },
+      to: { path: '^(tui|link|ssh-server|app)/' },
+    },
+    {
+      name: 'low-layers-import-nothing-above',
+      severity: 'error',
+      comment: 'The PTY, the emulator, the model, the bus, the store and the config are the bottom of the flow (PTY -> emulator -> detector -> store -> bus -> consumers): they import nothing above them.',
+      from: { path: '^core/(pty|screen|model|store|config)/|^core/bus\\.ts$' },
+      to: { path: '^core/(agent|verbs|rpc|daemon|hosts|inbox|mail|git|security|cli)/' },
+    },
+    {
+      name: 'no-service-imports-a-verb',
+      severity: 'error',
+      comment: 'Verbs are the outside of the daemon: a service never imports a verb file (the daemon and the dispatcher register them).',
+      from: { path: '^core/', pathNot: '^core/(verbs|daemon|cli)/' },
+      to: { path: '^core/verbs/' },
+    },
+    {
+      name: 'rpc-does-not-reach-into-hosts',
+      severity: 'error',
+      comment: 'The dispatcher is below the services it runs: it reaches them through Services, not by importing them.',
+      from: { path: '^core/rpc/' },
+      to: { path: '^core/(hosts|agent|inbox|mail|git)/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|test|scripts|fixtures|native)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};
