@@ -519,7 +519,8 @@ const PLANS: Record<string, Plan> = {
     // 1.0.60 "○ Working esc cancel", 0.0.380 "◉ Thinking (Esc to cancel)" (its index.js).
     ready: lacks(has(/^\s?[❯>]/m, COPILOT_IDLE), COPILOT_BUSY, /Do you want to run this command/),
     working: has(COPILOT_BUSY),
-    approval: has(/Do you want to run this command\?/, /[Ee]nter to select/),
+    // 0.0.380's form ends "Confirm with number keys or ↑↓ keys and Enter, Cancel with Esc".
+    approval: has(/Do you want to run this command\?/, /[Ee]nter to select|Cancel with Esc/),
     approveKeys: ['Enter'],
     approveWhat: 'pressed Enter on "1. Yes"',
     approvalMessage: 'approve Shell: touch hello.txt',
