@@ -10,7 +10,7 @@ import type { ManifestSet } from './manifest.js';
 import { findHarness } from './manifest.js';
 import { identify, isInteractiveShellArgv, isInterpreter, isShellName, type ProcReader, type Verdict } from './identify.js';
 import { VersionCache, versionCoverage, type HarnessVersion, type Coverage } from './harness-version.js';
-import { readStat } from '../pty/procfs.js';
+import { readStat, type ProcStat } from '../pty/procfs.js';
 
 /** Ticks of another program in the foreground before an agent's claim clears (an editor it opened). */
 export const LOSE_AFTER_TICKS = 6;
@@ -202,13 +202,17 @@ export class Detector {
     if (fg === null) return;
     // A window that runs a command (not a shell) has that command as its own foreground; one
     // whose command is a wrapper (`env FOO=1 bash`) has the shell it exec'd, read from the process.
-    const ownShell = fg === pid && this.ownShell(w, d, pid, reader, view === undefined);
+    // The leader's stat, read at most once a tick: the shell check of a window whose command is
+    // not a shell and the occupant check below both need it.
+    let leadRead: ProcStat | null | undefined;
+    const readLead = () => (leadRead === undefined ? (leadRead = view === undefined ? readStat(fg) : null) : leadRead);
+    const ownShell = fg === pid && (paneRunsShell(w) || this.ownShellByProcess(d, pid, reader, view === undefined ? (readLead()?.comm ?? null) : null));
     if (ownShell) return this.atShell(w, d, pid);
     if (!this.config.autodetect) return;
     // The same group with the same leader is not identified again. A new occupant has a new
     // group id or start time; a program exec'd in the leader's place keeps both and changes
     // its name, so the leader's name is compared too (one stat read per tick).
-    const lead = view === undefined ? readStat(fg) : null;
+    const lead = readLead();
     const start = view === undefined ? (lead?.startTime ?? null) : remoteStart;
     const comm = view === undefined ? (lead?.comm ?? null) : (d.verdict?.leader?.comm ?? null);
     const same = d.fg === fg && d.leaderStart === start && d.verdict !== null && comm === (d.verdict.leader?.comm ?? null);
@@ -242,8 +246,11 @@ export class Detector {
    * holds the window's pid now. Read once per program the pid runs (its name changes on exec).
    */
   private ownShell(w: Window, d: PaneDet | null, pid: number, reader: ProcReader, local: boolean): boolean {
-    if (paneRunsShell(w)) return true;
-    const comm = local ? (readStat(pid)?.comm ?? null) : null;
+    return paneRunsShell(w) || this.ownShellByProcess(d, pid, reader, local ? (readStat(pid)?.comm ?? null) : null);
+  }
+
+  /** ownShell's second half, for a window whose command is not a shell; `comm` is the pid's name now (null: unread). */
+  private ownShellByProcess(d: PaneDet | null, pid: number, reader: ProcReader, comm: string | null): boolean {
     if (d && comm !== null && d.ownProbe?.comm === comm) return d.ownProbe.shell;
     const p = reader.info(pid);
     const shell = !!p?.argv && isShellName(p.comm) && isInteractiveShellArgv(p.argv);
