@@ -23,7 +23,7 @@ function setup() {
   const seen: Array<BusEvent<'attention'>> = [];
   bus.on('attention', (e) => seen.push(e));
   const publish = (state: AgentStateEvent['state'], kind: string, message: string, old = 'working') =>
-    bus.publish('agent-state', { window_id: w.id, session_id: s.id, name: w.name, harness: 'codex', state, old_state: old as AgentStateEvent['state'], kind, message, source: 'screen', completion_seq: 0, needs_you: state === 'needs_input' });
+    bus.publish('agent-state', { window_id: w.id, session_id: s.id, name: w.name, harness: 'codex', state, old_state: old as AgentStateEvent['state'], kind: kind as AgentStateEvent['kind'], message, source: 'screen', completion_seq: 0, needs_you: state === 'needs_input' });
   return { inbox, w, seen, publish };
 }
 
