@@ -233,6 +233,29 @@ const COPILOT_IDLE = /Interactive · Manual Approval|^ \/ commands · \? help|Ct
 /** Copilot CLI at work: 1.0.102 "esc esc", 1.0.60 "esc cancel", 0.0.380 "(Esc to cancel)". */
 const COPILOT_BUSY = /esc esc|\besc cancel\b|\(Esc to cancel/;
 
+/**
+ * The question tool of opencode 1.x ("question"; Kilo the same, from opencode): one question, two
+ * options; Enter picks the highlighted first one. Releases that do not offer it skip it.
+ */
+const OPENCODE_QUESTION = {
+  tool: 'question',
+  args: {
+    questions: [
+      {
+        question: 'Which file should I create?',
+        header: 'File',
+        options: [
+          { label: 'hello.txt', description: 'The name you asked for.' },
+          { label: 'world.txt', description: 'Another name.' },
+        ],
+      },
+    ],
+  },
+  shows: has(/Which file should I create\?/, /world\.txt/),
+  answerKeys: ['Enter'],
+  answerWhat: 'pressed Enter on "1. hello.txt"',
+};
+
 const PLANS: Record<string, Plan> = {
   'claude-code': {
     id: 'claude-code',
@@ -437,26 +460,7 @@ const PLANS: Record<string, Plan> = {
     doneWhy: 'opencode stamps the turn\'s last message "▣  Build · <model> · <duration>" when it finishes',
     interruptKeys: ['Escape', 'Escape'],
     interrupted: lacks(has(/ctrl\+p commands/), /esc interrupt/),
-    // The question tool (opencode 1.x "question"; Kilo the same, from opencode): one question, two
-    // options; Enter picks the highlighted first one. Releases that do not offer it skip it.
-    question: {
-      tool: 'question',
-      args: {
-        questions: [
-          {
-            question: 'Which file should I create?',
-            header: 'File',
-            options: [
-              { label: 'hello.txt', description: 'The name you asked for.' },
-              { label: 'world.txt', description: 'Another name.' },
-            ],
-          },
-        ],
-      },
-      shows: has(/Which file should I create\?/, /world\.txt/),
-      answerKeys: ['Enter'],
-      answerWhat: 'pressed Enter on "1. hello.txt"',
-    },
+    question: OPENCODE_QUESTION,
     exitKeys: ['C-c'],
     startTimeoutMs: 240_000,
   },
@@ -593,26 +597,7 @@ const PLANS: Record<string, Plan> = {
     doneWhy: 'Kilo, like opencode, stamps the turn\'s last message "▣  Code · <model> · <duration>" when it finishes',
     interruptKeys: ['Escape', 'Escape'],
     interrupted: lacks(has(/ctrl\+p commands/), /esc interrupt/),
-    // The question tool (opencode 1.x "question"; Kilo the same, from opencode): one question, two
-    // options; Enter picks the highlighted first one. Releases that do not offer it skip it.
-    question: {
-      tool: 'question',
-      args: {
-        questions: [
-          {
-            question: 'Which file should I create?',
-            header: 'File',
-            options: [
-              { label: 'hello.txt', description: 'The name you asked for.' },
-              { label: 'world.txt', description: 'Another name.' },
-            ],
-          },
-        ],
-      },
-      shows: has(/Which file should I create\?/, /world\.txt/),
-      answerKeys: ['Enter'],
-      answerWhat: 'pressed Enter on "1. hello.txt"',
-    },
+    question: OPENCODE_QUESTION,
     exitKeys: ['C-c'],
     startTimeoutMs: 240_000,
   },

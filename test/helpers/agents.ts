@@ -240,6 +240,20 @@ function writeJson(path: string, value: unknown): void {
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** pi's models.json (oh-my-pi reads the same format): one provider, the fake Chat Completions API. */
+function piModels(api: string): object {
+  return {
+    providers: {
+      fake: {
+        baseUrl: `${api}/v1`,
+        api: 'openai-completions',
+        apiKey: 'sk-test',
+        models: [{ id: 'fake-model', name: 'Fake Model', reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 8192, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
+      },
+    },
+  };
+}
+
 /** Writes the config files the notes describe into a fresh HOME and answers the env to run with. */
 export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
   const spec = AGENTS[id];
@@ -349,29 +363,11 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
     });
     Object.assign(env, { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' });
   } else if (id === 'pi') {
-    writeJson(join(home, '.pi', 'agent', 'models.json'), {
-      providers: {
-        fake: {
-          baseUrl: `${api}/v1`,
-          api: 'openai-completions',
-          apiKey: 'sk-test',
-          models: [{ id: 'fake-model', name: 'Fake Model', reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 8192, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
-        },
-      },
-    });
+    writeJson(join(home, '.pi', 'agent', 'models.json'), piModels(api));
     args.push('--provider', 'fake', '--model', 'fake-model');
   } else if (id === 'omp') {
     // oh-my-pi, a fork of pi: the same models.json, under ~/.omp/agent (pi-utils/src/dirs.ts).
-    writeJson(join(home, '.omp', 'agent', 'models.json'), {
-      providers: {
-        fake: {
-          baseUrl: `${api}/v1`,
-          api: 'openai-completions',
-          apiKey: 'sk-test',
-          models: [{ id: 'fake-model', name: 'Fake Model', reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 8192, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
-        },
-      },
-    });
+    writeJson(join(home, '.omp', 'agent', 'models.json'), piModels(api));
     args.push('--provider', 'fake', '--model', 'fake-model');
   } else if (id === 'copilot') {
     // BYOK against the fake Chat Completions API, with Copilot's own offline mode (no GitHub login).
