@@ -53,7 +53,24 @@ function cleanMessage(m: string): string {
 }
 
 /** The rule's message: its text, with {1}..{9} filled from message_from's match on the region. */
+/**
+ * The last message each rule made, with the region text it was made from. A prompt stands on the
+ * screen for as long as the person takes, and a look follows every repaint (a spinner turning
+ * above it): the same text gives the same message, without running message_from again (RE2 takes
+ * the text over to UTF-8 on every call). One entry per rule, so it holds at most one region text
+ * per rule of the loaded manifests.
+ */
+const lastMessage = new WeakMap<Rule, { text: string; message: string }>();
+
 export function ruleMessage(rule: Rule, regionText: string): string {
+  const last = lastMessage.get(rule);
+  if (last && last.text === regionText) return last.message;
+  const message = makeMessage(rule, regionText);
+  lastMessage.set(rule, { text: regionText, message });
+  return message;
+}
+
+function makeMessage(rule: Rule, regionText: string): string {
   let msg = rule.message;
   if (rule.messageFrom) {
     const m = rule.messageFrom.exec(regionText);
