@@ -5,27 +5,11 @@
 import { basename } from 'node:path';
 import type { Manifest } from './manifest.js';
 import type { Identity } from './state.js';
+import type { ProcInfo, ProcReader } from '../pty/procfs.js';
 
-export interface ProcInfo {
-  pid: number;
-  ppid: number;
-  pgrp: number;
-  comm: string | null;
-  argv: string[] | null;
-  exe: string | null;
-  cwd: string | null;
-  /** The eligible token resolved to a real path (set by identify before matching). */
-  argvResolved?: string | null;
-}
-
-export interface ProcReader {
-  info(pid: number): ProcInfo | null;
-  children(pid: number): number[];
-  /** One env var of a process: null when unset, undefined when the environment cannot be read. */
-  env(pid: number, name: string): string | null | undefined;
-  /** Resolves a script path the way the interpreter did (symlinks, relative to its folder). */
-  realpath(path: string, cwd: string | null): string | null;
-}
+// What a process reader answers lives with the reads themselves (core/pty/procfs.ts), below the
+// detector; identification only consumes it.
+export type { ProcInfo, ProcReader } from '../pty/procfs.js';
 
 export const WALK_MAX_PROCESSES = 24;
 export const WALK_MAX_DEPTH = 4;

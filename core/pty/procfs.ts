@@ -15,6 +15,29 @@ export interface ProcStat {
   startTime: number;
 }
 
+/** One process as identification reads it (core/agent/identify.ts). */
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  comm: string | null;
+  argv: string[] | null;
+  exe: string | null;
+  cwd: string | null;
+  /** The eligible token resolved to a real path (set by identify before matching). */
+  argvResolved?: string | null;
+}
+
+/** Where identification reads processes from: this machine's /proc, or a linked host's snapshot. */
+export interface ProcReader {
+  info(pid: number): ProcInfo | null;
+  children(pid: number): number[];
+  /** One env var of a process: null when unset, undefined when the environment cannot be read. */
+  env(pid: number, name: string): string | null | undefined;
+  /** Resolves a script path the way the interpreter did (symlinks, relative to its folder). */
+  realpath(path: string, cwd: string | null): string | null;
+}
+
 export const hasProcfs = process.platform === 'linux';
 
 export function readStat(pid: number): ProcStat | null {

@@ -1,7 +1,7 @@
 // What a window needs of the process behind it: bytes out, bytes in, size, flow control, an end.
 // A PTY on this machine (pane-process.ts) and a process on a linked host (core/hosts/hosted-pane.ts)
 // both implement it; the window and the emulator cannot tell them apart.
-import type { ProcReader } from '../agent/identify.js';
+import type { ProcReader } from './procfs.js';
 
 export interface ExitStatus {
   code: number | null;
