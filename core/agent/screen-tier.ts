@@ -12,7 +12,7 @@ import type { ManifestSet } from './manifest.js';
 import type { ProgressReport, Notification } from '../screen/emulator.js';
 import { decideLook } from './rules/look.js';
 import { evaluateNotify, evaluateTitle, type Verdict } from './rules/evaluate.js';
-import { progressText } from '../verbs/capture.js';
+import { progressText } from '../screen/emulator.js';
 import type { OscReaders } from './osc.js';
 
 export const IDLE_CONFIRM_LOOKS = 3;

@@ -31,6 +31,12 @@ export interface ProgressReport {
   percent: number | null;
 }
 
+/** A report as the rules and fixtures write it: `4;<state>`, and `;<percent>` where it means something. */
+export function progressText(p: ProgressReport | null): string | undefined {
+  if (!p) return undefined;
+  return p.state === 0 || p.state === 3 || p.percent === null ? `4;${p.state}` : `4;${p.state};${p.percent}`;
+}
+
 export interface PromptMark {
   /** OSC 133 A (prompt start), B (input start), C (output start), D (command done). */
   kind: 'A' | 'B' | 'C' | 'D';

@@ -5,12 +5,7 @@ import { MAX_CAPTURE_LINES } from '../limits.js';
 import { formatFixture, type Fixture } from '../agent/fixture.js';
 import { readExe } from '../pty/procfs.js';
 import type { Window } from '../model/window.js';
-import type { ProgressReport } from '../screen/emulator.js';
-
-export function progressText(p: ProgressReport | null): string | undefined {
-  if (!p) return undefined;
-  return p.state === 0 || p.state === 3 || p.percent === null ? `4;${p.state}` : `4;${p.state};${p.percent}`;
-}
+import { progressText } from '../screen/emulator.js';
 
 export interface FixtureFields {
   harness?: string;

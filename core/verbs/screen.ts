@@ -9,7 +9,7 @@ import { classifyCapture, type Classification } from '../agent/rules/classify.js
 import { evaluateTitle, type Evaluation, type Verdict } from '../agent/rules/evaluate.js';
 import { findHarness } from '../agent/manifest.js';
 import { parseFixture, SCREEN_MARK } from '../agent/fixture.js';
-import { progressText } from './capture.js';
+import { progressText } from '../screen/emulator.js';
 import { MAX_TAIL_LINES } from '../agent/rules/compile.js';
 
 function verdictJson(v: Verdict | null) {
