@@ -198,7 +198,6 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
       if (r?.live === true && typeof r.id === 'string') resumable.push(w);
     },
   });
-  addWindowFields((w) => ({ agent_state: agents.info(w), ...(w.attrs.has('grants') ? { grants: w.attrs.get('grants') } : {}) }));
   snapshot.registerWindowAttr('grants', {
     save: (w) => w.attrs.get('grants'),
     restore: (w, v) => {
@@ -245,6 +244,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     },
     shutdown: (reason: string) => void stop(reason),
   };
+  addWindowFields(svc, (w) => ({ agent_state: agents.info(w), ...(w.attrs.has('grants') ? { grants: w.attrs.get('grants') } : {}) }));
   const queue = new DeliveryQueue(svc);
   (svc as { queue: DeliveryQueue }).queue = queue;
   agents.addInfo((w) => ({ queued: queue.count(w) }));

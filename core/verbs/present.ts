@@ -7,10 +7,13 @@ import type { Window } from '../model/window.js';
 
 export type WindowFieldProvider = (w: Window, svc: Services) => Record<string, unknown>;
 
-const providers: WindowFieldProvider[] = [];
+/** Each daemon's providers: a process that runs several daemons (the tests) keeps them apart. */
+const providers = new WeakMap<Services, WindowFieldProvider[]>();
 
-export function addWindowFields(p: WindowFieldProvider): void {
-  providers.push(p);
+export function addWindowFields(svc: Services, p: WindowFieldProvider): void {
+  const list = providers.get(svc) ?? [];
+  list.push(p);
+  providers.set(svc, list);
 }
 
 export function sessionInfo(s: Session, svc: Services) {
@@ -58,6 +61,6 @@ export function windowInfo(w: Window, svc: Services) {
     // The link is down and the host keeps the process for a re-attach.
     base.disconnected = w.process.disconnected;
   }
-  for (const p of providers) Object.assign(base, p(w, svc));
+  for (const p of providers.get(svc) ?? []) Object.assign(base, p(w, svc));
   return base;
 }

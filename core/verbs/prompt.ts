@@ -14,20 +14,34 @@ import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
 
 const DEFAULT_RESPOND_WAIT_MS = 5000;
-/** Prompts this daemon already answered (a prompt answered and asked again is a new prompt id). */
-const answered = new Set<string>();
-const locks = new Map<string, Promise<unknown>>();
+/**
+ * What respond keeps for one daemon (never for the process: tests run several daemons in one):
+ * the prompts it answered (a prompt answered and asked again is a new prompt id) and each pane's
+ * chain of answers in flight, dropped once it runs out.
+ */
+interface RespondState {
+  answered: Set<string>;
+  locks: Map<string, Promise<unknown>>;
+}
+const respondStates = new WeakMap<Services, RespondState>();
 
-function withLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
+function respondState(svc: Services): RespondState {
+  let s = respondStates.get(svc);
+  if (!s) respondStates.set(svc, (s = { answered: new Set(), locks: new Map() }));
+  return s;
+}
+
+function withLock<T>(locks: Map<string, Promise<unknown>>, id: string, fn: () => Promise<T>): Promise<T> {
   const prev = locks.get(id) ?? Promise.resolve();
   const run = prev.then(fn, fn);
-  locks.set(
-    id,
-    run.then(
-      () => undefined,
-      () => undefined,
-    ),
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
   );
+  locks.set(id, tail);
+  void tail.then(() => {
+    if (locks.get(id) === tail) locks.delete(id);
+  });
   return run;
 }
 
@@ -112,7 +126,8 @@ export const respond = defineVerb({
   async run({ params, window, svc, caller, signal }) {
     const w = window!;
     const who = checkAnswerer(svc, caller, w, params.nonce);
-    return withLock(w.id, async () => {
+    const { answered, locks } = respondState(svc);
+    return withLock(locks, w.id, async () => {
       await settle(svc, w, signal);
       const p = readPrompt(svc, w);
       // 1-3: on needs_input with a prompt a rule reads, the one the caller read, not answered yet.

@@ -18,10 +18,16 @@ export const ASK_SELECT_MAX = 16;
 const DEFAULT_TURN_MS = 10 * 60_000;
 const READY_WAIT_MS = 10 * 60_000;
 
-/** Asks in flight, asker pane → target pane: a cycle of asks would wait on itself forever. */
-const asking = new Map<string, Set<string>>();
+/** Each daemon's asks in flight, asker pane → target pane: a cycle of asks would wait on itself forever. */
+const askingOf = new WeakMap<Services, Map<string, Set<string>>>();
 
-function wouldCycle(from: string, to: string): boolean {
+function asksOf(svc: Services): Map<string, Set<string>> {
+  let m = askingOf.get(svc);
+  if (!m) askingOf.set(svc, (m = new Map()));
+  return m;
+}
+
+function wouldCycle(asking: Map<string, Set<string>>, from: string, to: string): boolean {
   const seen = new Set<string>();
   const stack = [to];
   while (stack.length) {
@@ -93,7 +99,8 @@ async function askOne(ctx: VerbContext<unknown>, o: AskOne) {
   };
   const asker = paneOf(svc, caller).window;
   if (asker) {
-    if (wouldCycle(asker.id, w.id)) throw new TuiosError('conflict', `${w.name} is already asking this pane: a cycle of asks would wait on itself.`, undefined, { typed: false });
+    const asking = asksOf(svc);
+    if (wouldCycle(asking, asker.id, w.id)) throw new TuiosError('conflict', `${w.name} is already asking this pane: a cycle of asks would wait on itself.`, undefined, { typed: false });
     if (!asking.has(asker.id)) asking.set(asker.id, new Set());
     asking.get(asker.id)!.add(w.id);
   }
@@ -126,7 +133,7 @@ async function askOne(ctx: VerbContext<unknown>, o: AskOne) {
     }
   } finally {
     marker?.dispose();
-    if (asker) asking.get(asker.id)?.delete(w.id);
+    if (asker) asksOf(svc).get(asker.id)?.delete(w.id);
   }
 }
 
