@@ -1,5 +1,6 @@
 // argv to a verb call, driven by the verb table generated from the verbs' schemas. Pure, so the
 // rules (flags, shorts, positionals, repeats, commas) are unit tested without a daemon.
+import type { CliSpec } from '../rpc/verb.js';
 
 export interface ParamRow {
   name: string;
@@ -15,16 +16,8 @@ export interface VerbRow {
   help?: string;
   stream: boolean;
   params: ParamRow[];
-  cli: {
-    positionals?: string[];
-    rest?: string;
-    command?: boolean;
-    short?: Record<string, string>;
-    comma?: string[];
-    aliases?: string[];
-    subcommands?: Record<string, string>;
-    usage?: string;
-  };
+  /** The verb record's CLI part, as dist/verbs.json carries it (a type only: the CLI bundle takes in no verb file). */
+  cli: CliSpec;
 }
 
 export interface Parsed {

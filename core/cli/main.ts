@@ -38,10 +38,10 @@ function mainUsage(table: VerbRow[]): string {
 
 /** Fills what the CLI knows and the daemon cannot: its folder, its TERM, relative paths. */
 function addCallerContext(p: Parsed): void {
-  const name = p.verb.name;
   const has = (k: string) => p.verb.params.some((x) => x.name === k);
   if (typeof p.params.cwd === 'string') p.params.cwd = resolve(p.params.cwd);
-  else if (name === 'new-session') p.params.cwd = process.cwd();
+  const here = p.verb.cli.callerCwd;
+  if (here && p.params[here] === undefined) p.params[here] = process.cwd();
   if (typeof p.params.screen_file === 'string') p.params.screen_file = resolve(p.params.screen_file);
   if (has('term') && p.params.term === undefined && process.env.TERM) p.params.term = process.env.TERM;
 }

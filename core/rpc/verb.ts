@@ -35,6 +35,8 @@ export interface CliSpec {
   subcommands?: Record<string, string>;
   /** Usage line shown in help, after `tuios`. */
   usage?: string;
+  /** A param the CLI fills with the caller's folder when it is not given (`new-session` starts where you are). */
+  callerCwd?: string;
 }
 
 export interface VerbContext<P> {

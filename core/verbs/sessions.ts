@@ -13,7 +13,7 @@ export const newSession = defineVerb({
   help: 'The result has the session and its first window. The session gets the next free number as its name when none is given.',
   target: 'none',
   mutates: true,
-  cli: { positionals: ['name'], rest: 'argv', command: true, short: { c: 'cwd', x: 'cols', y: 'rows', n: 'window_name' }, usage: 'new-session [NAME] [COMMAND ARGS...]' },
+  cli: { positionals: ['name'], rest: 'argv', command: true, short: { c: 'cwd', x: 'cols', y: 'rows', n: 'window_name' }, callerCwd: 'cwd', usage: 'new-session [NAME] [COMMAND ARGS...]' },
   params: z.object({
     name: z.string().min(1).max(128).optional().describe('The session name'),
     argv: z.array(z.string()).max(MAX_ARGV).optional().describe('The first window\'s command; none runs your shell'),

@@ -1,6 +1,7 @@
 // Windows as a user drives them: real PTYs, the built CLI, a daemon in temp folders.
 import { test } from 'uvu';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
@@ -22,6 +23,22 @@ test('new-window runs a command and capture-pane shows its output', async () => 
   assert.match(screen, /result-42/);
   const plain = await d.ok(['capture-pane', '-w', 'calc']);
   assert.match(plain, /^result-42$/m);
+});
+
+test('tuios new-session starts in the folder it is run from; -c names another (the CLI adds the caller\'s folder, from the verb record)', async () => {
+  const here = join(d.home, 'from-here');
+  const there = join(d.home, 'over-there');
+  mkdirSync(here, { recursive: true });
+  mkdirSync(there, { recursive: true });
+  const a = await d.cli(['new-session', 'here-one', '--json'], { cwd: here });
+  assert.is(a.code, 0, a.stderr);
+  const b = await d.cli(['new-session', 'there-one', '-c', 'over-there', '--json'], { cwd: d.home });
+  assert.is(b.code, 0, b.stderr);
+  const ss = await d.json<{ sessions: Array<{ name: string; cwd: string }> }>(['list-sessions']);
+  assert.is(ss.sessions.find((s) => s.name === 'here-one')?.cwd, here);
+  assert.is(ss.sessions.find((s) => s.name === 'there-one')?.cwd, there, 'a relative -c is resolved against the caller\'s folder');
+  await d.ok(['kill-session', 'here-one']);
+  await d.ok(['kill-session', 'there-one']);
 });
 
 test('list-windows --json carries every window field', async () => {
