@@ -203,16 +203,18 @@ export class Detector {
     // A window that runs a command (not a shell) has that command as its own foreground; one
     // whose command is a wrapper (`env FOO=1 bash`) has the shell it exec'd, read from the process.
     // The leader's stat, read at most once a tick: the shell check of a window whose command is
-    // not a shell and the occupant check below both need it.
-    let leadRead: ProcStat | null | undefined;
-    const readLead = () => (leadRead === undefined ? (leadRead = view === undefined ? readStat(fg) : null) : leadRead);
-    const ownShell = fg === pid && (paneRunsShell(w) || this.ownShellByProcess(d, pid, reader, view === undefined ? (readLead()?.comm ?? null) : null));
-    if (ownShell) return this.atShell(w, d, pid);
+    // not a shell and the occupant check below both need it (undefined: not read yet).
+    let lead: ProcStat | null | undefined;
+    if (fg === pid) {
+      if (paneRunsShell(w)) return this.atShell(w, d, pid);
+      lead = view === undefined ? readStat(fg) : null;
+      if (this.ownShellByProcess(d, pid, reader, lead?.comm ?? null)) return this.atShell(w, d, pid);
+    }
     if (!this.config.autodetect) return;
     // The same group with the same leader is not identified again. A new occupant has a new
     // group id or start time; a program exec'd in the leader's place keeps both and changes
     // its name, so the leader's name is compared too (one stat read per tick).
-    const lead = readLead();
+    if (lead === undefined) lead = view === undefined ? readStat(fg) : null;
     const start = view === undefined ? (lead?.startTime ?? null) : remoteStart;
     const comm = view === undefined ? (lead?.comm ?? null) : (d.verdict?.leader?.comm ?? null);
     const same = d.fg === fg && d.leaderStart === start && d.verdict !== null && comm === (d.verdict.leader?.comm ?? null);
