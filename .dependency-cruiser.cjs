@@ -24,7 +24,7 @@ module.exports = {
       severity: 'error',
       comment: 'The PTY, the emulator, the model, the bus, the store and the config are the bottom of the flow (PTY -> emulator -> detector -> store -> bus -> consumers): they import nothing above them.',
       from: { path: '^core/(pty|screen|model|store|config)/|^core/bus\\.ts$' },
-      to: { path: '^core/(agent|verbs|rpc|daemon|hosts|inbox|mail|git|security|cli)/' },
+      to: { path: '^core/(agent-state|detection|delivery|integrations|verbs|rpc|daemon|hosts|inbox|mail|git|security|cli)/' },
     },
     {
       name: 'no-service-imports-a-verb',
@@ -38,7 +38,28 @@ module.exports = {
       severity: 'error',
       comment: 'The dispatcher is below the services it runs: it reaches them through Services, not by importing them.',
       from: { path: '^core/rpc/' },
-      to: { path: '^core/(hosts|agent|inbox|mail|git)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^core/(hosts|agent-state|detection|delivery|integrations|inbox|mail|git)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'state-store-is-below-the-flow',
+      severity: 'error',
+      comment: 'The agent state store holds what the sources claim; detection and the integrations feed it, delivery reads it. It imports none of them.',
+      from: { path: '^core/agent-state/' },
+      to: { path: '^core/(detection|delivery|integrations)/' },
+    },
+    {
+      name: 'detection-feeds-the-store-only',
+      severity: 'error',
+      comment: 'Detection (identify, the detector loop, the screen tier, manifests, rules) reads panes and writes claims into the store; it never types into a pane and never runs a harness hook.',
+      from: { path: '^core/detection/' },
+      to: { path: '^core/(delivery|integrations)/' },
+    },
+    {
+      name: 'nothing-below-imports-delivery',
+      severity: 'error',
+      comment: 'Prompt delivery (queue, typing, answering a prompt) reads the store and the rules; what is below it (the store, detection, the harness integrations, the low layers) never imports it.',
+      from: { path: '^core/(agent-state|detection|integrations|pty|screen|model|store|config)/' },
+      to: { path: '^core/delivery/' },
     },
   ],
   options: {

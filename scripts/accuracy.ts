@@ -6,11 +6,11 @@
 //   npm run accuracy -- --check           # exit 1 when a goal fails (otherwise it is a report: exit 0)
 //   npm run accuracy -- --json            # the same figures as JSON
 //
-// Each .screen (core/agent/fixture.ts) is classified as the daemon would publish it from that
-// capture alone (core/agent/rules/classify.ts classifyCapture): the look (decideLook: screen and
+// Each .screen (core/detection/fixture.ts) is classified as the daemon would publish it from that
+// capture alone (core/detection/rules/classify.ts classifyCapture): the look (decideLook: screen and
 // title rules), the OSC 9;4 progress report (a manifest's osc_progress rules, else the sequence's
 // published meaning, as osc.ts and ScreenTier.progressRule read it), and the precedence between
-// the screen claim and the osc claims, by applying them to a core/agent/record.ts AgentRecord as
+// the screen claim and the osc claims, by applying them to a core/agent-state/record.ts AgentRecord as
 // the store does. That cannot be mirrored exactly from one capture, which has no history:
 //   - the capture is taken as settled: the idle hold and the start-up grace have passed, and the
 //     progress report came over 2 s before the last look, with output between (so a prompt on
@@ -39,10 +39,10 @@ import { join, relative, resolve, dirname, sep } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fixtureFiles, parseFixture, type Fixture } from '../core/agent/fixture.js';
-import { loadManifests, findHarness, type ManifestSet } from '../core/agent/manifest.js';
-import { classifyCapture, judge } from '../core/agent/rules/classify.js';
-import { compareVersions } from '../core/agent/harness-version.js';
+import { fixtureFiles, parseFixture, type Fixture } from '../core/detection/fixture.js';
+import { loadManifests, findHarness, type ManifestSet } from '../core/detection/manifest.js';
+import { classifyCapture, judge } from '../core/detection/rules/classify.js';
+import { compareVersions } from '../core/detection/harness-version.js';
 import { nullLogger } from '../core/log.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -69,7 +69,7 @@ import {
   type InstalledAgent,
 } from '../test/helpers/agents.js';
 import type { FakeApi } from '../test/fake-apis/common.js';
-import { parseFixture } from '../core/agent/fixture.js';
+import { parseFixture } from '../core/detection/fixture.js';
 
 type Screen = string;
 type Test = (s: Screen) => boolean;

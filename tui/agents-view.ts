@@ -18,11 +18,11 @@ import { Editor } from './editor.js';
 import { stateMark } from './marks.js';
 import { age, clean, fit, pad, textWidth } from './text.js';
 import { AGE_TICK_MS, EDITOR_MAX_ROWS, MAX_BULK_REPLY, SETTLE_MS, UNDO_WINDOW_MS } from './limits.js';
-import { parseSelector, matches, type Selector } from '../core/agent/selector.js';
+import { parseSelector, matches, type Selector } from '../core/agent-state/selector.js';
 import { selectorRow } from '../core/verbs/agents.js';
 import { HeldCard, heldItem } from './held-card.js';
-import { capBytes } from '../core/agent/store.js';
-import { REASON_MAX_BYTES } from '../core/agent/hooks/limits.js';
+import { capBytes } from '../core/agent-state/store.js';
+import { REASON_MAX_BYTES } from '../core/integrations/hooks/limits.js';
 
 /** What the view keeps between openings: the selection and every draft (spec: ctrl+]). */
 export interface AgentsViewMemory {

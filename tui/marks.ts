@@ -1,6 +1,6 @@
 // The state mark: one function for every surface that shows a pane's state (spec: Indicator),
 // so the rail, the titles, the switcher, the agents view and the dock can never disagree.
-import type { AgentState } from '../core/agent/state.js';
+import type { AgentState } from '../core/agent-state/state.js';
 
 export type Role = 'info' | 'warning' | 'success' | 'muted' | 'error' | 'accent' | 'plain';
 

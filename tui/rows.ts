@@ -3,7 +3,7 @@
 import type { Services } from '../core/daemon/services.js';
 import type { Window } from '../core/model/window.js';
 import type { Item } from '../core/inbox/inbox.js';
-import type { AgentState } from '../core/agent/state.js';
+import type { AgentState } from '../core/agent-state/state.js';
 import { AGE_SHOWN_AFTER_MS, CONTEXT_WARN_PERCENT, EARLIER_AFTER_MS } from './limits.js';
 import { clean } from './text.js';
 import type { RemoteAgentRow } from '../core/hosts/remote.js';

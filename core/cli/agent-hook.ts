@@ -8,15 +8,15 @@ import { isatty } from 'node:tty';
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { out, err } from './out.js';
-import { hookHarness, type HookHarness } from '../agent/hooks/harnesses.js';
-import { mapHook } from '../agent/hooks/map.js';
-import { mapCodexNotify } from '../agent/hooks/map-claude.js';
-import type { HookPlan } from '../agent/hooks/plan.js';
-import { contextLines } from '../agent/hooks/context.js';
-import { hookProcess } from '../agent/hooks/ancestry.js';
-import { autoReviewed, readTail } from '../agent/hooks/codex-rollout.js';
-import { permissionRequestOutput, type PersonDecision } from '../agent/hooks/decision.js';
-import { HOOK_HOLD_MAX_MS, HOOK_STDIN_MAX_BYTES, HOOK_TIMEOUT_MS } from '../agent/hooks/limits.js';
+import { hookHarness, type HookHarness } from '../integrations/hooks/harnesses.js';
+import { mapHook } from '../integrations/hooks/map.js';
+import { mapCodexNotify } from '../integrations/hooks/map-claude.js';
+import type { HookPlan } from '../integrations/hooks/plan.js';
+import { contextLines } from '../integrations/hooks/context.js';
+import { hookProcess } from '../integrations/hooks/ancestry.js';
+import { autoReviewed, readTail } from '../integrations/hooks/codex-rollout.js';
+import { permissionRequestOutput, type PersonDecision } from '../integrations/hooks/decision.js';
+import { HOOK_HOLD_MAX_MS, HOOK_STDIN_MAX_BYTES, HOOK_TIMEOUT_MS } from '../integrations/hooks/limits.js';
 
 const USAGE = 'usage: tuios agent-hook HARNESS [--explain] [-w WINDOW] [-s SESSION] [--event NAME] [--timeout MS] [--integration N]';
 

@@ -4,8 +4,8 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { out, err } from './out.js';
-import { INTEGRATIONS, NO_INTEGRATION, integrationFor, type Integration } from '../agent/integrations/table.js';
-import { install, uninstall, status, IntegrationError, type StatusRow } from '../agent/integrations/install.js';
+import { INTEGRATIONS, NO_INTEGRATION, integrationFor, type Integration } from '../integrations/setup/table.js';
+import { install, uninstall, status, IntegrationError, type StatusRow } from '../integrations/setup/install.js';
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 

@@ -159,7 +159,7 @@ const STATUS_USAGE = 'usage: tuios status STATE [-m MESSAGE] [--kind approval|qu
 
 /** `tuios status`: writes an OSC 7501 Program Status report to the terminal; no daemon needed. */
 async function statusCommand(args: string[]): Promise<number> {
-  const { formatProgramStatus } = await import('../agent/program-status.js');
+  const { formatProgramStatus } = await import('../detection/program-status.js');
   let state: string | undefined;
   let message: string | undefined;
   let kind: string | undefined;

@@ -3,8 +3,8 @@
 // sends it when it changes; the machine holding the window reads that snapshot through the same
 // ProcReader the detector uses for a local pane, so one identification serves both. Pids in it
 // are the other machine's: they are compared, never read here.
-import type { ProcInfo, ProcReader } from '../agent/identify.js';
-import { procReader } from '../agent/proc-reader.js';
+import type { ProcInfo, ProcReader } from '../detection/identify.js';
+import { procReader } from '../detection/proc-reader.js';
 import { readStat } from '../pty/procfs.js';
 
 /** Processes a snapshot holds at most (identification walks fewer: WALK_MAX_PROCESSES). */

@@ -1,7 +1,7 @@
 // Rows of linked hosts as the listing verbs answer them and as a selector reads them. What a host
 // said is display data here: the link cleaned and cut it when it arrived.
 import type { Services } from '../daemon/services.js';
-import type { SelectorRow } from '../agent/selector.js';
+import type { SelectorRow } from '../agent-state/selector.js';
 import { stateOfKind } from '../inbox/inbox.js';
 import type { RemoteAgentRow, RemoteItemRow } from './remote.js';
 

@@ -8,9 +8,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Bus, Disposable } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { Inbox, Item } from './inbox.js';
-import type { PersonDecision } from '../agent/hooks/decision.js';
-import type { Offers } from '../agent/hooks/offers.js';
-import { HOLD_SETTLE_MS } from '../agent/hooks/limits.js';
+import type { PersonDecision } from '../integrations/hooks/decision.js';
+import type { Offers } from '../integrations/hooks/offers.js';
+import { HOLD_SETTLE_MS } from '../integrations/hooks/limits.js';
 
 export interface HoldRequest {
   windowId: string;

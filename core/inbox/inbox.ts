@@ -4,9 +4,9 @@
 // change only when it shows, never what it is about.
 import type { Bus, Disposable } from '../bus.js';
 import type { Model } from '../model/model.js';
-import type { AgentStore, AgentStateEvent } from '../agent/store.js';
+import type { AgentStore, AgentStateEvent } from '../agent-state/store.js';
 import { cleanUntrusted } from '../mail/fence.js';
-import { atRest } from '../agent/state.js';
+import { atRest } from '../agent-state/state.js';
 
 export const ITEM_KINDS = ['approval', 'question', 'plan', 'ask', 'mail', 'errored', 'done', 'resume', 'waiting', 'held'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];

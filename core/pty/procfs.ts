@@ -15,7 +15,7 @@ export interface ProcStat {
   startTime: number;
 }
 
-/** One process as identification reads it (core/agent/identify.ts). */
+/** One process as identification reads it (core/detection/identify.ts). */
 export interface ProcInfo {
   pid: number;
   ppid: number;

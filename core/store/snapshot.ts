@@ -5,7 +5,7 @@ import type { Bus, Disposable } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { Model, Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
-import { readJson, writeJsonAtomic } from '../store/atomic.js';
+import { readJson, writeJsonAtomic } from './atomic.js';
 import { SNAPSHOT_DEBOUNCE_MS } from '../limits.js';
 import { existsSync, statSync } from 'node:fs';
 

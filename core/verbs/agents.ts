@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { STATES, KINDS, type AgentState } from '../agent/state.js';
-import { checkMetaCall } from '../agent/meta.js';
-import { foreignPaneReason } from '../agent/foreign-pane.js';
-import { findHarness } from '../agent/manifest.js';
-import { cleanMessage as cleanHookText } from '../agent/hooks/text.js';
-import { parseSelector, matches, confirmToken, type SelectorRow } from '../agent/selector.js';
+import { STATES, KINDS, type AgentState } from '../agent-state/state.js';
+import { checkMetaCall } from '../agent-state/meta.js';
+import { foreignPaneReason } from '../integrations/foreign-pane.js';
+import { findHarness } from '../detection/manifest.js';
+import { cleanMessage as cleanHookText } from '../integrations/hooks/text.js';
+import { parseSelector, matches, confirmToken, type SelectorRow } from '../agent-state/selector.js';
 import { readStat } from '../pty/procfs.js';
 import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';

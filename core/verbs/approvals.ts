@@ -5,12 +5,12 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { findHarness } from '../agent/manifest.js';
-import { holdableCall, holdablePlan } from '../agent/hooks/hold.js';
-import { claudeOffers, planOffers, type Offers } from '../agent/hooks/offers.js';
+import { findHarness } from '../detection/manifest.js';
+import { holdableCall, holdablePlan } from '../integrations/hooks/hold.js';
+import { claudeOffers, planOffers, type Offers } from '../integrations/hooks/offers.js';
 import { planSha } from '../inbox/holds.js';
-import { HOOK_HOLD_MAX_MS, REASON_MAX_BYTES } from '../agent/hooks/limits.js';
-import { capBytes } from '../agent/store.js';
+import { HOOK_HOLD_MAX_MS, REASON_MAX_BYTES } from '../integrations/hooks/limits.js';
+import { capBytes } from '../agent-state/store.js';
 import type { Services } from '../daemon/services.js';
 
 const nonceParam = z.string().max(128).optional().describe('The attach nonce of the client acting as the person');

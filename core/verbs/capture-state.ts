@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { join } from 'node:path';
 import { defineVerb, type VerbContext } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { STATES, type AgentState } from '../agent/state.js';
-import { formatFixture } from '../agent/fixture.js';
-import { explainText } from '../agent/identify.js';
-import { captureFolder, captureStamp, writeCapture } from '../agent/captures.js';
+import { STATES, type AgentState } from '../agent-state/state.js';
+import { formatFixture } from '../detection/fixture.js';
+import { explainText } from '../detection/identify.js';
+import { captureFolder, captureStamp, writeCapture } from '../detection/captures.js';
 import { cleanUntrusted } from '../mail/fence.js';
 import { stripControls } from '../pty/paste.js';
 import { CAPTURES_MAX, CAPTURE_ANSI_MAX_BYTES, CAPTURE_NOTE_MAX_BYTES } from '../limits.js';
@@ -127,7 +127,7 @@ export const captureState = defineVerb({
     const proc = fx.extra.process as { comm: string | null; argv: string[] | null; exe: string } | undefined;
     const foreground = proc ? defined({ comm: proc.comm === null ? null : stripControls(proc.comm), argv: proc.argv?.map(stripControls), exe: stripControls(proc.exe) }) : undefined;
     const detected = w.host ? null : svc.detector.explain(w);
-    // The release the detector read when it identified the agent (core/agent/harness-version.ts).
+    // The release the detector read when it identified the agent (core/detection/harness-version.ts).
     const coverage = svc.detector.coverageOf(w);
     const version = coverage?.version ?? null;
     const want = params.want;

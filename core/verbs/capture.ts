@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { MAX_CAPTURE_LINES } from '../limits.js';
-import { formatFixture, type Fixture } from '../agent/fixture.js';
+import { formatFixture, type Fixture } from '../detection/fixture.js';
 import { readExe } from '../pty/procfs.js';
 import type { Window } from '../model/window.js';
 import { progressText } from '../screen/emulator.js';
@@ -16,7 +16,7 @@ export interface FixtureFields {
   obtained?: string;
 }
 
-/** The pane's live screen as a fixture (see core/agent/fixture.ts), with what the daemon knows filled in. */
+/** The pane's live screen as a fixture (see core/detection/fixture.ts), with what the daemon knows filled in. */
 export function paneFixture(w: Window, attributed: string | null, o: FixtureFields): Fixture {
   const fg = w.foreground();
   // A pane on another machine names its pids there: no exe is read for them here.

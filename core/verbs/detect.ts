@@ -1,8 +1,8 @@
 // explain-agent-detect: what the detector sees in a pane, in plain words, and why.
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
-import { explainText, type ProcInfo } from '../agent/identify.js';
-import { confidenceOf } from '../agent/state.js';
+import { explainText, type ProcInfo } from '../detection/identify.js';
+import { confidenceOf } from '../agent-state/state.js';
 import type { Services } from '../daemon/services.js';
 
 /** How the running release is read and what "covered" means (list-agents says it too). */

@@ -15,7 +15,7 @@ import { firstPrompts, groupOf, resolveHarness, worktreeOf, type FirstPrompt, ty
 import { callOnHost, callerDir, grantsFor, launcherOf, linkedHost, localSession, repoFor, startAgentWindow, worktreeSession } from '../git/sessions.js';
 import { remoteTargetOf } from '../hosts/target.js';
 import { GIT_TRANSFER_TIMEOUT_MS, MAX_FAN, READY_WAIT_MS, START_AGENT_WAIT_MS } from '../git/limits.js';
-import { PROMPT_MAX_BYTES } from '../agent/typing.js';
+import { PROMPT_MAX_BYTES } from '../delivery/typing.js';
 import { removeAttempt } from './worktree.js';
 
 const grantsParam = z.array(z.string().max(32)).max(16).optional().describe('What the new panes may do through tuios (read,write,fan,respond,files,task,admin)');

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { parseSelector, matches, type SelectorRow } from '../agent/selector.js';
+import { parseSelector, matches, type SelectorRow } from '../agent-state/selector.js';
 import { stateOfKind, type Item } from '../inbox/inbox.js';
 import type { Services } from '../daemon/services.js';
 import { readableSessions, readsEverySession } from '../security/access.js';

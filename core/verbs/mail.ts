@@ -9,7 +9,7 @@ import { fence } from '../mail/fence.js';
 import { BODY_MAX_BYTES, type Message, type SenderKind } from '../mail/mail.js';
 import { DEFAULT_ASK_MS } from '../mail/ask.js';
 import { agentPanes } from './agents.js';
-import { confirmToken } from '../agent/selector.js';
+import { confirmToken } from '../agent-state/selector.js';
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';

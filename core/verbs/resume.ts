@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { paneResume, typeResume } from '../agent/resume-offers.js';
+import { paneResume, typeResume } from '../integrations/resume-offers.js';
 
 export const resumeAgent = defineVerb({
   name: 'resume-agent',

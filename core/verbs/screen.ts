@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { readFileSync, statSync } from 'node:fs';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { classifyCapture, type Classification } from '../agent/rules/classify.js';
-import { evaluateTitle, type Evaluation, type Verdict } from '../agent/rules/evaluate.js';
-import { findHarness } from '../agent/manifest.js';
-import { parseFixture, SCREEN_MARK } from '../agent/fixture.js';
+import { classifyCapture, type Classification } from '../detection/rules/classify.js';
+import { evaluateTitle, type Evaluation, type Verdict } from '../detection/rules/evaluate.js';
+import { findHarness } from '../detection/manifest.js';
+import { parseFixture, SCREEN_MARK } from '../detection/fixture.js';
 import { progressText } from '../screen/emulator.js';
-import { MAX_TAIL_LINES } from '../agent/rules/compile.js';
+import { MAX_TAIL_LINES } from '../detection/rules/compile.js';
 
 function verdictJson(v: Verdict | null) {
   if (!v) return { state: null, kind: '', message: '', rule: null, freeze: false };

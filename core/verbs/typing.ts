@@ -3,13 +3,13 @@
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { deliverPrompt, stalledError } from '../agent/deliver.js';
-import { sameOccupant } from '../agent/typing.js';
+import { deliverPrompt, stalledError } from '../delivery/deliver.js';
+import { sameOccupant } from '../delivery/typing.js';
 import { agentPanes } from './agents.js';
-import { confirmToken } from '../agent/selector.js';
+import { confirmToken } from '../agent-state/selector.js';
 import { enforce, paneOf } from '../security/access.js';
 import { fence } from '../mail/fence.js';
-import { isReady, type AgentState } from '../agent/state.js';
+import { isReady, type AgentState } from '../agent-state/state.js';
 import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
@@ -201,13 +201,13 @@ export const queuePrompt = defineVerb({
     }
     // Access was decided once, by the dispatcher, from this record (write, types): a pane queueing
     // to a pane on its prompt is refused now, at queue time, unless it holds respond (spec: Queued
-    // messages). The queue checks the grants again right before it types (core/agent/queue.ts).
+    // messages). The queue checks the grants again right before it types (core/delivery/queue.ts).
     const m = svc.queue.add(w, params.text, by, by === 'human' ? null : caller);
     return { id: m.id, window_id: w.id, position: svc.queue.list(w).indexOf(m) + 1, by };
   },
 });
 
-function queuedJson(m: import('../agent/queue.js').QueuedMessage) {
+function queuedJson(m: import('../delivery/queue.js').QueuedMessage) {
   return { id: m.id, window_id: m.window_id, by: m.by, status: m.status, at: m.at, typed_at: m.typed_at, text: m.wake ? '(a mail wake line)' : m.text };
 }
 

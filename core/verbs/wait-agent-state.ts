@@ -5,9 +5,9 @@ import { registerWaitCondition, type WaitParams } from './wait.js';
 import { TuiosError } from '../errors.js';
 import type { VerbContext } from '../rpc/verb.js';
 import type { Window } from '../model/window.js';
-import type { AgentState } from '../agent/state.js';
+import type { AgentState } from '../agent-state/state.js';
 import { agentPanes, selectorRow } from './agents.js';
-import { parseSelector, matches } from '../agent/selector.js';
+import { parseSelector, matches } from '../agent-state/selector.js';
 
 /** The re-read that heals a missed event: level-triggered recovery of an edge. */
 const RECHECK_MS = 1000;

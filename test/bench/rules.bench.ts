@@ -8,10 +8,10 @@ import { readFileSync, mkdirSync, copyFileSync, chmodSync, writeFileSync } from 
 import { join } from 'node:path';
 import { TestDaemon, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
-import { loadManifests, type Manifest } from '../../core/agent/manifest.js';
-import { decideLook } from '../../core/agent/rules/look.js';
-import { MAX_TAIL_LINES } from '../../core/agent/rules/compile.js';
-import { parseFixture, type Fixture } from '../../core/agent/fixture.js';
+import { loadManifests, type Manifest } from '../../core/detection/manifest.js';
+import { decideLook } from '../../core/detection/rules/look.js';
+import { MAX_TAIL_LINES } from '../../core/detection/rules/compile.js';
+import { parseFixture, type Fixture } from '../../core/detection/fixture.js';
 import { Emulator } from '../../core/screen/emulator.js';
 import { nullLogger } from '../../core/log.js';
 import { fmt, median, percentile } from './helpers.js';

@@ -12,7 +12,7 @@ import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { waitState } from '../helpers/agent-state.js';
 import { refusal } from '../helpers/refusal.js';
-import { parseFixture } from '../../core/agent/fixture.js';
+import { parseFixture } from '../../core/detection/fixture.js';
 
 const MANIFEST = `id = "toyagent"
 name = "Toy Agent"

@@ -9,8 +9,8 @@ import { mkdirSync, writeFileSync, copyFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon, ROOT } from '../helpers/daemon.js';
 import { waitRow, type AgentRow } from '../helpers/agent-state.js';
-import { loadManifests } from '../../core/agent/manifest.js';
-import { compareVersions } from '../../core/agent/harness-version.js';
+import { loadManifests } from '../../core/detection/manifest.js';
+import { compareVersions } from '../../core/detection/harness-version.js';
 import { nullLogger } from '../../core/log.js';
 
 interface Row extends AgentRow {

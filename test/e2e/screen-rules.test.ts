@@ -12,7 +12,7 @@ import { TestDaemon, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { screenPainter } from '../helpers/screen-standin.js';
 import { stateOf, waitState } from '../helpers/agent-state.js';
-import { parseFixture } from '../../core/agent/fixture.js';
+import { parseFixture } from '../../core/detection/fixture.js';
 import type { RpcClient } from '../../core/rpc/client.js';
 
 /** The spec's numbers (Idle rules): 3 s of start-up grace; three further looks at least 100 ms apart. */

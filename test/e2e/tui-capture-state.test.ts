@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { Terminal } from '../helpers/terminal.js';
-import { parseFixture } from '../../core/agent/fixture.js';
+import { parseFixture } from '../../core/detection/fixture.js';
 
 let d: TestDaemon;
 let t: Terminal | null = null;

@@ -15,7 +15,7 @@
 // screen per line it reads and logs every paint and every byte it is typed.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseFixture } from '../../core/agent/fixture.js';
+import { parseFixture } from '../../core/detection/fixture.js';
 import { ROOT } from './daemon.js';
 
 function screen(name: string): { title: string; lines: string[] } {

@@ -8,7 +8,7 @@ import { spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { formatFixture, type Fixture } from '../../core/agent/fixture.js';
+import { formatFixture, type Fixture } from '../../core/detection/fixture.js';
 import { buildReport, formatReport, leaveOneVersionOut, readFixtures, type LovoLine } from '../../scripts/accuracy.js';
 import { ROOT } from '../helpers/daemon.js';
 

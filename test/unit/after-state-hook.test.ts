@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bus } from '../../core/bus.js';
 import { Model, type PaneStarter } from '../../core/model/model.js';
-import { AfterStateHook, HOOK_CONCURRENCY, HOOK_QUEUE_MAX } from '../../core/agent/hook-runner.js';
-import type { AgentStateEvent } from '../../core/agent/store.js';
+import { AfterStateHook, HOOK_CONCURRENCY, HOOK_QUEUE_MAX } from '../../core/integrations/hook-runner.js';
+import type { AgentStateEvent } from '../../core/agent-state/store.js';
 import { nullLogger, type Logger } from '../../core/log.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -3,11 +3,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Emulator, type Notification, type ProgressReport } from '../../core/screen/emulator.js';
-import { parseProgramStatus, formatProgramStatus, PROGRAM_MESSAGE_MAX } from '../../core/agent/program-status.js';
-import { progressMeaning } from '../../core/agent/osc.js';
+import { parseProgramStatus, formatProgramStatus, PROGRAM_MESSAGE_MAX } from '../../core/detection/program-status.js';
+import { progressMeaning } from '../../core/detection/osc.js';
 import { Bus, type BusEvent } from '../../core/bus.js';
 import { Model, type PaneStarter } from '../../core/model/model.js';
-import { AgentStore } from '../../core/agent/store.js';
+import { AgentStore } from '../../core/agent-state/store.js';
 import { nullLogger } from '../../core/log.js';
 
 /** Feeds an emulator and collects what its OSC hooks hand on. */

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AgentRecord, LOAN_STALE_MS, MIN_TURN_MS, type Origin } from '../../core/agent/record.js';
-import { SOURCES, RANK, guessKind, isReady, needsYou, type Source } from '../../core/agent/state.js';
+import { AgentRecord, LOAN_STALE_MS, MIN_TURN_MS, type Origin } from '../../core/agent-state/record.js';
+import { SOURCES, RANK, guessKind, isReady, needsYou, type Source } from '../../core/agent-state/state.js';
 
 function fixture() {
   let t = 1_000_000;

@@ -2,8 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Bus, type BusEvent } from '../../core/bus.js';
 import { Model, type PaneStarter } from '../../core/model/model.js';
-import { AgentStore } from '../../core/agent/store.js';
-import { MetaTable, checkMetaCall, META_KEYS_PER_PANE } from '../../core/agent/meta.js';
+import { AgentStore } from '../../core/agent-state/store.js';
+import { MetaTable, checkMetaCall, META_KEYS_PER_PANE } from '../../core/agent-state/meta.js';
 import { nullLogger } from '../../core/log.js';
 import { waitFor } from '../helpers/wait.js';
 

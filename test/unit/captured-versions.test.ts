@@ -6,9 +6,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadManifests, compileManifest } from '../../core/agent/manifest.js';
-import { fixtureFiles, parseFixture } from '../../core/agent/fixture.js';
-import { compareVersions } from '../../core/agent/harness-version.js';
+import { loadManifests, compileManifest } from '../../core/detection/manifest.js';
+import { fixtureFiles, parseFixture } from '../../core/detection/fixture.js';
+import { compareVersions } from '../../core/detection/harness-version.js';
 import { nullLogger } from '../../core/log.js';
 import { ROOT } from '../helpers/daemon.js';
 

@@ -1,11 +1,11 @@
-// The captures capture-state keeps (core/agent/captures.ts): at most N, the oldest removed with
+// The captures capture-state keeps (core/detection/captures.ts): at most N, the oldest removed with
 // their colours; what a wanted state asks a screen rule to decide.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { captureFolder, captureStamp, pruneCaptures, writeCapture } from '../../core/agent/captures.js';
+import { captureFolder, captureStamp, pruneCaptures, writeCapture } from '../../core/detection/captures.js';
 import { expectFor } from '../../core/verbs/capture-state.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tuios-captures-'));

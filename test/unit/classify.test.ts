@@ -1,10 +1,10 @@
-// core/agent/rules/classify.ts: one capture classified as the daemon would publish it, on small
+// core/detection/rules/classify.ts: one capture classified as the daemon would publish it, on small
 // rule sets written for the classifier itself (the bundled rules are scored by npm run accuracy).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse as parseToml } from 'smol-toml';
-import { compileRules } from '../../core/agent/rules/compile.js';
-import { classifyCapture, judge, parseProgress, progressReportText } from '../../core/agent/rules/classify.js';
+import { compileRules } from '../../core/detection/rules/compile.js';
+import { classifyCapture, judge, parseProgress, progressReportText } from '../../core/detection/rules/classify.js';
 
 const rules = (toml: string) => compileRules(parseToml(toml) as Record<string, unknown>);
 

@@ -10,10 +10,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fixtureFiles, parseFixture, type Fixture } from '../../core/agent/fixture.js';
-import { loadManifests, findHarness } from '../../core/agent/manifest.js';
-import { decideLook } from '../../core/agent/rules/look.js';
-import { evaluateNotify, evaluateTitle } from '../../core/agent/rules/evaluate.js';
+import { fixtureFiles, parseFixture, type Fixture } from '../../core/detection/fixture.js';
+import { loadManifests, findHarness } from '../../core/detection/manifest.js';
+import { decideLook } from '../../core/detection/rules/look.js';
+import { evaluateNotify, evaluateTitle } from '../../core/detection/rules/evaluate.js';
 import { nullLogger } from '../../core/log.js';
 import { ROOT } from '../helpers/daemon.js';
 

@@ -1,4 +1,4 @@
-// core/agent/harness-version.ts: the running harness's release, read from its package.json or its
+// core/detection/harness-version.ts: the running harness's release, read from its package.json or its
 // path without running it, cached per process; the order of releases and the coverage rule.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,7 +15,7 @@ import {
   VersionCache,
   PACKAGE_JSON_MAX_BYTES,
   VERSION_CACHE_MAX,
-} from '../../core/agent/harness-version.js';
+} from '../../core/detection/harness-version.js';
 
 test('releases in order: numbers part by part, a release above its pre-release', () => {
   const sorted = ['0.9.0', '1.0.0-rc.1', '1.0.0', '1.0.0+build.5', '1.2', '1.10.0', '2.1.197', '2.1.332', 'v3.0.0'];

@@ -6,9 +6,9 @@ import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mapHook } from '../../core/agent/hooks/map.js';
-import type { HookPlan } from '../../core/agent/hooks/plan.js';
-import { ampPluginText, piExtensionText } from '../../core/agent/integrations/plugins.js';
+import { mapHook } from '../../core/integrations/hooks/map.js';
+import type { HookPlan } from '../../core/integrations/hooks/plan.js';
+import { ampPluginText, piExtensionText } from '../../core/integrations/setup/plugins.js';
 
 function brief(p: HookPlan): string {
   const parts: string[] = [];

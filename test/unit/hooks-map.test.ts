@@ -10,9 +10,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mapHook } from '../../core/agent/hooks/map.js';
-import { mapCodexNotify } from '../../core/agent/hooks/map-claude.js';
-import type { HookPlan } from '../../core/agent/hooks/plan.js';
+import { mapHook } from '../../core/integrations/hooks/map.js';
+import { mapCodexNotify } from '../../core/integrations/hooks/map-claude.js';
+import type { HookPlan } from '../../core/integrations/hooks/plan.js';
 
 const FIX = join(import.meta.dirname, '..', '..', 'fixtures', 'hooks');
 

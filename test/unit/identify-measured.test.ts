@@ -6,8 +6,8 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
-import { identify, type ProcReader } from '../../core/agent/identify.js';
-import { loadManifests, findHarness } from '../../core/agent/manifest.js';
+import { identify, type ProcReader } from '../../core/detection/identify.js';
+import { loadManifests, findHarness } from '../../core/detection/manifest.js';
 import { nullLogger } from '../../core/log.js';
 import { ROOT } from '../helpers/daemon.js';
 

@@ -4,8 +4,8 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { identify, eligibleToken, isInteractiveShellArgv, tokenNamesPackage, type ProcInfo, type ProcReader } from '../../core/agent/identify.js';
-import { loadManifests, findHarness, compileManifest, PathGlob } from '../../core/agent/manifest.js';
+import { identify, eligibleToken, isInteractiveShellArgv, tokenNamesPackage, type ProcInfo, type ProcReader } from '../../core/detection/identify.js';
+import { loadManifests, findHarness, compileManifest, PathGlob } from '../../core/detection/manifest.js';
 import { nullLogger } from '../../core/log.js';
 import { ROOT } from '../helpers/daemon.js';
 

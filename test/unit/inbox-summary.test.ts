@@ -7,7 +7,7 @@ import { Bus, type BusEvent } from '../../core/bus.js';
 import { Model, type PaneStarter } from '../../core/model/model.js';
 import { Inbox } from '../../core/inbox/inbox.js';
 import { nullLogger } from '../../core/log.js';
-import type { AgentStateEvent } from '../../core/agent/store.js';
+import type { AgentStateEvent } from '../../core/agent-state/store.js';
 
 const starter: PaneStarter = {
   prepare: (_s, spec) => ({ name: spec.name ?? 'w', argv: ['x'], startCwd: '/', cols: 80, rows: 24, scrollback: 10, isShell: false, env: {} }),

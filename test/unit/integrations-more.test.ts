@@ -7,10 +7,10 @@ import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { integrationFor, INTEGRATIONS, NO_INTEGRATION } from '../../core/agent/integrations/table.js';
-import { install, uninstall, status } from '../../core/agent/integrations/install.js';
-import { hookHarness } from '../../core/agent/hooks/harnesses.js';
-import { withHermesEnabled, withoutHermesEnabled } from '../../core/agent/integrations/hermes.js';
+import { integrationFor, INTEGRATIONS, NO_INTEGRATION } from '../../core/integrations/setup/table.js';
+import { install, uninstall, status } from '../../core/integrations/setup/install.js';
+import { hookHarness } from '../../core/integrations/hooks/harnesses.js';
+import { withHermesEnabled, withoutHermesEnabled } from '../../core/integrations/setup/hermes.js';
 
 function home(): { env: Record<string, string>; dir: string; done(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'tuios-integ-'));

@@ -6,8 +6,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { integrationFor } from '../../core/agent/integrations/table.js';
-import { install, uninstall, status } from '../../core/agent/integrations/install.js';
+import { integrationFor } from '../../core/integrations/setup/table.js';
+import { install, uninstall, status } from '../../core/integrations/setup/install.js';
 
 function home(): { env: Record<string, string>; dir: string; done(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'tuios-integ-'));

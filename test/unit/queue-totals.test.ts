@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { Bus } from '../../core/bus.js';
 import { TuiosError } from '../../core/errors.js';
 import { parseConfig } from '../../core/config/config.js';
-import { DeliveryQueue, MESSAGE_MAX_BYTES, PANE_TOTAL_BYTES, ALL_TOTAL_BYTES } from '../../core/agent/queue.js';
+import { DeliveryQueue, MESSAGE_MAX_BYTES, PANE_TOTAL_BYTES, ALL_TOTAL_BYTES } from '../../core/delivery/queue.js';
 
 const log = { debug() {}, info() {}, warn() {}, error() {} };
 

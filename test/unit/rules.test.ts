@@ -3,12 +3,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse as parseToml } from 'smol-toml';
-import { compileRules } from '../../core/agent/rules/compile.js';
-import { evaluateScreen, evaluateTitle, evaluateNotify } from '../../core/agent/rules/evaluate.js';
-import { extractRegion, tailOf, parseRegion, isBorderLine, isTitledRule } from '../../core/agent/rules/regions.js';
-import { containsToken } from '../../core/agent/rules/predicate.js';
-import { decideLook } from '../../core/agent/rules/look.js';
-import { findBoxes } from '../../core/agent/rules/dialog.js';
+import { compileRules } from '../../core/detection/rules/compile.js';
+import { evaluateScreen, evaluateTitle, evaluateNotify } from '../../core/detection/rules/evaluate.js';
+import { extractRegion, tailOf, parseRegion, isBorderLine, isTitledRule } from '../../core/detection/rules/regions.js';
+import { containsToken } from '../../core/detection/rules/predicate.js';
+import { decideLook } from '../../core/detection/rules/look.js';
+import { findBoxes } from '../../core/detection/rules/dialog.js';
 
 const rules = (toml: string) => compileRules(parseToml(toml) as Record<string, unknown>);
 const refuses = (toml: string, re: RegExp) => assert.throws(() => rules(toml), re);

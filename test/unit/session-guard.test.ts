@@ -1,7 +1,7 @@
 // The session guard (spec: Nested and foreign events): which conversation may report into a pane.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SessionGuard, type GuardPane } from '../../core/agent/session-guard.js';
+import { SessionGuard, type GuardPane } from '../../core/agent-state/session-guard.js';
 
 const pane = (o: Partial<GuardPane> = {}): GuardPane => ({ sessionId: 'A', harness: 'claude-code', reportedState: 'working', harnessPid: 100, sharedServer: false, ...o });
 const rep = (sessionId: string | undefined, o: { harness?: string; harnessPid?: number; sessionStart?: string } = {}) => ({ sessionId, harness: o.harness ?? 'claude-code', harnessPid: o.harnessPid, sessionStart: o.sessionStart });

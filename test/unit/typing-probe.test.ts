@@ -1,7 +1,7 @@
 // What the typing path looks for on the screen before it sends the submit key.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { echoProbe, sameOccupant } from '../../core/agent/typing.js';
+import { echoProbe, sameOccupant } from '../../core/delivery/typing.js';
 
 test('the probe is the first visible characters of the first non-empty line, white space aside', () => {
   assert.is(echoProbe('Please create hello.txt'), 'Pleasecrea');

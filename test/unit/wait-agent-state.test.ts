@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Bus } from '../../core/bus.js';
 import { Model, type PaneStarter } from '../../core/model/model.js';
-import { AgentStore } from '../../core/agent/store.js';
+import { AgentStore } from '../../core/agent-state/store.js';
 import { nullLogger } from '../../core/log.js';
 import { waitFor as waitVerb, type WaitParams } from '../../core/verbs/wait.js';
 import '../../core/verbs/wait-agent-state.js';

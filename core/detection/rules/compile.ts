@@ -3,7 +3,7 @@
 import { compileGroup, patternOnEveryPath, allStrings, RuleError, type Budget, type Group } from './predicate.js';
 import { parseRegion, type RegionSpec } from './regions.js';
 import { compilePattern, type Pattern } from '../../re.js';
-import { guessKind, KINDS, type BlockKind } from '../state.js';
+import { guessKind, KINDS, type BlockKind } from '../../agent-state/state.js';
 
 export type RuleState = 'needs_input' | 'working' | 'idle' | 'done';
 

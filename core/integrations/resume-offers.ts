@@ -6,7 +6,7 @@ import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Disposable } from '../bus.js';
 import { TuiosError } from '../errors.js';
-import { findHarness } from './manifest.js';
+import { findHarness } from '../detection/manifest.js';
 import { resumeCommand, shellHoldsForeground, waitForShellPrompt } from './resume.js';
 import { RESUME_STAGGER_MS } from './hooks/limits.js';
 

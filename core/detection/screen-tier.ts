@@ -7,7 +7,7 @@
 // screen has been quiet for 700 ms: the frames between a submitted line and the turn, and an
 // agent's last screen before it exits, publish no unknown.
 import type { Window } from '../model/window.js';
-import type { AgentStore } from './store.js';
+import type { AgentStore } from '../agent-state/store.js';
 import type { ManifestSet } from './manifest.js';
 import type { ProgressReport, Notification } from '../screen/emulator.js';
 import { decideLook } from './rules/look.js';

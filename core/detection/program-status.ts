@@ -1,7 +1,7 @@
 // The Program Status Protocol: OSC 7501 ; key=value ; ... ST. Any program in a pane reports what
 // it does (docs/PROGRAM_STATUS.md); the emulator hands us the payload and this reads it. Values
 // are percent-encoded so no `;` or control character can cross a field or break out of the OSC.
-import { isState, KINDS, type AgentState, type BlockKind } from './state.js';
+import { isState, KINDS, type AgentState, type BlockKind } from '../agent-state/state.js';
 import { stripControls } from '../pty/paste.js';
 
 export const PROGRAM_STATUS_OSC = 7501;

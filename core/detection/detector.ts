@@ -5,7 +5,7 @@
 import type { Model } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import type { Logger } from '../log.js';
-import type { AgentStore } from './store.js';
+import type { AgentStore } from '../agent-state/store.js';
 import type { ManifestSet } from './manifest.js';
 import { findHarness } from './manifest.js';
 import { identify, isInteractiveShellArgv, isInterpreter, isShellName, type ProcReader, type Verdict } from './identify.js';

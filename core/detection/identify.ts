@@ -4,7 +4,7 @@
 // name, its argv[0], its executable, and for an interpreter the one script it was asked to run.
 import { basename } from 'node:path';
 import type { Manifest } from './manifest.js';
-import type { Identity } from './state.js';
+import type { Identity } from '../agent-state/state.js';
 import type { ProcInfo, ProcReader } from '../pty/procfs.js';
 
 // What a process reader answers lives with the reads themselves (core/pty/procfs.ts), below the

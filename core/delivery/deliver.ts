@@ -4,10 +4,10 @@
 // five seconds did not take the prompt.
 import type { Window } from '../model/window.js';
 import type { Services } from '../daemon/services.js';
-import type { AgentState } from './state.js';
+import type { AgentState } from '../agent-state/state.js';
 import { TuiosError } from '../errors.js';
 import { TYPE_QUIET_MS, TYPE_QUIET_MAX_MS } from '../limits.js';
-import { canShowWorking } from './rules/compile.js';
+import { canShowWorking } from '../detection/rules/compile.js';
 import { typePrompt, DEFAULT_INPUT, type InputSpec } from './typing.js';
 
 export const TAKE_MS = 5000;

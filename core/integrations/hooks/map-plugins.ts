@@ -1,5 +1,5 @@
 // The events the Amp plugin and the Pi and oh-my-pi extensions forward (spec: What each event
-// reports). The plugins (core/agent/integrations/plugins.ts) send one small JSON object per event,
+// reports). The plugins (core/integrations/setup/plugins.ts) send one small JSON object per event,
 // already filtered to the main agent in the TUI; this maps it. Pure.
 import { nothing, str, type HookPlan } from './plan.js';
 import { approveLine } from './call-text.js';

@@ -86,7 +86,7 @@ export const manifestSchema = z
     /**
      * The releases its screen and title rules were captured from (the program_version of each
      * fixture under fixtures/screens/<id>/). A running release outside them is reported as not
-     * covered (core/agent/harness-version.ts). Empty: no capture; absent: the manifest does not say.
+     * covered (core/detection/harness-version.ts). Empty: no capture; absent: the manifest does not say.
      */
     captured_versions: z
       .array(z.string().regex(CAPTURED_VERSION, 'a captured version is a release number such as 2.1.332 or 0.0.1790142911-g7618fb'))

@@ -4,7 +4,7 @@
 import { evalGroup, containsToken, type Subject } from './predicate.js';
 import { extractRegion, regionName, tailOf, type RegionSpec } from './regions.js';
 import type { Rule, RuleBlock, RuleState } from './compile.js';
-import type { BlockKind } from '../state.js';
+import type { BlockKind } from '../../agent-state/state.js';
 import { findBoxes, boxesHolding, dialogMessage, type Box } from './dialog.js';
 
 export interface Verdict {

@@ -3,10 +3,10 @@
 // Shared by `npm run accuracy`, explain-agent-screen and any test that wants the published
 // reading rather than the look alone. Pure.
 //
-// It runs what the daemon runs, on one pane record (core/agent/record.ts AgentRecord, with a
+// It runs what the daemon runs, on one pane record (core/agent-state/record.ts AgentRecord, with a
 // clock and an output counter of its own), in the order the daemon would meet a settled capture:
 //
-//   1. the progress report, as core/agent/osc.ts and ScreenTier.progressRule read it: a manifest
+//   1. the progress report, as core/detection/osc.ts and ScreenTier.progressRule read it: a manifest
 //      with osc_progress title rules takes the report when one of them decides a state, otherwise
 //      it is the sequence's published meaning (progressMeaning). A claim of source osc, no kind.
 //      (The daemon counts it only on a pane known to hold an agent; a capture here is one.)
@@ -31,8 +31,8 @@ import type { CompiledRules } from './compile.js';
 import { decideLook, type LookDecision } from './look.js';
 import { evaluateTitle, type Evaluation, type Verdict } from './evaluate.js';
 import { progressMeaning } from '../osc.js';
-import type { AgentState, BlockKind } from '../state.js';
-import { AgentRecord, LOAN_STALE_MS, type Origin } from '../record.js';
+import type { AgentState, BlockKind } from '../../agent-state/state.js';
+import { AgentRecord, LOAN_STALE_MS, type Origin } from '../../agent-state/record.js';
 import type { ProgressReport } from '../../screen/emulator.js';
 
 export interface Capture {

@@ -7,7 +7,7 @@ import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
 import { TuiosError } from '../errors.js';
-import { canShowIdle } from './rules/compile.js';
+import { canShowIdle } from '../detection/rules/compile.js';
 import { deliverPrompt, showsWorking } from './deliver.js';
 import { enforce } from '../security/access.js';
 

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import type { Bus, Disposable } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { Model } from '../model/model.js';
-import type { AgentStateEvent } from './store.js';
+import type { AgentStateEvent } from '../agent-state/store.js';
 
 export const HOOK_TIMEOUT_MS = 10_000;
 export const HOOK_CONCURRENCY = 4;

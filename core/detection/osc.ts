@@ -2,9 +2,9 @@
 // notifications and OSC 7501 program status, read by the emulator and handed to the store.
 import type { Window } from '../model/window.js';
 import type { Logger } from '../log.js';
-import type { AgentStore } from './store.js';
+import type { AgentStore } from '../agent-state/store.js';
 import type { ProgressReport, Notification } from '../screen/emulator.js';
-import type { AgentState } from './state.js';
+import type { AgentState } from '../agent-state/state.js';
 import { parseProgramStatus } from './program-status.js';
 
 /** OSC 9;4's published meaning: a bar is working, clearing it is idle, error is errored, paused waits. */

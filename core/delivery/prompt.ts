@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { Window } from '../model/window.js';
 import type { Services } from '../daemon/services.js';
-import type { Answers, AnswerSpec, Rule } from './rules/compile.js';
-import { decideLook } from './rules/look.js';
-import { extractRegion, tailOf, type RegionSpec } from './rules/regions.js';
+import type { Answers, AnswerSpec, Rule } from '../detection/rules/compile.js';
+import { decideLook } from '../detection/rules/look.js';
+import { extractRegion, tailOf, type RegionSpec } from '../detection/rules/regions.js';
 import { encodeKey } from '../pty/keys.js';
 import { TuiosError } from '../errors.js';
 

@@ -2,7 +2,7 @@
 // from the manifest's [resume] argv and the stored id only, never from the old command line, and
 // is typed only while the pane's shell holds the terminal's foreground.
 import type { Window } from '../model/window.js';
-import type { Manifest } from './manifest.js';
+import type { Manifest } from '../detection/manifest.js';
 import { foregroundPgid } from '../pty/procfs.js';
 import { RESUME_ID_RE, RESUME_PROMPT_WAIT_MS, RESUME_QUIET_MS } from './hooks/limits.js';
 

@@ -15,14 +15,6 @@ export const CODEX_ROLLOUT_TAIL_BYTES = 256 * 1024;
 export const HOLD_SETTLE_MS = 400;
 /** A reason typed for a deny, in bytes. */
 export const REASON_MAX_BYTES = 500;
-/** Conversations that owned a pane and may take it back (spec: the last four owners). */
-export const SESSION_OWNERS_KEPT = 4;
-/** Conversations that sent a SessionStart for a pane, remembered for taking it back. */
-export const SESSION_STARTERS_KEPT = 16;
-/** Subagents a pane's list holds; more are counted, not listed. */
-export const SUBAGENTS_MAX = 64;
-/** A subagent id: 1 to 128 letters, digits, _ . : @ - (spec: Claude Code SubagentStart). */
-export const AGENT_ID_RE = /^[A-Za-z0-9_.:@-]{1,128}$/;
 /** A resume id: letters, digits, _ . / : -, not starting with -, at most 256 bytes. */
 export const RESUME_ID_RE = /^[A-Za-z0-9_./:][A-Za-z0-9_./:-]{0,255}$/;
 /** Auto resume waits this long for each new shell's prompt, and staggers panes by this much. */

@@ -2,7 +2,7 @@
 // integrations, What each event reports, Failure behaviour). Each forwards a small JSON object per
 // event to `tuios agent-hook HARNESS` in a child process it does not wait on, so it never holds
 // its harness up, and does nothing unless TUIOS_ENV or TUIOS_AGENT is set. The map itself is
-// core/agent/hooks/map-plugins.ts.
+// core/integrations/hooks/map-plugins.ts.
 //
 // Amp: checked against the plugin API that `amp plugins show-docs` prints (@ampcode/cli
 // 0.0.1790142911, installed from npm): system plugins are `~/.config/amp/plugins/*.ts`, run by
