@@ -1,7 +1,7 @@
 // `ssh box VERB ARGS...`: one tuios verb run in the daemon for an SSH exec request, parsed and
 // printed exactly as the CLI does, read-only unless [ssh] exec_write = true.
 import { parseVerbArgs, findVerb, resolveVerb, verbUsage, UsageError, type VerbRow } from '../core/cli/args.js';
-import { formatResult } from '../core/cli/format.js';
+import { printResult } from '../core/rpc/print.js';
 import { describeVerb } from '../core/rpc/describe.js';
 import { TuiosError, toErrorBody } from '../core/errors.js';
 import type { Services } from '../core/daemon/services.js';
@@ -89,7 +89,7 @@ export async function runExec(svc: Services, command: string, caller: Caller): P
   if (verb.stream) return { code: 2, stdout: '', stderr: `tuios: ${verb.name} streams; it is not available over ssh exec\n` };
   try {
     const result = await svc.dispatcher.call(verb.name, parsed.params, caller);
-    const text = parsed.json ? JSON.stringify(result, null, 2) : formatResult(verb.name, result);
+    const text = parsed.json ? JSON.stringify(result, null, 2) : printResult(svc.dispatcher.get(verb.name)!, result);
     return { code: 0, stdout: text ? text + '\n' : '', stderr: '' };
   } catch (e) {
     const b = e instanceof TuiosError ? e.toBody() : toErrorBody(e);

@@ -1,20 +1,11 @@
-// How results print without --json. A verb with no formatter here prints its result as
-// `key: value` lines, or as JSON when it is nested.
+// Prints still kept by verb name while they move into the verb records (core/rpc/print.ts runs them).
+
+import { table, str } from '../rpc/print-helpers.js';
 
 type Formatter = (r: Record<string, unknown>) => string;
 
-function table(rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
-}
-
-function str(v: unknown): string {
-  if (v === null || v === undefined) return '-';
-  return String(v);
-}
-
-const formatters: Record<string, Formatter> = {
+/** Prints not yet moved into their verb records (core/rpc/verb.ts `print`). */
+export const legacyFormatters: Record<string, Formatter> = {
   'list-sessions': (r) => {
     const ss = r.sessions as Array<Record<string, unknown>>;
     if (ss.length === 0) return 'no sessions';
@@ -159,16 +150,3 @@ const formatters: Record<string, Formatter> = {
     return lines.join('\n');
   },
 };
-
-export function formatResult(verb: string, result: unknown): string {
-  if (result === null || result === undefined) return '';
-  if (typeof result !== 'object') return String(result);
-  const f = formatters[verb];
-  if (f) return f(result as Record<string, unknown>);
-  const entries = Object.entries(result as Record<string, unknown>);
-  if (entries.every(([, v]) => v === null || typeof v !== 'object')) {
-    return entries.map(([k, v]) => `${k}: ${str(v)}`).join('\n');
-  }
-  return JSON.stringify(result, null, 2);
-}
-

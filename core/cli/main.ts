@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { RpcClient, RpcError } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { parseVerbArgs, findVerb, resolveVerb, verbUsage, UsageError, type VerbRow, type Parsed } from './args.js';
-import { formatResult } from './format.js';
 import { VERSION } from '../version.js';
 import { out, err } from './out.js';
 
@@ -106,9 +105,9 @@ async function runVerb(p: Parsed): Promise<number> {
       });
       return code;
     }
-    const result = await callConfirmed(client, p);
+    const { result, text: printed } = await callConfirmed(client, p);
     progress?.stop(result);
-    const text = p.json ? JSON.stringify(result, null, 2) : formatResult(p.verb.name, result);
+    const text = p.json ? JSON.stringify(result, null, 2) : printed;
     if (text) out(text + '\n');
     return EXIT_OK;
   } catch (e) {
@@ -136,13 +135,19 @@ async function askYes(question: string): Promise<boolean> {
   }
 }
 
+/** With --json the result alone; else the daemon prints it too, from the verb's record. */
+async function callOnce(client: RpcClient, p: Parsed, params: Record<string, unknown>): Promise<{ result: unknown; text: string }> {
+  if (p.json) return { result: await client.call(p.verb.name, params), text: '' };
+  return client.callPrinted(p.verb.name, params);
+}
+
 /**
  * One call; a `confirm_required` answer (a write by selector, a new host key) is confirmed with
  * its token: by --yes, or by the person at a terminal after reading what it names.
  */
-async function callConfirmed(client: RpcClient, p: Parsed): Promise<unknown> {
+async function callConfirmed(client: RpcClient, p: Parsed): Promise<{ result: unknown; text: string }> {
   try {
-    return await client.call(p.verb.name, p.params);
+    return await callOnce(client, p, p.params);
   } catch (e) {
     const body = e instanceof RpcError ? (e.body as { code: string; message: string; confirm?: unknown }) : null;
     if (!body || body.code !== 'confirm_required' || typeof body.confirm !== 'string' || p.params.confirm !== undefined) throw e;
@@ -151,7 +156,7 @@ async function callConfirmed(client: RpcClient, p: Parsed): Promise<unknown> {
       err(`tuios: ${body.message}\n`);
       if (!(await askYes('Go ahead? [y/N] '))) throw e;
     }
-    return client.call(p.verb.name, { ...p.params, confirm: body.confirm });
+    return callOnce(client, p, { ...p.params, confirm: body.confirm });
   }
 }
 

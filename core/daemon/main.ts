@@ -253,7 +253,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   const unregisterPacks = installPackStream(svc);
   // A window on a linked host whose process runs here (its new-window --host).
   const unregisterHosted = svc.linkStreams.register(HOSTED_PANE_STREAM, hostedPaneStream(svc.hostedPanes));
-  const dispatcher = new Dispatcher(svc, [...allVerbs, ...extensions.flatMap((e) => e.verbs ?? [])]);
+  const dispatcher = new Dispatcher(svc, [...allVerbs, ...extensions.flatMap((e) => e.verbs ?? [])], { checkResults: process.env.TUIOS_CHECK_RESULTS === '1' });
   (svc as { dispatcher: Dispatcher }).dispatcher = dispatcher;
 
   const restored = snapshot.restore(defaultCwd);

@@ -25,6 +25,8 @@ interface Pending {
   reject(e: unknown): void;
   onEvent?: (ev: unknown) => void;
   answered: boolean;
+  /** The answer carries `text`: resolve with { result, text }. */
+  print?: boolean;
 }
 
 export class RpcClient {
@@ -61,6 +63,11 @@ export class RpcClient {
     return this.request(verb, params) as Promise<T>;
   }
 
+  /** A call whose answer also carries the result printed as text by the verb's record (the CLI). */
+  callPrinted(verb: string, params: Record<string, unknown> = {}): Promise<{ result: unknown; text: string }> {
+    return this.request(verb, params, undefined, true) as Promise<{ result: unknown; text: string }>;
+  }
+
   /** A stream verb: resolves with the first result; `onEvent` gets every event after it. */
   stream<T = unknown>(verb: string, params: Record<string, unknown>, onEvent: (ev: unknown) => void): Promise<T> {
     return this.request(verb, params, onEvent) as Promise<T>;
@@ -80,13 +87,14 @@ export class RpcClient {
     this.sock.close();
   }
 
-  private request(verb: string, params: Record<string, unknown>, onEvent?: (ev: unknown) => void): Promise<unknown> {
+  private request(verb: string, params: Record<string, unknown>, onEvent?: (ev: unknown) => void, print = false): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);
     const id = this.nextId++;
     const msg: Record<string, unknown> = { id, verb, params };
     if (this.pane) msg.pane = this.pane;
+    if (print) msg.print = true;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onEvent, answered: false });
+      this.pending.set(id, { resolve, reject, onEvent, answered: false, print });
       this.sock.write(JSON.stringify(msg) + '\n');
     });
   }
@@ -102,7 +110,7 @@ export class RpcClient {
   }
 
   private onLine(line: string): void {
-    let msg: { id?: unknown; result?: unknown; error?: RpcErrorBody; event?: unknown };
+    let msg: { id?: unknown; result?: unknown; text?: unknown; error?: RpcErrorBody; event?: unknown };
     try {
       msg = JSON.parse(line);
     } catch {
@@ -126,7 +134,7 @@ export class RpcClient {
       return;
     }
     p.answered = true;
-    p.resolve(msg.result);
+    p.resolve(p.print ? { result: msg.result, text: typeof msg.text === 'string' ? msg.text : '' } : msg.result);
     if (!p.onEvent) this.pending.delete(id!);
   }
 

@@ -10,6 +10,7 @@ import { TuiosError, toErrorBody, type ErrorBody } from '../errors.js';
 import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import { enforce } from '../security/access.js';
+import { printResult } from './print.js';
 
 export interface Responder {
   send(msg: object): void;
@@ -26,6 +27,17 @@ interface Envelope {
   verb: string;
   params: Record<string, unknown>;
   pane: string | null;
+  /** The caller prints the result as text (the CLI without --json): the answer carries `text`. */
+  print: boolean;
+}
+
+export interface DispatcherOptions {
+  /**
+   * Check every result against its verb's result schema and answer `internal` where one does
+   * not match: what test daemons run with (TUIOS_CHECK_RESULTS=1), so the whole e2e suite is the
+   * contract test of the records.
+   */
+  checkResults?: boolean;
 }
 
 export class Dispatcher {
@@ -35,6 +47,7 @@ export class Dispatcher {
   constructor(
     private readonly svc: Services,
     verbs: readonly VerbDef[],
+    private readonly opts: DispatcherOptions = {},
   ) {
     for (const v of verbs) {
       if (this.verbs.has(v.name)) throw new Error(`verb ${v.name} is registered twice`);
@@ -86,7 +99,7 @@ export class Dispatcher {
       close: () => ctl.abort(),
       signal: ctl.signal,
     };
-    await this.run({ id: 0, verb, params, pane: null }, caller, sink);
+    await this.run({ id: 0, verb, params, pane: null, print: false }, caller, sink);
     if (error) throw new TuiosError(error.code, error.message, error.hint, error);
     return result;
   }
@@ -103,19 +116,23 @@ export class Dispatcher {
         throw new TuiosError('forbidden', `${verb.name} changes state, and this connection is read-only.`, 'Over ssh exec, set [ssh] exec_write = true to allow write verbs.');
       }
       const params = validate(this.schemas.get(verb.name)!, env.params);
+      const answer = (result: unknown): void => {
+        if (out.signal.aborted) return;
+        const body = result ?? {};
+        if (this.opts.checkResults) checkResult(verb, body);
+        out.send(env.print ? { id, result: body, text: printResult(verb, body) } : { id, result: body });
+      };
       if (env.pane && !caller.paneHint) caller.paneHint = env.pane;
       // A report from a pane this machine runs for a window on another: the window's owner runs it.
       const hosted = this.svc.hostedPanes.route(verb, params, caller, out.signal, this.list());
       if (hosted) {
-        const result = await hosted;
-        if (!out.signal.aborted) out.send({ id, result: result ?? {} });
+        answer(await hosted);
         return;
       }
       // A target on another machine: the call runs there, under that machine's link policy.
       const remote = this.svc.forward.targetFor(verb, params);
       if (remote) {
-        const result = await this.svc.forward.call(verb, remote, params, caller, out.signal);
-        if (!out.signal.aborted) out.send({ id, result: result ?? {} });
+        answer(await this.svc.forward.call(verb, remote, params, caller, out.signal));
         return;
       }
       const { session, window } = this.resolveTargets(verb, params, caller);
@@ -150,7 +167,7 @@ export class Dispatcher {
       };
       const result = await verb.run(ctx as VerbContext<never>);
       if (ended) return;
-      out.send({ id, result: result ?? {} });
+      answer(result);
       answered = true;
       for (const event of early) out.send({ id, event });
     } catch (e) {
@@ -224,7 +241,7 @@ function parseEnvelope(line: string): Envelope {
     params = o.params as Record<string, unknown>;
   }
   const pane = typeof o.pane === 'string' && o.pane.length <= 64 ? o.pane : null;
-  return { id, verb: o.verb, params, pane };
+  return { id, verb: o.verb, params, pane, print: o.print === true };
 }
 
 function idOf(line: string): RequestId {
@@ -244,4 +261,14 @@ function validate(schema: z.ZodObject, params: Record<string, unknown>): Record<
   const missing = issue.code === 'invalid_type' && (params as Record<string, unknown>)[String(issue.path[0])] === undefined;
   const message = missing ? `The param "${field}" is required.` : `The param "${field}" is invalid: ${issue.message}.`;
   throw new TuiosError('invalid_params', message, 'See the verb\'s params with: tuios list-verbs', { field });
+}
+
+/** A result its record does not promise: a defect in the verb, told as one (test daemons only). */
+function checkResult(verb: VerbDef, result: unknown): void {
+  if (!verb.result) return;
+  const r = verb.result.safeParse(result);
+  if (r.success) return;
+  const issue = r.error.issues[0]!;
+  const at = issue.path.map(String).join('.') || '(result)';
+  throw new TuiosError('internal', `The result of ${verb.name} does not match its schema at ${at}: ${issue.message}.`);
 }

@@ -1,5 +1,7 @@
-// A verb is one declarative entry: its name, its one zod schema, its help, what it targets, and
-// its handler. Socket validation, CLI flags and help, and `list-verbs` are all read from it.
+// A verb is one declarative entry: its name, its one params schema, its result schema, how the CLI
+// prints that result, its help, what it targets, who may call it, and its handler. Socket
+// validation, CLI flags and help, printing, `list-verbs`, the link policy and the hosted-pane
+// forwarding are all read from it; nothing else describes a verb.
 import { z } from 'zod';
 import type { Services } from '../daemon/services.js';
 import type { Session } from '../model/model.js';
@@ -56,12 +58,28 @@ export interface VerbContext<P> {
   pendingBytes(): number;
 }
 
-export interface VerbDef<S extends z.ZodObject = z.ZodObject> {
+/**
+ * How the CLI (and ssh exec) prints a result without --json: a function of the result, `fields`
+ * for `key: value` lines (JSON when a value is nested), or `none` for a verb whose success says
+ * nothing. The daemon runs it for a caller that asks (core/rpc/print.ts), so the CLI bundle never
+ * takes in a handler.
+ */
+export type Print<R> = ((result: R) => string) | 'fields' | 'none';
+
+export interface VerbDef<S extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType> {
   name: string;
   summary: string;
   /** Longer help: what it does and what its result holds. */
   help?: string;
   params: S;
+  /**
+   * What a call answers (a stream verb: its first result): the fields a caller may rely on. Extra
+   * fields are allowed, not promised. Test daemons check every result against it
+   * (TUIOS_CHECK_RESULTS=1, core/rpc/dispatch.ts).
+   */
+  result?: R;
+  /** How the result prints; see Print. */
+  print?: Print<z.output<R>>;
   target: Target;
   /** Changes state (a write verb): read-only channels (ssh exec by default) refuse it. */
   mutates: boolean;
@@ -94,7 +112,7 @@ export interface VerbDef<S extends z.ZodObject = z.ZodObject> {
    * generic LINK_CALL_TIMEOUT_MS.
    */
   budgetMs?(params: z.infer<S>): number;
-  run(ctx: VerbContext<z.infer<S>>): unknown;
+  run(ctx: VerbContext<z.infer<S>>): z.input<R> | Promise<z.input<R>>;
 }
 
 /** The params every targeted verb accepts; the dispatcher consumes them. */
@@ -103,8 +121,8 @@ export const targetParams = {
   window: z.string().min(1).max(300).optional().describe('The window: id, short id, or name (-w)'),
 };
 
-export function defineVerb<S extends z.ZodObject>(def: VerbDef<S>): VerbDef<S> {
-  return def;
+export function defineVerb<S extends z.ZodObject, R extends z.ZodType = z.ZodUnknown>(def: VerbDef<S, R>): VerbDef {
+  return def as unknown as VerbDef;
 }
 
 /**

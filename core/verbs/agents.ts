@@ -284,5 +284,3 @@ export const setAgentSession = defineVerb({
     return { window_id: w.id, agent_session_id: params.session_id, harness };
   },
 });
-
-export const agentVerbs = [setAgentState, getAgentState, listAgents, setAgentMeta, setAgentSession];

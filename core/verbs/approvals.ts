@@ -112,5 +112,3 @@ export const releaseApproval = defineVerb({
     return { window_id: window!.id, released: svc.holds.release(window!.id, 'the person went to the pane') };
   },
 });
-
-export const approvalVerbs = [requestApproval, replyApproval, releaseApproval];

@@ -197,5 +197,3 @@ export const captureState = defineVerb({
     };
   },
 });
-
-export const captureStateVerbs = [captureState];

@@ -76,5 +76,3 @@ export const capturePane = defineVerb({
     };
   },
 });
-
-export const captureVerbs = [capturePane];

@@ -65,5 +65,3 @@ export const explainAgentDetect = defineVerb({
     };
   },
 });
-
-export const detectVerbs = [explainAgentDetect];

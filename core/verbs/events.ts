@@ -49,5 +49,3 @@ export const subscribe = defineVerb({
     return { subscribed: true, boot_id: svc.bootId, last_seq: svc.bus.lastSeq };
   },
 });
-
-export const eventVerbs = [subscribe];

@@ -247,5 +247,3 @@ export const keepFan = defineVerb({
     return { kept: s.name, group, merged: merged ? { into: wt.base, commit: merged.merged, fast_forward: merged.fast_forward } : null, removed, kept_dirty: keptDirty, failed, notes };
   },
 });
-
-export const fanVerbs = [startAgent, fanOut, keepFan];

@@ -67,5 +67,3 @@ export const configApply = defineVerb({
     return { applied, error: r.error, warnings: r.warnings };
   },
 });
-
-export const grantVerbs = [paneGrants, setPaneGrants, configApply];

@@ -106,5 +106,3 @@ export const reportAgentActivity = defineVerb({
     return { window_id: w.id, changed, subagents: s.running };
   },
 });
-
-export const hookVerbs = [resolvePane, reportAgentActivity];

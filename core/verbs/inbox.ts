@@ -215,5 +215,3 @@ export const focusWindow = defineVerb({
     return { window_id: w.id, seen: true };
   },
 });
-
-export const inboxVerbs = [listAttention, dismissAttention, markAttention, attach, focusWindow];

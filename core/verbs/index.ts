@@ -1,49 +1,91 @@
-// Every verb the daemon answers. list-verbs, the CLI's flag table and help are read from here.
+// Every verb the daemon answers, one line each. list-verbs, the CLI's flag table and help, the
+// link policy and printing are read from the records themselves (core/rpc/verb.ts): adding a verb
+// is its defineVerb record in a file of core/verbs/ and its line here.
 import type { VerbDef } from '../rpc/verb.js';
-import { sessionVerbs } from './sessions.js';
-import { windowVerbs } from './windows.js';
-import { inputVerbs } from './input.js';
-import { captureVerbs } from './capture.js';
-import { captureStateVerbs } from './capture-state.js';
-import { waitVerbs } from './wait.js';
-import { eventVerbs } from './events.js';
-import { serverVerbs } from './server.js';
-import { agentVerbs } from './agents.js';
-import { detectVerbs } from './detect.js';
-import { screenVerbs } from './screen.js';
-import { inboxVerbs } from './inbox.js';
-import { mailVerbs } from './mail.js';
-import { grantVerbs } from './grants.js';
-import { typingVerbs } from './typing.js';
-import { promptVerbs } from './prompt.js';
-import { tuiVerbs } from './tui.js';
-import { worktreeVerbs } from './worktree.js';
-import { fanVerbs } from './fan.js';
-import { hookVerbs } from './hooks.js';
-import { approvalVerbs } from './approvals.js';
-import { resumeVerbs } from './resume.js';
+import { newSession, listSessions, killSession, setSessionName } from './sessions.js';
+import { newWindow, listWindows, closeWindow, setWindow, resizeWindow, selectWindow } from './windows.js';
+import { sendText, sendKeys } from './input.js';
+import { capturePane } from './capture.js';
+import { captureState } from './capture-state.js';
+import { waitFor } from './wait.js';
+import { subscribe } from './events.js';
+import { setAgentState, getAgentState, listAgents, setAgentMeta, setAgentSession } from './agents.js';
+import { explainAgentDetect } from './detect.js';
+import { explainAgentScreen } from './screen.js';
+import { listAttention, dismissAttention, markAttention, attach, focusWindow } from './inbox.js';
+import { sendAgentMessage, readAgentMessages, askHuman, answerAsk, releaseAgentMessage } from './mail.js';
+import { paneGrants, setPaneGrants, configApply } from './grants.js';
+import { askAgent, queuePrompt, listQueued, cancelQueued } from './typing.js';
+import { peekPrompt, respond } from './prompt.js';
+import { tuiInput, tuiResize } from './tui.js';
+import { newWorktree, listWorktrees, diffWorktreeVerb, removeWorktreeVerb, pullWorktree } from './worktree.js';
+import { startAgent, fanOut, keepFan } from './fan.js';
+import { resolvePane, reportAgentActivity } from './hooks.js';
+import { requestApproval, replyApproval, releaseApproval } from './approvals.js';
+import { resumeAgent } from './resume.js';
+import { listVerbs, serverInfo, killServer, sshHostKey } from './server.js';
 
 export const allVerbs: VerbDef[] = [
-  ...sessionVerbs,
-  ...windowVerbs,
-  ...inputVerbs,
-  ...captureVerbs,
-  ...captureStateVerbs,
-  ...waitVerbs,
-  ...eventVerbs,
-  ...agentVerbs,
-  ...detectVerbs,
-  ...screenVerbs,
-  ...inboxVerbs,
-  ...mailVerbs,
-  ...grantVerbs,
-  ...typingVerbs,
-  ...promptVerbs,
-  ...tuiVerbs,
-  ...worktreeVerbs,
-  ...fanVerbs,
-  ...hookVerbs,
-  ...approvalVerbs,
-  ...resumeVerbs,
-  ...serverVerbs,
-] as unknown as VerbDef[];
+  newSession,
+  listSessions,
+  killSession,
+  setSessionName,
+  newWindow,
+  listWindows,
+  closeWindow,
+  setWindow,
+  resizeWindow,
+  selectWindow,
+  sendText,
+  sendKeys,
+  capturePane,
+  captureState,
+  waitFor,
+  subscribe,
+  setAgentState,
+  getAgentState,
+  listAgents,
+  setAgentMeta,
+  setAgentSession,
+  explainAgentDetect,
+  explainAgentScreen,
+  listAttention,
+  dismissAttention,
+  markAttention,
+  attach,
+  focusWindow,
+  sendAgentMessage,
+  readAgentMessages,
+  askHuman,
+  answerAsk,
+  releaseAgentMessage,
+  paneGrants,
+  setPaneGrants,
+  configApply,
+  askAgent,
+  queuePrompt,
+  listQueued,
+  cancelQueued,
+  peekPrompt,
+  respond,
+  tuiInput,
+  tuiResize,
+  newWorktree,
+  listWorktrees,
+  diffWorktreeVerb,
+  removeWorktreeVerb,
+  pullWorktree,
+  startAgent,
+  fanOut,
+  keepFan,
+  resolvePane,
+  reportAgentActivity,
+  requestApproval,
+  replyApproval,
+  releaseApproval,
+  resumeAgent,
+  listVerbs,
+  serverInfo,
+  killServer,
+  sshHostKey,
+];

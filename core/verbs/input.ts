@@ -69,5 +69,3 @@ export const sendKeys = defineVerb({
     });
   },
 });
-
-export const inputVerbs = [sendText, sendKeys];

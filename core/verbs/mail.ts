@@ -294,5 +294,3 @@ function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<un
 }
 
 registerWaitCondition('agent-message', waitMessage);
-
-export const mailVerbs = [sendAgentMessage, readAgentMessages, askHuman, answerAsk, releaseAgentMessage];

@@ -1,5 +1,6 @@
 // How sessions and windows look on the wire. Later services add their own window fields
 // (agent_state, grants, ...) through `windowFields`, so list-windows --json stays complete.
+import { z } from 'zod';
 import { HostedPane } from '../hosts/hosted-pane.js';
 import type { Services } from '../daemon/services.js';
 import type { Session } from '../model/model.js';
@@ -16,7 +17,48 @@ export function addWindowFields(svc: Services, p: WindowFieldProvider): void {
   providers.set(svc, list);
 }
 
-export function sessionInfo(s: Session, svc: Services) {
+/** A session on the wire (list-sessions, new-session, ...). */
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  short_id: z.string(),
+  name: z.string(),
+  windows: z.number().int(),
+  active_workspace: z.number().int(),
+  workspaces: z.array(z.number().int()),
+  cwd: z.string().nullable(),
+  created_at: z.number(),
+  last_active_at: z.number(),
+});
+
+/**
+ * A window on the wire (list-windows, new-window, ...). The services add their own fields
+ * (agent_state, grants, ...) through addWindowFields; they pass through as extra fields.
+ */
+export const windowInfoSchema = z.object({
+  id: z.string(),
+  short_id: z.string(),
+  name: z.string(),
+  session: z.string().nullable(),
+  session_id: z.string(),
+  workspace: z.number().int(),
+  focused: z.boolean(),
+  pid: z.number().int().nullable(),
+  foreground: z.object({ pid: z.number().int(), comm: z.string(), argv: z.array(z.string()).nullable() }).nullable(),
+  command: z.array(z.string()).nullable(),
+  cwd: z.string().nullable(),
+  start_cwd: z.string().nullable(),
+  title: z.string(),
+  cols: z.number().int(),
+  rows: z.number().int(),
+  running: z.boolean(),
+  exit: z.object({ code: z.number().int().nullable(), signal: z.number().int().nullable(), reason: z.string().optional() }).nullable(),
+  created_at: z.number(),
+  host: z.string().nullable(),
+  host_pid: z.number().int().nullable().optional(),
+  disconnected: z.boolean().optional(),
+});
+
+export function sessionInfo(s: Session, svc: Services): z.infer<typeof sessionInfoSchema> {
   const windows = svc.model.windowsOf(s);
   return {
     id: s.id,
@@ -31,7 +73,7 @@ export function sessionInfo(s: Session, svc: Services) {
   };
 }
 
-export function windowInfo(w: Window, svc: Services) {
+export function windowInfo(w: Window, svc: Services): z.infer<typeof windowInfoSchema> & Record<string, unknown> {
   const s = svc.model.sessions.get(w.sessionId);
   const fg = w.foreground();
   const base: Record<string, unknown> = {
@@ -62,5 +104,5 @@ export function windowInfo(w: Window, svc: Services) {
     base.disconnected = w.process.disconnected;
   }
   for (const p of providers.get(svc) ?? []) Object.assign(base, p(w, svc));
-  return base;
+  return base as z.infer<typeof windowInfoSchema> & Record<string, unknown>;
 }

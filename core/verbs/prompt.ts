@@ -203,5 +203,3 @@ function waitLeave(svc: Services, w: Window, ms: number, signal: AbortSignal): P
     signal.addEventListener('abort', () => finish('timeout'));
   });
 }
-
-export const promptVerbs = [peekPrompt, respond];

@@ -24,5 +24,3 @@ export const resumeAgent = defineVerb({
     return { window_id: w.id, command: r.line, argv: r.argv, typed: true };
   },
 });
-
-export const resumeVerbs = [resumeAgent];

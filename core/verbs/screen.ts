@@ -122,5 +122,3 @@ export const explainAgentScreen = defineVerb({
     };
   },
 });
-
-export const screenVerbs = [explainAgentScreen];

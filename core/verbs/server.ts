@@ -106,5 +106,3 @@ export const sshHostKey = defineVerb({
     return { fingerprint: fp, type, line: `${bits} ${fp} ${comment.join(' ') || 'no comment'} (${type === 'ssh-ed25519' ? 'ED25519' : (type ?? '').toUpperCase()})`, file };
   },
 });
-
-export const serverVerbs = [listVerbs, serverInfo, killServer, sshHostKey];

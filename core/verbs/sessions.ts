@@ -1,7 +1,8 @@
 // Session verbs: new-session, list-sessions, kill-session, set-session-name.
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
-import { sessionInfo, windowInfo } from './present.js';
+import { sessionInfo, windowInfo, sessionInfoSchema, windowInfoSchema } from './present.js';
+import { table } from '../rpc/print-helpers.js';
 import { MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 import { envParam, checkEnv, absoluteDir } from './params.js';
 import { readableSessions } from '../security/access.js';
@@ -24,6 +25,8 @@ export const newSession = defineVerb({
     rows: z.number().int().min(MIN_ROWS).max(MAX_ROWS).optional().describe('Rows of the first window'),
     term: z.string().max(64).optional().describe('TERM of the client creating it (the CLI sends its own)'),
   }),
+  result: z.object({ session: sessionInfoSchema, window: windowInfoSchema }),
+  print: (r) => r.window.id,
   run({ params, svc }) {
     checkEnv(params.env);
     const cwd = params.cwd ? absoluteDir(params.cwd) : undefined;
@@ -54,6 +57,8 @@ export const listSessions = defineVerb({
   mutates: false,
   cli: { aliases: ['ls'] },
   params: z.object({}),
+  result: z.object({ sessions: z.array(sessionInfoSchema) }),
+  print: (r) => (r.sessions.length === 0 ? 'no sessions' : table([['NAME', 'WINDOWS', 'ID'], ...r.sessions.map((s) => [s.name, String(s.windows), s.short_id])])),
   run({ svc, caller }) {
     const may = readableSessions(svc, caller);
     return { sessions: [...svc.model.sessions.values()].filter((s) => may(s.id)).map((s) => sessionInfo(s, svc)) };
@@ -68,6 +73,8 @@ export const killSession = defineVerb({
   mutates: true,
   cli: { positionals: ['session'] },
   params: z.object({}),
+  result: z.object({ killed: sessionInfoSchema }),
+  print: 'none',
   run({ session, svc }) {
     const s = session!;
     const info = sessionInfo(s, svc);
@@ -84,10 +91,10 @@ export const setSessionName = defineVerb({
   mutates: true,
   cli: { positionals: ['name'], usage: 'set-session-name [-s SESSION] NAME' },
   params: z.object({ name: z.string().min(1).max(128).describe('The new name') }),
+  result: z.object({ session: sessionInfoSchema }),
+  print: 'none',
   run({ params, session, svc }) {
     svc.model.renameSession(session!, params.name);
     return { session: sessionInfo(session!, svc) };
   },
 });
-
-export const sessionVerbs = [newSession, listSessions, killSession, setSessionName];

@@ -173,5 +173,3 @@ export const tuiResize = defineVerb({
     return {};
   },
 });
-
-export const tuiVerbs = [tuiInput, tuiResize];

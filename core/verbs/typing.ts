@@ -245,5 +245,3 @@ export const cancelQueued = defineVerb({
     return { dropped: queuedJson(m) };
   },
 });
-
-export const typingVerbs = [askAgent, queuePrompt, listQueued, cancelQueued];

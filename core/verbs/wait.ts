@@ -144,5 +144,3 @@ export function windowOf(ctx: VerbContext<WaitParams>): Window {
   if (!ctx.window) throw new TuiosError('window_not_found', 'This wait needs a window.', 'Name one with -w.');
   return ctx.window;
 }
-
-export const waitVerbs = [waitFor];

@@ -164,5 +164,3 @@ export const selectWindow = defineVerb({
     return windowInfo(w, svc);
   },
 });
-
-export const windowVerbs = [newWindow, listWindows, closeWindow, setWindow, resizeWindow, selectWindow];

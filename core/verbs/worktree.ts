@@ -367,5 +367,3 @@ export const pullWorktree = defineVerb({
     return { ...(await openPulled(svc, caller, dest, u.value, src.name, params.term)), prerequisites: p.value.header.prerequisites.length };
   },
 });
-
-export const worktreeVerbs = [newWorktree, listWorktrees, diffWorktreeVerb, removeWorktreeVerb, pullWorktree];

@@ -63,6 +63,8 @@ export class TestDaemon {
       XDG_CONFIG_HOME: join(this.dir, 'config'),
       XDG_STATE_HOME: join(this.dir, 'state'),
       TUIOS_SERVER: this.socket,
+      // Every result is checked against its verb's result schema (core/rpc/dispatch.ts).
+      TUIOS_CHECK_RESULTS: '1',
       ...opts.env,
     };
     this.prefix = opts.prefix ?? [];

@@ -37,6 +37,8 @@ export async function startInProcessDaemon(o: InProcessDaemonOptions): Promise<I
     XDG_CONFIG_HOME: join(dir, 'config'),
     XDG_STATE_HOME: join(dir, 'state'),
     SHELL: '/bin/sh',
+    // Every result is checked against its verb's result schema (core/rpc/dispatch.ts).
+    TUIOS_CHECK_RESULTS: '1',
   };
   const configDir = join(env.XDG_CONFIG_HOME, 'tuios');
   for (const d of [env.HOME, env.XDG_RUNTIME_DIR, configDir, env.XDG_STATE_HOME]) mkdirSync(d, { recursive: true });

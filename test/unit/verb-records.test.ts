@@ -1,0 +1,62 @@
+// The verb records (core/rpc/verb.ts): a result that breaks its verb's result schema is told as a
+// defect by a daemon that checks (TUIOS_CHECK_RESULTS=1, what every test daemon runs with), and
+// the daemon prints a result from the record for a caller that asks.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { z } from 'zod';
+import { defineVerb } from '../../core/rpc/verb.js';
+import { printResult } from '../../core/rpc/print.js';
+import { RpcClient, RpcError } from '../../core/rpc/client.js';
+import { startInProcessDaemon } from '../helpers/in-process-daemon.js';
+
+const promises = defineVerb({
+  name: 'test-promises',
+  summary: 'A verb whose result keeps its promise',
+  target: 'none',
+  mutates: false,
+  params: z.object({ n: z.number().int() }),
+  result: z.object({ n: z.number().int(), label: z.string() }),
+  print: (r) => `${r.label} ${r.n}`,
+  run: ({ params }) => ({ n: params.n, label: 'got' }),
+});
+
+const breaks = defineVerb({
+  name: 'test-breaks',
+  summary: 'A verb whose result breaks its schema',
+  target: 'none',
+  mutates: false,
+  params: z.object({}),
+  result: z.object({ n: z.number().int() }),
+  print: 'fields',
+  // What a handler that drifted from its record answers: tsc would refuse it typed; the cast
+  // stands in for a value that changed type at run time.
+  run: () => ({ n: 'seven' }) as unknown as { n: number },
+});
+
+test('a result that breaks its schema is an internal error; one that keeps it is printed from the record', async () => {
+  const d = await startInProcessDaemon({ extensions: [{ name: 'records-test', verbs: [promises, breaks], start: async () => {} }] });
+  try {
+    const c = await RpcClient.connect(d.paths.socket);
+    try {
+      assert.equal(await c.callPrinted('test-promises', { n: 3 }), { result: { n: 3, label: 'got' }, text: 'got 3' });
+      assert.equal(await c.call('test-promises', { n: 4 }), { n: 4, label: 'got' });
+      const e = await c.call('test-breaks', {}).then(() => null, (x: unknown) => x);
+      assert.instance(e, RpcError);
+      assert.is((e as RpcError).code, 'internal');
+      assert.match((e as RpcError).message, /result of test-breaks does not match its schema at n/);
+    } finally {
+      c.close();
+    }
+  } finally {
+    await d.stop();
+  }
+});
+
+test('print: none says nothing, fields lists flat results and nests as JSON', () => {
+  const base = { summary: 'x'.repeat(12), target: 'none' as const, mutates: false, params: z.object({}), run: () => ({}) };
+  assert.is(printResult(defineVerb({ ...base, name: 'a', print: 'none' }), { ok: true }), '');
+  assert.is(printResult(defineVerb({ ...base, name: 'b', print: 'fields' }), { a: 1, b: null }), 'a: 1\nb: -');
+  assert.is(printResult(defineVerb({ ...base, name: 'c', print: 'fields' }), { a: { b: 1 } }), '{\n  "a": {\n    "b": 1\n  }\n}');
+});
+
+test.run();
