@@ -28,6 +28,8 @@ export const sendText = defineVerb({
     text: z.string().describe('The text to paste'),
     submit: z.boolean().optional().describe('Press the submit key after the paste'),
   }),
+  result: z.object({ window: z.string(), bytes: z.number().int(), bracketed: z.boolean(), submitted: z.boolean() }),
+  print: 'none',
   async run({ params, window }) {
     const w = window!;
     requireRunning(w);
@@ -59,6 +61,8 @@ export const sendKeys = defineVerb({
     keys: z.array(z.string()).min(1).max(MAX_SEND_KEYS).describe('Key names or text'),
     literal: z.boolean().optional().describe('Type every argument as text'),
   }),
+  result: z.object({ window: z.string(), bytes: z.number().int() }),
+  print: 'none',
   async run({ params, window }) {
     const w = window!;
     requireRunning(w);

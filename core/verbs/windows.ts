@@ -1,7 +1,9 @@
 // Window verbs: new-window, list-windows, close-window, set-window, resize-window, select-window.
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
-import { windowInfo } from './present.js';
+import { windowInfo, windowInfoSchema } from './present.js';
+import { table, str } from '../rpc/print-helpers.js';
+import { STATES } from '../agent-state/state.js';
 import { MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 import { envParam, checkEnv, absoluteDir } from './params.js';
 import { TuiosError } from '../errors.js';
@@ -10,6 +12,25 @@ import { checkGrantChange, grantsOf, parseGrants, GRANTS } from '../security/gra
 import { enforce } from '../security/access.js';
 import { HOST_NAME_RE } from '../config/schema.js';
 import { HostedPane } from '../hosts/hosted-pane.js';
+
+/**
+ * A window as list-windows shows it: the wire shape plus the fields the daemon's services add
+ * (core/daemon/main.ts: the pane's agent_state, and grants when the pane has its own).
+ */
+export const windowRowSchema = windowInfoSchema.extend({
+  agent_state: z.object({ state: z.enum(STATES) }).optional(),
+  grants: z.array(z.string()).optional(),
+});
+
+export type WindowRow = z.infer<typeof windowRowSchema>;
+
+/** list-windows' STATE column: how it ended, disconnected, the agent's state, else running. */
+function windowState(w: WindowRow): string {
+  const exit = w.exit;
+  const agent = w.agent_state;
+  const ended = exit?.reason ? exit.reason.split(':')[0]! : exit?.signal ? `exited (signal ${exit.signal})` : `exited ${exit?.code}`;
+  return exit ? ended : w.disconnected ? 'disconnected' : agent?.state && agent.state !== 'none' ? agent.state : 'running';
+}
 
 export const newWindow = defineVerb({
   name: 'new-window',
@@ -30,6 +51,8 @@ export const newWindow = defineVerb({
     grants: z.array(z.string().max(32)).max(16).optional().describe('What the new pane may do through tuios (read,write,fan,respond,files,task,admin)'),
     host: z.string().regex(HOST_NAME_RE).optional().describe('A linked host to run the process on; the window lives here'),
   }),
+  result: windowRowSchema,
+  print: (r) => r.id,
   async run({ params, session, svc, caller }) {
     checkEnv(params.env);
     if (params.host !== undefined) {
@@ -91,6 +114,18 @@ export const listWindows = defineVerb({
   params: z.object({
     session: z.string().min(1).max(300).optional().describe('Only this session'),
   }),
+  result: z.object({ windows: z.array(windowRowSchema) }),
+  print: (r) => {
+    if (r.windows.length === 0) return 'no windows';
+    return table([
+      ['SESSION', 'NAME', 'ID', 'PID', 'COMMAND', 'SIZE', 'STATE', 'CWD'],
+      ...r.windows.map((w) => {
+        // A process on a linked host: its pid there, as HOST:PID.
+        const pid = w.host ? `${str(w.host)}:${w.host_pid ?? '-'}` : str(w.pid);
+        return [str(w.session), str(w.name), str(w.short_id), pid, str(w.foreground?.comm), `${w.cols}x${w.rows}`, windowState(w), str(w.cwd)];
+      }),
+    ]);
+  },
   run({ params, svc, caller }) {
     const only = params.session ? svc.model.findSession(params.session) : null;
     const may = readableSessions(svc, caller);
@@ -109,6 +144,8 @@ export const closeWindow = defineVerb({
   mutates: true,
   cli: { aliases: ['kill-window'] },
   params: z.object({}),
+  result: z.object({ closed: z.object({ id: z.string(), name: z.string(), session_id: z.string() }) }),
+  print: 'none',
   run({ window, svc }) {
     const w = window!;
     const info = { id: w.id, name: w.name, session_id: w.sessionId };
@@ -124,6 +161,8 @@ export const setWindow = defineVerb({
   mutates: true,
   cli: { positionals: ['name'], aliases: ['rename-window'], usage: 'set-window [-w WINDOW] NAME' },
   params: z.object({ name: z.string().min(1).max(128).describe('The new name') }),
+  result: windowRowSchema,
+  print: 'none',
   run({ params, window, svc }) {
     svc.model.renameWindow(window!, params.name);
     return windowInfo(window!, svc);
@@ -140,6 +179,8 @@ export const resizeWindow = defineVerb({
     cols: z.number().int().min(MIN_COLS).max(MAX_COLS).optional().describe('Columns'),
     rows: z.number().int().min(MIN_ROWS).max(MAX_ROWS).optional().describe('Rows'),
   }),
+  result: z.object({ id: z.string(), cols: z.number().int(), rows: z.number().int() }),
+  print: 'none',
   run({ params, window, svc }) {
     const w = window!;
     if (params.cols === undefined && params.rows === undefined) {
@@ -156,6 +197,8 @@ export const selectWindow = defineVerb({
   target: 'window',
   mutates: true,
   params: z.object({}),
+  result: windowRowSchema,
+  print: 'none',
   run({ window, svc }) {
     const w = window!;
     const s = svc.model.sessionOf(w);
