@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { join } from 'node:path';
 import { defineVerb, type VerbContext } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { STATES, type AgentState } from '../agent-state/state.js';
+import { STATES, SOURCES, type AgentState } from '../agent-state/state.js';
 import { formatFixture } from '../detection/fixture.js';
 import { explainText } from '../detection/identify.js';
 import { captureFolder, captureStamp, writeCapture } from '../detection/captures.js';
@@ -18,6 +18,11 @@ import { CAPTURES_MAX, CAPTURE_ANSI_MAX_BYTES, CAPTURE_NOTE_MAX_BYTES } from '..
 import type { Window } from '../model/window.js';
 import { paneFixture } from './capture.js';
 import { explainAgentScreen } from './screen.js';
+import { str } from '../rpc/print-helpers.js';
+
+/** What a capture expects a screen rule to decide (none: that no rule decides). */
+const EXPECT_STATES = ['working', 'needs_input', 'idle', 'none'] as const;
+type ExpectState = (typeof EXPECT_STATES)[number];
 
 /**
  * What a screen or title rule can be asked to decide for the state the person names: a screen
@@ -25,7 +30,7 @@ import { explainAgentScreen } from './screen.js';
  * the prompt it returns to, so `done` expects idle (only a report or a notify rule says done);
  * errored and unknown are not on a screen, so they expect that no rule decides.
  */
-export function expectFor(want: AgentState): string {
+export function expectFor(want: AgentState): ExpectState {
   if (want === 'working' || want === 'needs_input' || want === 'idle') return want;
   return want === 'done' ? 'idle' : 'none';
 }
@@ -102,6 +107,21 @@ export const captureState = defineVerb({
     want: z.enum(STATES).describe('The state the pane should have had'),
     note: z.string().max(CAPTURE_NOTE_MAX_BYTES).optional().describe(`Why, in a sentence (at most ${CAPTURE_NOTE_MAX_BYTES} bytes)`),
   }),
+  result: z.object({
+    path: z.string(),
+    ansi_path: z.string(),
+    harness: z.string().nullable(),
+    program_version: z.string().nullable(),
+    want: z.enum(STATES),
+    expect_state: z.enum(EXPECT_STATES),
+    verdict: z.object({ state: z.enum(STATES), source: z.enum(SOURCES).nullable(), rule: z.string().nullable() }),
+    removed: z.number().int(),
+  }),
+  print: (r) => {
+    const v = r.verdict;
+    const by = [v.source, v.rule ? `rule ${v.rule}` : ''].filter(Boolean).join(', ');
+    return `${str(r.path)}\ntuios said ${v.state}${by ? ` (${by})` : ''}; you said ${str(r.want)}, so the capture expects ${str(r.expect_state)}. Its colours: ${str(r.ansi_path)}`;
+  },
   run(ctx) {
     const { params, svc } = ctx;
     const w = ctx.window!;
@@ -192,7 +212,8 @@ export const captureState = defineVerb({
       program_version: version,
       want,
       expect_state: expectState,
-      verdict: { state: info.state, source: info.source ?? null, rule: rule ?? null },
+      // info's fields are untyped: its state is the store's, its source one of SOURCES or null.
+      verdict: { state: svc.agents.stateOf(w), source: SOURCES.find((x) => x === info.source) ?? null, rule: rule ?? null },
       removed: written.removed,
     };
   },

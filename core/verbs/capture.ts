@@ -55,6 +55,21 @@ export const capturePane = defineVerb({
     expect_message: z.string().max(300).optional().describe('--fixture: the message they must give'),
     obtained: z.string().max(500).optional().describe('--fixture: how the screen was obtained'),
   }),
+  // --fixture answers the fixture file's text; else the screen's lines and what goes with them.
+  result: z.union([
+    z.object({ window: z.string(), fixture: z.string() }),
+    z.object({
+      window: z.string(),
+      lines: z.array(z.string()),
+      cols: z.number().int(),
+      rows: z.number().int(),
+      cursor: z.object({ x: z.number().int(), y: z.number().int() }),
+      title: z.string(),
+      progress: z.string().nullable(),
+      alternate_screen: z.boolean(),
+    }),
+  ]),
+  print: (r) => ('fixture' in r ? r.fixture.replace(/\n$/, '') : r.lines.join('\n')),
   run({ params, window, svc }) {
     const w = window!;
     if (params.fixture) return { window: w.id, fixture: formatFixture(paneFixture(w, svc.agents.harnessOf(w), params)) };
