@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { registerWaitCondition, type WaitParams } from './wait.js';
+import { registerWaitCondition, type WaitParams, type WaitResult } from './wait.js';
 import { fence } from '../mail/fence.js';
 import { BODY_MAX_BYTES, type Message, type SenderKind } from '../mail/mail.js';
 import { DEFAULT_ASK_MS } from '../mail/ask.js';
@@ -260,7 +260,7 @@ export const releaseAgentMessage = defineVerb({
 });
 
 /** wait-for agent-message: a message that arrives after the wait began (never one already there). */
-function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<unknown> {
+function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<WaitResult> {
   const { svc } = ctx;
   // The dispatcher resolved -w/-s (it leaves -w human to us, see humanMailbox).
   const p = ctx.params as WaitParams & { window?: string; session?: string };

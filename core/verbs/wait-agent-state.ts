@@ -1,7 +1,7 @@
 // wait-for agent-state: satisfied by an observed transition into a target state, never by a
 // level (ADR-0076 point 5). It listens first, records each pane's baseline, and completes only
 // on a change after it; an edge missed by the listener is recovered by re-reading on a cadence.
-import { registerWaitCondition, type WaitParams } from './wait.js';
+import { registerWaitCondition, type WaitParams, type WaitResult } from './wait.js';
 import { TuiosError } from '../errors.js';
 import type { VerbContext } from '../rpc/verb.js';
 import type { Window } from '../model/window.js';
@@ -20,7 +20,7 @@ interface Watched {
   done: boolean;
 }
 
-async function waitAgentState(ctx: VerbContext<WaitParams>, deadline: number): Promise<unknown> {
+async function waitAgentState(ctx: VerbContext<WaitParams>, deadline: number): Promise<WaitResult> {
   const { svc, params } = ctx;
   const until = new Set<AgentState>((params.until as AgentState[] | undefined) ?? DEFAULT_UNTIL);
   const sel = params.select ? parseSelector(params.select) : null;
@@ -56,7 +56,7 @@ async function waitAgentState(ctx: VerbContext<WaitParams>, deadline: number): P
       if (params.every && [...watched.values()].some((o) => !o.done)) return;
       cleanup();
       const panes = [...watched.values()].filter((o) => o.done);
-      const one = { window_id: x.w.id, name: x.w.name, state: x.last, baseline: x.baseline, transition_observed: true, matched_by: matchedBy, waited_ms: Date.now() - started };
+      const one = { window_id: x.w.id, name: x.w.name, state: x.last, baseline: x.baseline, transition_observed: true as const, matched_by: matchedBy, waited_ms: Date.now() - started };
       resolve(params.every ? { ...one, panes: panes.map((o) => ({ window_id: o.w.id, name: o.w.name, state: o.last })) } : one);
     };
     const see = (x: Watched, state: AgentState, by: 'transition' | 'poll') => {

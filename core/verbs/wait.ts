@@ -7,6 +7,7 @@ import { compilePattern } from '../re.js';
 import { timeoutParam } from './params.js';
 import { DEFAULT_WAIT_MS, WAIT_OUTPUT_MAX_LINES, WAIT_OUTPUT_THROTTLE_MS } from '../limits.js';
 import type { Window } from '../model/window.js';
+import { STATES } from '../agent-state/state.js';
 
 /** States a wait can end on; `unknown` and `none` are departures, not states to await (ADR-0076). */
 const AWAITABLE = ['working', 'needs_input', 'idle', 'done', 'errored'] as const;
@@ -23,7 +24,55 @@ export const waitParams = z.object({
 
 export type WaitParams = z.infer<typeof waitParams>;
 
-export type WaitHandler = (ctx: VerbContext<WaitParams>, deadline: number) => Promise<unknown>;
+/** wait-for window-output: the line the pattern matched in. */
+export const outputWaitSchema = z.object({ matched: z.literal(true), window: z.string(), line: z.string(), waited_ms: z.number().int() });
+
+/** wait-for agent-state: the pane whose transition ended the wait (with --every, each pane that moved). */
+export const stateWaitSchema = z.object({
+  window_id: z.string(),
+  name: z.string(),
+  state: z.enum(STATES),
+  baseline: z.enum(STATES),
+  transition_observed: z.literal(true),
+  matched_by: z.enum(['transition', 'poll']),
+  waited_ms: z.number().int(),
+  panes: z.array(z.object({ window_id: z.string(), name: z.string(), state: z.enum(STATES) })).optional(),
+});
+
+/** wait-for agent-message: the message that arrived, as read-agent-messages shows one. */
+export const messageWaitSchema = z.object({
+  message: z.object({
+    id: z.number().int(),
+    thread: z.number().int(),
+    to: z.string(),
+    to_session_id: z.string().nullable(),
+    from: z.string(),
+    from_pane: z.string().nullable(),
+    from_kind: z.enum(['pane', 'shell', 'human', 'link']),
+    verified_human: z.boolean(),
+    claimed_human: z.boolean(),
+    subject: z.string(),
+    body: z.string(),
+    at: z.number(),
+    read: z.boolean(),
+    reply_to: z.number().int().nullable(),
+    announced: z.boolean(),
+    host: z.string().optional(),
+    held_for: z.object({ window_id: z.string(), name: z.string() }).optional(),
+    released_from: z.number().int().optional(),
+    from_window: z.object({ id: z.string(), short_id: z.string(), name: z.string() }).nullable(),
+    fenced: z.string(),
+  }),
+  waited_ms: z.number().int(),
+  untrusted: z.literal(true),
+});
+
+/** What wait-for answers: one shape per condition. */
+export const waitResultSchema = z.union([outputWaitSchema, stateWaitSchema, messageWaitSchema]);
+
+export type WaitResult = z.input<typeof waitResultSchema>;
+
+export type WaitHandler = (ctx: VerbContext<WaitParams>, deadline: number) => Promise<WaitResult>;
 
 const handlers = new Map<string, WaitHandler>();
 
@@ -49,6 +98,8 @@ export const waitFor = defineVerb({
   humanMailbox: true,
   cli: { positionals: ['condition', 'pattern'], comma: ['until'], usage: 'wait-for window-output [-w WINDOW] PATTERN [--timeout MS]' },
   params: waitParams,
+  result: waitResultSchema,
+  print: (r) => ('line' in r ? r.line : 'state' in r ? r.state : ''),
   async run(ctx) {
     const h = handlers.get(ctx.params.condition);
     if (!h) {
@@ -67,7 +118,7 @@ export const waitFor = defineVerb({
 });
 
 /** Resolves when `check` returns a value, re-checking on output; rejects at the deadline. */
-function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promise<unknown> {
+function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promise<WaitResult> {
   const w = ctx.window;
   if (!w) throw new TuiosError('window_not_found', 'wait-for window-output needs a window.', 'Name one with -w.');
   if (!ctx.params.pattern) {
