@@ -26,6 +26,9 @@ export const subscribe = defineVerb({
     types: z.array(z.string().max(64)).max(64).optional().describe('Event types to receive (default: all)'),
     session: z.string().max(300).optional().describe('Only events about this session'),
   }),
+  // The first result; each event follows on a line of its own.
+  result: z.object({ subscribed: z.literal(true), boot_id: z.string(), last_seq: z.number().int() }),
+  print: 'fields',
   run(ctx) {
     const { svc, params } = ctx;
     const match = typeMatcher(params.types);
@@ -46,6 +49,6 @@ export const subscribe = defineVerb({
       }
     });
     ctx.signal.addEventListener('abort', () => sub.dispose());
-    return { subscribed: true, boot_id: svc.bootId, last_seq: svc.bus.lastSeq };
+    return { subscribed: true as const, boot_id: svc.bootId, last_seq: svc.bus.lastSeq };
   },
 });

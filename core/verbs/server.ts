@@ -9,8 +9,42 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { getHeapCodeStatistics } from 'node:v8';
 import { waitsRunning } from './wait.js';
+import { table } from '../rpc/print-helpers.js';
 
 let cache: VerbDescription[] | null = null;
+
+/** A verb as list-verbs describes it (core/rpc/describe.ts). */
+const verbDescriptionSchema = z.object({
+  name: z.string(),
+  summary: z.string(),
+  help: z.string().optional(),
+  target: z.enum(['none', 'session', 'session-or-new', 'window', 'window-optional']),
+  mutates: z.boolean(),
+  stream: z.boolean(),
+  params: z.array(
+    z.object({
+      name: z.string(),
+      type: z.enum(['string', 'integer', 'number', 'boolean', 'string[]', 'record', 'object']),
+      required: z.boolean(),
+      description: z.string().optional(),
+      enum: z.array(z.string()).optional(),
+      default: z.unknown().optional(),
+    }),
+  ),
+  // The params' JSON schema, whole.
+  schema: z.unknown(),
+  cli: z.object({
+    positionals: z.array(z.string()).optional(),
+    rest: z.string().optional(),
+    command: z.boolean().optional(),
+    short: z.record(z.string(), z.string()).optional(),
+    comma: z.array(z.string()).optional(),
+    aliases: z.array(z.string()).optional(),
+    subcommands: z.record(z.string(), z.string()).optional(),
+    usage: z.string().optional(),
+    callerCwd: z.string().optional(),
+  }),
+});
 
 export const listVerbs = defineVerb({
   name: 'list-verbs',
@@ -21,6 +55,9 @@ export const listVerbs = defineVerb({
   mutates: false,
   cli: { positionals: ['verb'] },
   params: z.object({ verb: z.string().max(64).optional().describe('Describe only this verb') }),
+  // With --verb only the one verb; else every verb, the protocol and the daemon's version.
+  result: z.object({ verbs: z.array(verbDescriptionSchema), protocol: z.number().int().optional(), version: z.string().optional() }),
+  print: (r) => table(r.verbs.map((v) => [v.name, v.summary])),
   run({ params, svc }) {
     cache ??= svc.dispatcher.list().map(describeVerb);
     if (params.verb) {
@@ -42,6 +79,34 @@ export const serverInfo = defineVerb({
   params: z.object({
     gc: z.boolean().default(false).describe('Collect garbage before reading memory (only when the daemon runs under node --expose-gc, as leak tests do)'),
   }),
+  result: z.object({
+    version: z.string(),
+    protocol: z.number().int(),
+    pid: z.number().int(),
+    socket: z.string(),
+    boot_id: z.string(),
+    started_at: z.number(),
+    uptime_ms: z.number(),
+    sessions: z.number().int(),
+    windows: z.number().int(),
+    config_error: z.string().nullable(),
+    config_warnings: z.array(z.string()),
+    // What each endpoint (ssh, link, ...) says of itself.
+    endpoints: z.record(z.string(), z.unknown()),
+    attached_clients: z.number().int(),
+    waits: z.number().int(),
+    memory: z.object({
+      rss: z.number().int(),
+      heap_used: z.number().int(),
+      heap_total: z.number().int(),
+      heap_code: z.number().int(),
+      external: z.number().int(),
+      array_buffers: z.number().int(),
+      collected: z.boolean(),
+    }),
+    process_listeners: z.number().int(),
+  }),
+  print: 'fields',
   run({ svc, params }) {
     const gc = (globalThis as { gc?: () => void }).gc;
     if (params.gc && gc) gc();
@@ -78,9 +143,11 @@ export const killServer = defineVerb({
   target: 'none',
   mutates: true,
   params: z.object({}),
+  result: z.object({ stopping: z.literal(true), pid: z.number().int() }),
+  print: 'none',
   run({ svc }) {
     setImmediate(() => svc.shutdown('kill-server'));
-    return { stopping: true, pid: process.pid };
+    return { stopping: true as const, pid: process.pid };
   },
 });
 
@@ -92,6 +159,8 @@ export const sshHostKey = defineVerb({
   mutates: false,
   cli: { aliases: ['ssh'], subcommands: { 'host-key': 'ssh-host-key', status: 'ssh-status' } },
   params: z.object({}),
+  result: z.object({ fingerprint: z.string(), type: z.string(), line: z.string(), file: z.string() }),
+  print: (r) => r.line,
   run({ svc }) {
     const file = join(svc.paths.stateDir, 'ssh_host_ed25519_key.pub');
     let text: string;
@@ -100,7 +169,8 @@ export const sshHostKey = defineVerb({
     } catch {
       throw new TuiosError('not_found', 'This daemon has no SSH host key yet.', 'It is made when the SSH server first starts ([ssh] enabled = true).');
     }
-    const [type, b64, ...comment] = text.split(/\s+/);
+    // split always answers a first word: type is a string ('' for an empty file).
+    const [type = '', b64, ...comment] = text.split(/\s+/);
     const fp = 'SHA256:' + createHash('sha256').update(Buffer.from(b64 ?? '', 'base64')).digest('base64').replace(/=+$/, '');
     const bits = type === 'ssh-ed25519' ? 256 : 0;
     return { fingerprint: fp, type, line: `${bits} ${fp} ${comment.join(' ') || 'no comment'} (${type === 'ssh-ed25519' ? 'ED25519' : (type ?? '').toUpperCase()})`, file };
