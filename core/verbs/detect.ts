@@ -9,9 +9,21 @@ import type { Services } from '../daemon/services.js';
 export const VERSION_HELP =
   'harness_version is the running release, read without running it: from the package.json of the npm package the agent runs from (its executable, or the script an interpreter runs), else from a release folder in its executable\'s path; read once per process. version_covered is true when that release lies from the oldest to the newest release its manifest\'s rules were captured from (captured_versions, both included), false when it is newer than the newest or older than the oldest (its screens may have changed, so a screen rule may miss), and null when the release cannot be read or the manifest lists no captured release.';
 
-function proc(p: ProcInfo | null) {
-  return p ? { pid: p.pid, comm: p.comm, argv: p.argv, exe: p.exe } : null;
+function procJson(p: ProcInfo) {
+  return { pid: p.pid, comm: p.comm, argv: p.argv, exe: p.exe };
 }
+
+function proc(p: ProcInfo | null) {
+  return p ? procJson(p) : null;
+}
+
+const procSchema = z.object({ pid: z.number().int(), comm: z.string().nullable(), argv: z.array(z.string()).nullable(), exe: z.string().nullable() });
+
+/** The detector's screen looks at the pane: how many, and which screen generation each read. */
+const looksSchema = z.object({ made: z.number().int(), read_generation: z.number().int(), screen_generation: z.number().int() }).nullable();
+
+/** The pane's agent state, as get-agent-state answers it. */
+const agentStateSchema = z.record(z.string(), z.unknown());
 
 type VersionView = NonNullable<ReturnType<Services['detector']['explainVersion']>>;
 
@@ -30,6 +42,35 @@ export const explainAgentDetect = defineVerb({
   target: 'window',
   mutates: false,
   params: z.object({}),
+  // No verdict (the foreground cannot be read, or the program exited): only what is known.
+  result: z.discriminatedUnion('verdict', [
+    z.object({ window_id: z.string(), verdict: z.literal('none'), text: z.string(), agent_state: agentStateSchema, looks: looksSchema }),
+    z.object({
+      window_id: z.string(),
+      verdict: z.enum(['agent', 'shell', 'other', 'unreadable']),
+      harness: z.string().nullable(),
+      identity: z.enum(['report', 'manifest', 'list', 'hint', '']),
+      confidence: z.enum(['certain', 'strong', 'none']),
+      predicate: z.string().nullable(),
+      evidence: z.array(z.string()),
+      leader: procSchema.nullable(),
+      process: procSchema.nullable(),
+      behind: z.array(procSchema),
+      interpreter: z.boolean(),
+      eligible_token: z.string().nullable(),
+      hint: z.string().nullable(),
+      manifests: z.array(z.object({ id: z.string(), matched: z.string().nullable(), refused: z.array(z.string()) })),
+      not_counted: z.array(z.string()),
+      manifest_failures: z.array(z.object({ file: z.string(), reason: z.string() })),
+      agent_state: agentStateSchema,
+      looks: looksSchema,
+      version: z
+        .object({ harness_version: z.string().nullable(), version_covered: z.boolean().nullable(), read_from: z.string().nullable(), captured_versions: z.array(z.string()).nullable(), note: z.string() })
+        .nullable(),
+      text: z.string(),
+    }),
+  ]),
+  print: (r) => r.text,
   run({ window, svc }) {
     const w = window!;
     const v = svc.detector.explain(w);
@@ -39,7 +80,7 @@ export const explainAgentDetect = defineVerb({
     const looks = made ? { ...made, screen_generation: w.screen.generation } : null;
     const version = v ? svc.detector.explainVersion(w, v) : null;
     if (!v) {
-      return { window_id: w.id, verdict: 'none', text: w.running ? 'The pane\'s foreground cannot be read here, so tuios has no opinion.' : 'The pane\'s program has exited.', agent_state: info, looks };
+      return { window_id: w.id, verdict: 'none' as const, text: w.running ? 'The pane\'s foreground cannot be read here, so tuios has no opinion.' : 'The pane\'s program has exited.', agent_state: info, looks };
     }
     return {
       window_id: w.id,
@@ -51,7 +92,7 @@ export const explainAgentDetect = defineVerb({
       evidence: v.evidence,
       leader: proc(v.leader),
       process: proc(v.process),
-      behind: v.behind.map(proc),
+      behind: v.behind.map(procJson),
       interpreter: v.interpreter,
       eligible_token: v.token,
       hint: v.hint,

@@ -11,8 +11,32 @@ import { findHarness } from '../detection/manifest.js';
 import { parseFixture, SCREEN_MARK } from '../detection/fixture.js';
 import { progressText } from '../screen/emulator.js';
 import { MAX_TAIL_LINES } from '../detection/rules/compile.js';
+import { STATES, KINDS } from '../agent-state/state.js';
 
-function verdictJson(v: Verdict | null) {
+const RULE_STATES = ['needs_input', 'working', 'idle', 'done'] as const;
+const kindSchema = z.enum([...KINDS, '']);
+
+/** A verdict: the state a rule decided (null: none, or a freeze), its kind, message and rule id. */
+const verdictSchema = z.object({
+  state: z.enum(RULE_STATES).nullable(),
+  kind: kindSchema,
+  message: z.string(),
+  rule: z.string().nullable(),
+  freeze: z.boolean(),
+});
+
+/** One rule's trace: whether it fired and, when not, why. */
+const traceSchema = z.object({
+  id: z.string(),
+  priority: z.number(),
+  state: z.enum([...RULE_STATES, 'skip']).nullable(),
+  region: z.string(),
+  fired: z.boolean(),
+  why: z.string().nullable(),
+  region_text: z.array(z.string()).nullable().optional(),
+});
+
+function verdictJson(v: Verdict | null): z.input<typeof verdictSchema> {
   if (!v) return { state: null, kind: '', message: '', rule: null, freeze: false };
   return { state: v.freeze ? null : v.state, kind: v.kind, message: v.message, rule: v.rule?.id ?? null, freeze: v.freeze };
 }
@@ -52,6 +76,28 @@ export const explainAgentScreen = defineVerb({
     title: z.string().max(4096).optional().describe('With --screen-file: the title the capture had'),
     progress: z.string().max(32).optional().describe('With --screen-file: the last OSC 9;4 report, e.g. 4;3'),
   }),
+  result: z.object({
+    harness: z.string(),
+    manifest_source: z.string(),
+    replaces_bundled: z.boolean(),
+    ...verdictSchema.shape,
+    tail: z.array(z.string()),
+    rules: z.array(traceSchema),
+    title: z.object({ title: z.string(), progress: z.string().nullable(), ...verdictSchema.shape, rules: z.array(traceSchema) }),
+    progress_rules: z.object({ ...verdictSchema.shape, rules: z.array(traceSchema) }).nullable(),
+    published: z.object({
+      state: z.enum(STATES),
+      kind: kindSchema,
+      message: z.string(),
+      rule: z.string().nullable(),
+      tier: z.enum(['screen', 'title', 'progress']).nullable(),
+      freeze: z.boolean(),
+      order_assumed: z.boolean(),
+      claims: z.array(z.object({ tier: z.enum(['screen', 'title', 'progress']), state: z.enum(STATES), kind: kindSchema, message: z.string(), rule: z.string().nullable() })),
+    }),
+    text: z.string(),
+  }),
+  print: (r) => r.text,
   run({ params, window, svc }) {
     let screen: string[];
     let title: string;
