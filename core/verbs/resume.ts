@@ -14,6 +14,8 @@ export const resumeAgent = defineVerb({
   types: true,
   cli: { usage: 'resume-agent -w W [--dry-run]' },
   params: z.object({ dry_run: z.boolean().optional().describe('Print the command, type nothing') }),
+  result: z.object({ window_id: z.string(), command: z.string(), argv: z.array(z.string()), typed: z.boolean() }),
+  print: 'fields',
   run({ params, window, svc }) {
     const w = window!;
     const r = paneResume(svc, w);

@@ -151,6 +151,8 @@ export const tuiInput = defineVerb({
     client: z.number().int().min(1).describe('The client id attach returned'),
     data: z.string().max(MAX_INPUT_B64).describe('The bytes, base64'),
   }),
+  result: z.object({}),
+  print: 'fields',
   run({ params, svc, caller }) {
     clientOf(svc, caller, params.client).input(Buffer.from(params.data, 'base64'));
     return {};
@@ -168,6 +170,8 @@ export const tuiResize = defineVerb({
     cols: z.number().int().min(MIN_COLS).max(MAX_COLS).describe('Columns'),
     rows: z.number().int().min(MIN_ROWS).max(MAX_ROWS).describe('Rows'),
   }),
+  result: z.object({}),
+  print: 'fields',
   run({ params, svc, caller }) {
     clientOf(svc, caller, params.client).resize(params.cols, params.rows);
     return {};
