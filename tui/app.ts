@@ -13,6 +13,8 @@ import { MIN_COLS } from '../core/limits.js';
 import { openStreamTerminal, type StreamTerminal } from './terminal.js';
 import { Canvas, attr, roleAttr, A_BOLD, A_INVERSE, PLAIN } from './canvas.js';
 import { KeyReader, type Token } from './keys.js';
+import { dispatchKey } from './key-table.js';
+import { CONFIRM_KEYS, GLOBAL_KEYS, PREFIX_KEYS, type AppKeyState, type AppKeyTarget } from './app-keys.js';
 import { LocalSource, type ScreenSource } from './source.js';
 import { layoutOf, reconcile, tile, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from './layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
@@ -34,8 +36,6 @@ import { clean, fit, textWidth } from './text.js';
 import { RowMemo, type Rect } from './pane-draw.js';
 import { AGE_TICK_MS, ECHO_FRAME_GAP_MS, ECHO_WINDOW_MS, FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES, RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, WALK_AGAIN_MS } from './limits.js';
 
-const PREFIX_KEY = 'C-b';
-
 /** The word an alert names a state by: the kind of block for an approval or a question. */
 function alertState(state: string, kind: string | null | undefined): string {
   return state === 'needs_input' && (kind === 'approval' || kind === 'question') ? kind : state;
@@ -44,7 +44,6 @@ function alertState(state: string, kind: string | null | undefined): string {
 const SIZE_OWNER = 'tui.size-owner';
 const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
 const LEAVE_SCREEN = '\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?9l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[0m\x1b[?25h\x1b[?1049l';
-const ARROWS: Record<string, Direction> = { Up: 'up', Down: 'down', Left: 'left', Right: 'right' };
 /** Bus events that change nothing this client draws. */
 /** Frame stats: CPU is sampled on one frame in this many and counted for all of them. */
 const CPU_SAMPLE_EVERY = 8;
@@ -421,23 +420,20 @@ export class Tui implements TuiHost {
 
   /** Handles one key, paste or mouse report; TO_PANE when all it did was write to the pane. */
   private onToken(tok: Token): typeof TO_PANE | void {
+    const st: AppKeyState = { overlay: this.overlay !== null, agentsSeen: this.agentsSeen };
     if (this.confirm) {
       const c = this.confirm;
       this.confirm = null;
-      if (tok.t === 'key' && (tok.name === 'y' || tok.name === 'Y')) c.yes();
-      else this.dock.say('Nothing was closed.');
+      dispatchKey(CONFIRM_KEYS, null, { yes: c.yes, no: () => this.dock.say('Nothing was closed.') }, tok);
       return;
     }
     if (this.prefix) {
       this.prefix = false;
-      return this.onPrefixKey(tok);
-    }
-    if (tok.t === 'key' && tok.name === PREFIX_KEY) {
-      this.prefix = true;
+      if (tok.t === 'key') dispatchKey(PREFIX_KEYS, st, this.keyTarget, tok);
       return;
     }
+    if (dispatchKey(GLOBAL_KEYS, st, this.keyTarget, tok).ran) return;
     if (this.overlay) return this.overlay.key(tok);
-    if (tok.t === 'key' && tok.name.startsWith('M-') && ARROWS[tok.name.slice(2)]) return this.moveFocus(ARROWS[tok.name.slice(2)]!);
     const w = this.focusedWindow();
     if (!w) return;
     if (tok.t === 'mouse') return this.onMouse(tok, w);
@@ -449,61 +445,34 @@ export class Tui implements TuiHost {
     return TO_PANE;
   }
 
-  private onPrefixKey(tok: Token): void {
-    if (tok.t !== 'key') return;
-    const k = tok.name;
-    const arrow = ARROWS[k.replace(/^[CMS]-/, '')];
-    if (arrow) return this.moveFocus(arrow);
-    if (/^[1-9]$/.test(k)) return this.switchWorkspace(Number(k));
-    switch (k) {
-      case 'c':
-        return this.track(this.newWindow(null));
-      case '%':
-        return this.track(this.newWindow('row'));
-      case '"':
-        return this.track(this.newWindow('column'));
-      case 'x':
-        return this.askClose();
-      case 'z':
-        return this.toggleZoom();
-      case 'n':
-        return this.stepWorkspace(1);
-      case 'p':
-        return this.stepWorkspace(-1);
-      case 's':
-      case 'w':
-        return this.openOverlay(new SessionSwitcher(this));
-      case '?':
-        return this.openHelp();
-      case 'd':
-        return this.close('detached');
-      case 'q':
-        // Closes a view drawn over the panes (a linked host's pane takes every other key).
-        if (this.overlay) return this.closeOverlay();
-        break;
-      case 'i':
-        return this.openAgents();
-      case 'o':
-        this.prefix = true; // spec: the prefix stays armed, so o again goes to the next one
-        return this.walkNeedsYou();
-      case 'O':
-        if (!this.agentsSeen) break;
-        return this.walkFinished();
-      case 'M':
-        // The agents view on the mail for you (the mailbox itself is m in that view).
-        if (!this.agentsSeen) break;
-        return this.openAgents(undefined, { mail: true });
-      case PREFIX_KEY:
-        if (this.overlay?.paneModes) return this.overlay.key(tok);
-        this.focusedWindow()?.write('\x02');
-        return;
-      case 'Esc':
-        return;
-    }
+  /** What the TUI's own keys act on (app-keys.ts). */
+  private readonly keyTarget: AppKeyTarget = {
+    moveFocus: (d) => this.moveFocus(d),
+    switchWorkspace: (n) => this.switchWorkspace(n),
+    stepWorkspace: (d) => this.stepWorkspace(d),
+    openWindow: (split) => this.track(this.newWindow(split)),
+    askClose: () => this.askClose(),
+    toggleZoom: () => this.toggleZoom(),
+    openSwitcher: () => this.openOverlay(new SessionSwitcher(this)),
+    openHelp: () => this.openHelp(),
+    detach: () => this.close('detached'),
+    closeOverlay: () => this.closeOverlay(),
+    openAgents: (select, opts) => this.openAgents(select, opts),
+    walkNeedsYou: () => this.walkNeedsYou(),
+    walkFinished: () => this.walkFinished(),
+    armPrefix: () => {
+      this.prefix = true;
+    },
+    sendPrefix: (tok) => {
+      if (this.overlay?.paneModes) return this.overlay.key(tok);
+      this.focusedWindow()?.write('\x02');
+    },
     // A key the prefix does not bind reaches the pane as it always did (a linked host's too).
-    if (this.overlay?.paneModes) this.overlay.key(tok);
-    else if (!this.overlay) this.focusedWindow()?.write(tok.raw);
-  }
+    unbound: (tok) => {
+      if (this.overlay?.paneModes) this.overlay.key(tok);
+      else if (!this.overlay) this.focusedWindow()?.write(tok.raw);
+    },
+  };
 
   private onMouse(tok: Extract<Token, { t: 'mouse' }>, w: Window): void {
     for (const [id, r] of this.tiles) {

@@ -2,6 +2,7 @@
 // deletion, undo and redo, and a long paste held as one block that the cursor steps over and
 // backspace removes whole. Text only: what it returns is queued, never executed.
 import type { Token } from './keys.js';
+import { dispatchKey, hintRows, hintText, type KeyRow, type KeyTable } from './key-table.js';
 import { EDITOR_MAX_ROWS, MAX_DRAFT_CHARS, PASTE_BLOCK_CHARS, PASTE_BLOCK_LINES } from './limits.js';
 
 /** A pasted block sits in the text as one private-use character that stands for it. */
@@ -16,6 +17,8 @@ export class Editor {
   private redo: Array<[string, number]> = [];
   private blocks: string[] = [];
   private backslash = false;
+  /** The key before this one typed a backslash (see enter). */
+  private afterBackslash = false;
 
   get empty(): boolean {
     return this.text.trim() === '';
@@ -106,100 +109,10 @@ export class Editor {
       return 'handled';
     }
     if (tok.t !== 'key') return 'ignored';
-    const k = tok.name;
-    const wasBackslash = this.backslash;
+    this.afterBackslash = this.backslash;
     this.backslash = false;
-    switch (k) {
-      case 'Enter':
-        if (wasBackslash && this.text[this.pos - 1] === '\\') {
-          this.cut(this.pos - 1, this.pos);
-          this.insert('\n');
-          return 'handled';
-        }
-        return 'send';
-      case 'C-j':
-      case 'M-Enter':
-      case 'S-Enter':
-        this.insert('\n');
-        return 'handled';
-      case 'Esc':
-        return 'close';
-      case 'Left':
-        if (this.pos > 0) this.pos -= this.prevLen();
-        return 'handled';
-      case 'Right':
-        if (this.pos < this.text.length) this.pos += this.nextLen();
-        return 'handled';
-      case 'M-Left':
-      case 'C-Left':
-      case 'M-b':
-        this.pos = this.wordLeft();
-        return 'handled';
-      case 'M-Right':
-      case 'C-Right':
-      case 'M-f':
-        this.pos = this.wordRight();
-        return 'handled';
-      case 'Home':
-      case 'C-a':
-        this.pos = this.lineStart();
-        return 'handled';
-      case 'End':
-      case 'C-e':
-        this.pos = this.lineEnd();
-        return 'handled';
-      case 'Up':
-      case 'Down': {
-        const col = this.pos - this.lineStart();
-        if (k === 'Up') {
-          const s = this.lineStart();
-          if (s === 0) return 'handled';
-          const ps = this.text.lastIndexOf('\n', s - 2) + 1;
-          this.pos = Math.min(ps + col, s - 1);
-        } else {
-          const e = this.lineEnd();
-          if (e >= this.text.length) return 'handled';
-          const ne = this.text.indexOf('\n', e + 1);
-          this.pos = Math.min(e + 1 + col, ne < 0 ? this.text.length : ne);
-        }
-        return 'handled';
-      }
-      case 'BSpace':
-        if (this.pos > 0) this.cut(this.pos - this.prevLen(), this.pos);
-        return 'handled';
-      case 'Delete':
-        if (this.pos < this.text.length) this.cut(this.pos, this.pos + this.nextLen());
-        return 'handled';
-      case 'C-w':
-      case 'M-BSpace':
-        this.cut(this.wordLeft(), this.pos);
-        return 'handled';
-      case 'C-u':
-        this.cut(this.lineStart(), this.pos);
-        return 'handled';
-      case 'C-k':
-        this.cut(this.pos, this.lineEnd());
-        return 'handled';
-      case 'C-z': {
-        const u = this.undo.pop();
-        if (u) {
-          this.redo.push([this.text, this.pos]);
-          [this.text, this.pos] = u;
-        }
-        return 'handled';
-      }
-      case 'M-z': {
-        const r = this.redo.pop();
-        if (r) {
-          this.undo.push([this.text, this.pos]);
-          [this.text, this.pos] = r;
-        }
-        return 'handled';
-      }
-      case 'C-c':
-        this.clear();
-        return 'handled';
-    }
+    const hit = dispatchKey(EDITOR_KEYS, null, this, tok);
+    if (hit.ran) return hit.result;
     const ch = tok.raw;
     if ([...ch].length === 1 && ch.codePointAt(0)! >= 0x20 && ch !== '\x7f') {
       if (ch === '\\') this.backslash = true;
@@ -207,6 +120,84 @@ export class Editor {
       return 'handled';
     }
     return 'ignored';
+  }
+
+  /** Enter: a line ending in `\` typed just before takes a line break instead of sending. */
+  enter(): EditorResult {
+    if (this.afterBackslash && this.text[this.pos - 1] === '\\') {
+      this.cut(this.pos - 1, this.pos);
+      this.insert('\n');
+      return 'handled';
+    }
+    return 'send';
+  }
+
+  newLine(): EditorResult {
+    this.insert('\n');
+    return 'handled';
+  }
+
+  left(): EditorResult {
+    if (this.pos > 0) this.pos -= this.prevLen();
+    return 'handled';
+  }
+
+  right(): EditorResult {
+    if (this.pos < this.text.length) this.pos += this.nextLen();
+    return 'handled';
+  }
+
+  /** To a place in the text: a word or a line's either end. */
+  jump(to: 'word-left' | 'word-right' | 'line-start' | 'line-end'): EditorResult {
+    this.pos = to === 'word-left' ? this.wordLeft() : to === 'word-right' ? this.wordRight() : to === 'line-start' ? this.lineStart() : this.lineEnd();
+    return 'handled';
+  }
+
+  /** Up or down a line, keeping the column where the line is long enough. */
+  vertical(up: boolean): EditorResult {
+    const col = this.pos - this.lineStart();
+    if (up) {
+      const s = this.lineStart();
+      if (s === 0) return 'handled';
+      const ps = this.text.lastIndexOf('\n', s - 2) + 1;
+      this.pos = Math.min(ps + col, s - 1);
+    } else {
+      const e = this.lineEnd();
+      if (e >= this.text.length) return 'handled';
+      const ne = this.text.indexOf('\n', e + 1);
+      this.pos = Math.min(e + 1 + col, ne < 0 ? this.text.length : ne);
+    }
+    return 'handled';
+  }
+
+  /** Deletes: the character before or at the cursor, the word before it, or the line before or after it. */
+  erase(what: 'back' | 'forward' | 'word' | 'line-before' | 'line-after'): EditorResult {
+    if (what === 'back') {
+      if (this.pos > 0) this.cut(this.pos - this.prevLen(), this.pos);
+    } else if (what === 'forward') {
+      if (this.pos < this.text.length) this.cut(this.pos, this.pos + this.nextLen());
+    } else if (what === 'word') this.cut(this.wordLeft(), this.pos);
+    else if (what === 'line-before') this.cut(this.lineStart(), this.pos);
+    else this.cut(this.pos, this.lineEnd());
+    return 'handled';
+  }
+
+  undoEdit(): EditorResult {
+    const u = this.undo.pop();
+    if (u) {
+      this.redo.push([this.text, this.pos]);
+      [this.text, this.pos] = u;
+    }
+    return 'handled';
+  }
+
+  redoEdit(): EditorResult {
+    const r = this.redo.pop();
+    if (r) {
+      this.undo.push([this.text, this.pos]);
+      [this.text, this.pos] = r;
+    }
+    return 'handled';
   }
 
   /** The lines to draw (blocks as their label) and the cursor in them, scrolled to `rows`. */
@@ -229,5 +220,62 @@ export class Editor {
     const cx = [...before[cy]!].length;
     const top = Math.max(0, cy - rows + 1);
     return { lines: all.slice(top, top + rows), cursor: { x: cx, y: cy - top }, selectedBlock: this.isBlock([...this.text.slice(0, this.pos)].pop()) };
+  }
+}
+
+/**
+ * The editor's keys. The footers of the views that type into an editor list its hinted rows; a
+ * view's own rows for Enter and Esc take over those two (`enter queue it`, `esc keep the draft`).
+ * Keys no row takes are typed, when they are a printable character.
+ */
+export const EDITOR_KEYS: KeyTable<null, Editor, EditorResult> = [
+  { keys: ['Enter'], help: 'send', run: (e) => e.enter() },
+  { keys: ['C-j', 'M-Enter', 'S-Enter'], help: 'new line', run: (e) => e.newLine() },
+  { keys: ['C-z'], help: 'undo', run: (e) => e.undoEdit() },
+  { keys: ['Esc'], help: 'close', run: () => 'close' },
+  { keys: ['M-z'], help: 'redo', footer: false, run: (e) => e.redoEdit() },
+  { keys: ['Left'], help: 'back a character', footer: false, run: (e) => e.left() },
+  { keys: ['Right'], help: 'on a character', footer: false, run: (e) => e.right() },
+  { keys: ['M-Left', 'C-Left', 'M-b'], label: 'alt+left', help: 'back a word', footer: false, run: (e) => e.jump('word-left') },
+  { keys: ['M-Right', 'C-Right', 'M-f'], label: 'alt+right', help: 'on a word', footer: false, run: (e) => e.jump('word-right') },
+  { keys: ['Home', 'C-a'], help: 'line start', footer: false, run: (e) => e.jump('line-start') },
+  { keys: ['End', 'C-e'], help: 'line end', footer: false, run: (e) => e.jump('line-end') },
+  { keys: ['Up'], help: 'line up', footer: false, run: (e) => e.vertical(true) },
+  { keys: ['Down'], help: 'line down', footer: false, run: (e) => e.vertical(false) },
+  { keys: ['BSpace'], help: 'delete back', footer: false, run: (e) => e.erase('back') },
+  { keys: ['Delete'], help: 'delete', footer: false, run: (e) => e.erase('forward') },
+  { keys: ['C-w', 'M-BSpace'], help: 'delete a word back', footer: false, run: (e) => e.erase('word') },
+  { keys: ['C-u'], help: 'delete to the line start', footer: false, run: (e) => e.erase('line-before') },
+  { keys: ['C-k'], help: 'delete to the line end', footer: false, run: (e) => e.erase('line-after') },
+  { keys: ['C-c'], help: 'clear', footer: false, run: (e) => (e.clear(), 'handled') },
+];
+
+/** The editor's own footer line (`enter send  ctrl+j new line  ctrl+z undo  esc close`). */
+export function editorHint(ascii: boolean): string {
+  return hintText(hintRows(EDITOR_KEYS, null), null, '  ', (l) => (l === 'enter' && !ascii ? '↵' : l));
+}
+
+/**
+ * The footer of a mode that types into an editor: the mode's rows, and before its last one (esc)
+ * the editor's hinted keys the mode leaves to the editor.
+ */
+export function typingHint<S>(rows: ReadonlyArray<KeyRow<S, never, unknown>>, s: S): string {
+  const own = new Set(rows.flatMap((r) => r.keys));
+  const editor = hintText(hintRows(EDITOR_KEYS, null).filter((r) => !r.keys.some((k) => own.has(k))), null);
+  const last = rows.length - 1;
+  return [hintText(rows.slice(0, last), s), editor, hintText(rows.slice(last), s)].filter(Boolean).join('   ');
+}
+
+/**
+ * A token for a mode that types into `ed`. The mode's rows for keys other than Enter and Esc go
+ * first (ctrl+] in a reply); the rest is the editor's, and what it makes of Enter and Esc (send,
+ * close: a `\`-ended line's Enter is a line break instead) runs the mode's row for that key.
+ */
+export function typeInto<S, V>(table: KeyTable<S, V>, s: S, v: V, ed: Editor, tok: Token): void {
+  if (tok.t === 'key' && tok.name !== 'Enter' && tok.name !== 'Esc' && dispatchKey(table, s, v, tok).ran) return;
+  const res = ed.key(tok);
+  if (res === 'send' || res === 'close') {
+    const name = res === 'send' ? 'Enter' : 'Esc';
+    dispatchKey(table, s, v, { t: 'key', raw: '', name });
   }
 }

@@ -1,5 +1,6 @@
 // The card of an approval or a plan a harness's hook holds for the Inbox (spec: Approvals from the
-// Inbox, Plans): the whole line, the keys that answer it, and for `2` the exact rules it adds. A
+// Inbox, Plans): the whole line, the keys that answer it (from the agents view's key table), and
+// for `2` the exact rules it adds. A
 // key answers only what the person read: the item must have been on screen, as it is, for 0.4 s,
 // and a plan's `1` and `2` only once its last line was drawn.
 import type { Canvas } from './canvas.js';
@@ -14,11 +15,10 @@ export function heldItem(items: Item[]): Item | undefined {
   return items.find((i) => i.held && typeof i.ref.request_id === 'string');
 }
 
-const KEY_WORDS: Record<string, [string, string]> = {
-  '1': ['allow', 'approve'],
-  '2': ['always', 'approve, accept edits'],
-  '3': ['deny', 'keep planning'],
-};
+/** The answers a held item offers ('1', '3'; '2' when the harness can add a rule). */
+export function heldOffers(item: Item): string[] {
+  return String(item.ref.offers ?? '1,3').split(',');
+}
 
 export class HeldCard {
   private shownKey = '';
@@ -41,7 +41,7 @@ export class HeldCard {
 
   /** Why a key may not answer yet, or null when it may. */
   refusal(item: Item, key: string, now: number): string | null {
-    const offered = String(item.ref.offers ?? '1,3').split(',');
+    const offered = heldOffers(item);
     if (`${item.ref.request_id}\n${item.ref.line}\n${item.ref.plan_sha ?? ''}` !== this.shownKey || now - this.shownAt < HOLD_SETTLE_MS) {
       return 'The approval just arrived or changed on screen; read it, then press the key again.';
     }
@@ -50,8 +50,8 @@ export class HeldCard {
     return null;
   }
 
-  /** `reasons`: the harness passes a deny's reason on, so `R` is offered. */
-  draw(cv: Canvas, r: Rect, item: Item, now: number, ascii: boolean, reasons = false): void {
+  /** `keys`: the line of keys that answer it, from the view's key table. */
+  draw(cv: Canvas, r: Rect, item: Item, now: number, ascii: boolean, keys: string): void {
     this.seen(item, now);
     const end = r.x + r.w;
     const bottom = r.y + r.h;
@@ -61,7 +61,7 @@ export class HeldCard {
     };
     const plan = item.kind === 'plan';
     put(plan ? `plan · ${clean(item.summary)}` : clean(String(item.ref.line ?? item.summary)), attr(3, -1, A_BOLD));
-    const offered = String(item.ref.offers ?? '1,3').split(',');
+    const offered = heldOffers(item);
     if (plan) {
       const lines = String(item.ref.plan ?? '').replace(/\n+$/, '').split('\n');
       const room = Math.max(0, bottom - y - 3);
@@ -74,7 +74,6 @@ export class HeldCard {
       for (let i = 0; i < text.length && y < bottom - 3; i += r.w) put(text.slice(i, i + r.w), PLAIN);
     }
     if (offered.includes('2') && item.ref.rules) put(`2 adds: ${clean(String(item.ref.rules))}`, roleAttr('muted'));
-    const keys = offered.map((k) => `${k} ${KEY_WORDS[k]![plan ? 1 : 0]}`).join('  ') + (reasons && offered.includes('3') ? `  R ${plan ? 'keep planning' : 'deny'} with a reason` : '');
-    put(now - this.shownAt < HOLD_SETTLE_MS ? 'Read it: the keys work in a moment.' : `${keys}   d dismiss   enter answer in the pane`, roleAttr('accent'));
+    put(now - this.shownAt < HOLD_SETTLE_MS ? 'Read it: the keys work in a moment.' : keys, roleAttr('accent'));
   }
 }

@@ -6,3 +6,6 @@ const MOVES: Record<string, number> = { j: 1, Down: 1, k: -1, Up: -1, g: -1e9, H
 export function listMove(key: string): number | null {
   return Object.hasOwn(MOVES, key) ? MOVES[key]! : null;
 }
+
+/** Every key listMove takes. */
+export const LIST_MOVE_KEYS: readonly string[] = Object.keys(MOVES);

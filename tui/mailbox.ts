@@ -3,7 +3,6 @@
 // to start one to an agent of this session. It reads with read-agent-messages and writes with
 // send-agent-message over the client's own connection; only opening a thread, as the person with
 // the nonce, marks your mail read. Everything else only looks.
-import { listMove } from './list-keys.js';
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_INVERSE, PLAIN } from './canvas.js';
 import type { Rect } from './pane-draw.js';
@@ -11,7 +10,9 @@ import type { Token } from './keys.js';
 import type { Overlay, TuiHost } from './overlay.js';
 import type { AgentRow } from './rows.js';
 import type { Disposable } from '../core/bus.js';
-import { Editor } from './editor.js';
+import { Editor, typeInto, typingHint } from './editor.js';
+import { dispatchKey, hintRows, hintText } from './key-table.js';
+import { MAILBOX_COMPOSE_KEYS, MAILBOX_KEYS, MAILBOX_REPLY_KEYS, type MailboxKeyState, type MailboxKeyTarget, type MailboxMode } from './mailbox-keys.js';
 import { stateMark } from './marks.js';
 import { age, clean, fit, pad } from './text.js';
 import { EDITOR_MAX_ROWS, MAIL_PANES_READ_MAX } from './limits.js';
@@ -30,7 +31,6 @@ export function newMailboxMemory(): MailboxMemory {
   return { selected: null, drafts: new Map(), compose: null };
 }
 
-type Mode = 'list' | 'thread' | 'reply' | 'pick' | 'compose';
 
 export interface MailboxOptions {
   /** Open on this thread. */
@@ -41,9 +41,9 @@ export interface MailboxOptions {
   back?: () => void;
 }
 
-export class MailboxView implements Overlay {
+export class MailboxView implements Overlay, MailboxKeyTarget {
   readonly fullScreen = true;
-  private mode: Mode = 'list';
+  private mode: MailboxMode = 'list';
   private msgs: MailMessage[] = [];
   private loaded = false;
   private loading = false;
@@ -142,13 +142,6 @@ export class MailboxView implements Overlay {
     return ts[0];
   }
 
-  private move(d: number): void {
-    const ts = this.lastThreads;
-    if (!ts.length) return;
-    const i = Math.max(0, ts.findIndex((t) => t.id === this.mem.selected));
-    this.mem.selected = ts[Math.max(0, Math.min(ts.length - 1, i + d))]!.id;
-  }
-
   // ---- acts ----
 
   /** Opens a thread; as the person, with the nonce, that marks your mail in it read. */
@@ -203,7 +196,7 @@ export class MailboxView implements Overlay {
     return this.agents().filter((a) => a.w && !a.host && a.sessionId === this.host.sessionId && !a.w.closed);
   }
 
-  private async sendNew(): Promise<void> {
+  private async sendNewMessage(): Promise<void> {
     const c = this.mem.compose;
     if (!c) return;
     const r = await this.host.acts.call<{ sent: Array<{ thread: number; verified_human: boolean }> }>('send-agent-message', { window: c.to, text: c.editor.value(), from: 'human' }, true);
@@ -218,109 +211,109 @@ export class MailboxView implements Overlay {
     this.host.redraw();
   }
 
-  // ---- keys ----
+  // ---- keys (mailbox-keys.ts) ----
+
+  private keyState(): MailboxKeyState {
+    return { mode: this.mode, back: !!this.opts.back };
+  }
 
   key(tok: Token): void {
-    switch (this.mode) {
-      case 'reply':
-        return this.replyKey(tok);
-      case 'compose':
-        return this.composeKey(tok);
-      case 'pick':
-        return this.pickKey(tok);
-      case 'thread':
-        return this.threadKey(tok);
-      default:
-        return this.listKey(tok);
-    }
+    if (this.mode === 'reply') return this.replyKey(tok);
+    if (this.mode === 'compose') return this.composeKey(tok);
+    if (tok.t !== 'key') return;
+    dispatchKey(MAILBOX_KEYS[this.mode], this.keyState(), this, tok);
   }
 
-  private listKey(tok: Token): void {
-    if (tok.t !== 'key') return;
+  move(d: number): void {
+    const ts = this.lastThreads;
+    if (ts.length) {
+      const i = Math.max(0, ts.findIndex((t) => t.id === this.mem.selected));
+      this.mem.selected = ts[Math.max(0, Math.min(ts.length - 1, i + d))]!.id;
+    }
+    this.host.redraw();
+  }
+
+  openSelected(reply: boolean): void {
     const t = this.selected();
-    const step = listMove(tok.name);
-    if (step !== null) {
-      this.move(step);
+    if (t) this.openThread(t.id, reply);
+    this.host.redraw();
+  }
+
+  newMessage(): void {
+    if (this.mem.compose) {
+      this.mode = 'compose';
       return this.host.redraw();
     }
-    switch (tok.name) {
-      case 'Enter':
-      case 'l':
-      case 'Right':
-        if (t) this.openThread(t.id, false);
-        break;
-      case 'r':
-        if (t) this.openThread(t.id, true);
-        break;
-      case 'n':
-        if (this.mem.compose) {
-          this.mode = 'compose';
-          break;
-        }
-        if (this.pickable().length === 0) {
-          this.host.dock.say('No agent in this session to write to.');
-          return;
-        }
-        this.pickAt = 0;
-        this.mode = 'pick';
-        break;
-      case '?':
-        this.host.openHelp('agents');
-        return;
-      case 'Esc':
-      case 'q':
-        if (this.opts.back) this.opts.back();
-        else this.host.closeOverlay();
-        return;
-      default:
-        return;
+    if (this.pickable().length === 0) return this.host.dock.say('No agent in this session to write to.');
+    this.pickAt = 0;
+    this.mode = 'pick';
+    this.host.redraw();
+  }
+
+  openHelp(): void {
+    this.host.openHelp('agents');
+  }
+
+  leave(): void {
+    if (this.opts.back) this.opts.back();
+    else this.host.closeOverlay();
+  }
+
+  scrollBy(d: number): void {
+    this.scroll = Math.max(0, this.scrollNow() + d);
+    this.host.redraw();
+  }
+
+  scrollTo(top: boolean): void {
+    this.scroll = top ? 0 : Infinity;
+    this.host.redraw();
+  }
+
+  startReply(): void {
+    this.openReply();
+    this.host.redraw();
+  }
+
+  toList(): void {
+    this.mode = 'list';
+    this.open = null;
+    this.host.redraw();
+  }
+
+  pickMove(d: number): void {
+    const list = this.pickable();
+    this.pickAt = d > 0 ? Math.min(list.length - 1, this.pickAt + d) : Math.max(0, this.pickAt + d);
+    this.host.redraw();
+  }
+
+  pickChosen(): void {
+    const list = this.pickable();
+    const a = list[Math.min(this.pickAt, list.length - 1)];
+    if (!a?.w) this.mode = 'list';
+    else {
+      this.mem.compose = { to: a.w.id, name: a.name, editor: new Editor() };
+      this.mode = 'compose';
     }
     this.host.redraw();
   }
 
-  private threadKey(tok: Token): void {
-    if (tok.t !== 'key') return;
-    switch (tok.name) {
-      case 'j':
-      case 'Down':
-        this.scroll = this.scrollNow() + 1;
-        break;
-      case 'k':
-      case 'Up':
-        this.scroll = Math.max(0, this.scrollNow() - 1);
-        break;
-      case 'C-d':
-      case 'PgDn':
-      case ' ':
-        this.scroll = this.scrollNow() + 10;
-        break;
-      case 'C-u':
-      case 'PgUp':
-        this.scroll = Math.max(0, this.scrollNow() - 10);
-        break;
-      case 'g':
-      case 'Home':
-        this.scroll = 0;
-        break;
-      case 'G':
-      case 'End':
-        this.scroll = Infinity;
-        break;
-      case 'r':
-      case 'Tab':
-        this.openReply();
-        break;
-      case 'Esc':
-      case 'q':
-      case 'h':
-      case 'Left':
-        this.mode = 'list';
-        this.open = null;
-        break;
-      default:
-        return;
-    }
-    this.host.redraw();
+  sendReply(): void {
+    const id = this.open;
+    const ed = id === null ? undefined : this.mem.drafts.get(id);
+    if (id === null || !ed || ed.empty) return;
+    this.mode = 'thread';
+    this.host.track(this.reply(id, ed));
+  }
+
+  sendNew(): void {
+    const c = this.mem.compose;
+    if (!c || c.editor.empty) return;
+    this.mode = 'list';
+    this.host.track(this.sendNewMessage());
+  }
+
+  keepDraft(): void {
+    this.mode = this.mode === 'compose' ? 'list' : 'thread';
   }
 
   private replyKey(tok: Token): void {
@@ -330,44 +323,7 @@ export class MailboxView implements Overlay {
       this.mode = 'thread';
       return this.host.redraw();
     }
-    const res = ed.key(tok);
-    if (res === 'close') this.mode = 'thread';
-    else if (res === 'send' && !ed.empty) {
-      this.mode = 'thread';
-      this.host.track(this.reply(id, ed));
-    }
-    this.host.redraw();
-  }
-
-  private pickKey(tok: Token): void {
-    if (tok.t !== 'key') return;
-    const list = this.pickable();
-    switch (tok.name) {
-      case 'j':
-      case 'Down':
-        this.pickAt = Math.min(list.length - 1, this.pickAt + 1);
-        break;
-      case 'k':
-      case 'Up':
-        this.pickAt = Math.max(0, this.pickAt - 1);
-        break;
-      case 'Enter': {
-        const a = list[Math.min(this.pickAt, list.length - 1)];
-        if (!a?.w) {
-          this.mode = 'list';
-          break;
-        }
-        this.mem.compose = { to: a.w.id, name: a.name, editor: new Editor() };
-        this.mode = 'compose';
-        break;
-      }
-      case 'Esc':
-      case 'q':
-        this.mode = 'list';
-        break;
-      default:
-        return;
-    }
+    typeInto(MAILBOX_REPLY_KEYS, this.keyState(), this, ed, tok);
     this.host.redraw();
   }
 
@@ -377,12 +333,7 @@ export class MailboxView implements Overlay {
       this.mode = 'list';
       return this.host.redraw();
     }
-    const res = c.editor.key(tok);
-    if (res === 'close') this.mode = 'list';
-    else if (res === 'send' && !c.editor.empty) {
-      this.mode = 'list';
-      this.host.track(this.sendNew());
-    }
+    typeInto(MAILBOX_COMPOSE_KEYS, this.keyState(), this, c.editor, tok);
     this.host.redraw();
   }
 
@@ -514,12 +465,9 @@ export class MailboxView implements Overlay {
   }
 
   private drawFooter(cv: Canvas, r: Rect): void {
-    let keys: string;
-    const back = this.opts.back ? 'esc back to the agents' : 'esc close';
-    if (this.mode === 'reply' || this.mode === 'compose') keys = 'enter send   ctrl+j new line   ctrl+z undo   esc keep the draft';
-    else if (this.mode === 'pick') keys = 'j/k move   enter write to it   esc cancel';
-    else if (this.mode === 'thread') keys = 'j/k scroll   g/G top, newest   r reply   esc back to the list';
-    else keys = `j/k move   enter open   r reply   n new message   ${back}`;
+    const st = this.keyState();
+    const table = MAILBOX_KEYS[this.mode];
+    const keys = this.mode === 'reply' || this.mode === 'compose' ? typingHint(hintRows(table, st), st) : hintText(hintRows(table, st), st);
     cv.fill(r.x, r.y, r.w, 1, attr(-1, -1, A_INVERSE));
     cv.text(r.x + 1, r.y, fit(keys, r.w - 2, this.host.ascii), attr(-1, -1, A_INVERSE), r.x + r.w);
   }

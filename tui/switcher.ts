@@ -8,6 +8,13 @@ import { drawBox, type Overlay, type TuiHost } from './overlay.js';
 import { stateMark } from './marks.js';
 import { clean, fit } from './text.js';
 import { sessionMark } from './session-mark.js';
+import { dispatchKey, hintRows, hintText, type KeyTable } from './key-table.js';
+
+export const SWITCHER_KEYS: KeyTable<SessionSwitcher> = [
+  { keys: ['Enter'], help: 'show', run: (v) => v.show() },
+  { keys: ['j', 'Down', 'k', 'Up'], label: 'j/k', help: 'move', run: (v, k) => v.move(k === 'j' || k === 'Down' ? 1 : -1) },
+  { keys: ['Esc', 'q'], help: 'close', run: (v) => v.close() },
+];
 
 export class SessionSwitcher implements Overlay {
   readonly fullScreen = false;
@@ -24,29 +31,24 @@ export class SessionSwitcher implements Overlay {
   }
 
   key(tok: Token): void {
-    const list = this.sessions();
     if (tok.t !== 'key') return;
-    switch (tok.name) {
-      case 'j':
-      case 'Down':
-        this.sel = Math.min(list.length - 1, this.sel + 1);
-        break;
-      case 'k':
-      case 'Up':
-        this.sel = Math.max(0, this.sel - 1);
-        break;
-      case 'Enter': {
-        const s = list[this.sel];
-        this.host.closeOverlay();
-        if (s) this.host.switchSession(s.id);
-        return;
-      }
-      case 'Esc':
-      case 'q':
-        this.host.closeOverlay();
-        return;
-    }
+    // A key no row takes draws the list again, as it always did.
+    if (!dispatchKey(SWITCHER_KEYS, this, this, tok).ran) this.host.redraw();
+  }
+
+  move(d: number): void {
+    this.sel = Math.max(0, Math.min(this.sessions().length - 1, this.sel + d));
     this.host.redraw();
+  }
+
+  show(): void {
+    const s = this.sessions()[this.sel];
+    this.host.closeOverlay();
+    if (s) this.host.switchSession(s.id);
+  }
+
+  close(): void {
+    this.host.closeOverlay();
   }
 
   draw(cv: Canvas, area: Rect): null {
@@ -65,7 +67,7 @@ export class SessionSwitcher implements Overlay {
       cv.text(inner.x + 2, y, fit(clean(s.name), inner.w - 14), sel ? attr(-1, -1, A_INVERSE | A_BOLD) : PLAIN, inner.x + inner.w);
       cv.text(inner.x + inner.w - 10, y, `${n} window${n === 1 ? '' : 's'}`, sel ? base : roleAttr('muted'), inner.x + inner.w);
     });
-    cv.text(inner.x, inner.y + inner.h - 1, 'enter show  j/k move  esc close', roleAttr('muted'), inner.x + inner.w);
+    cv.text(inner.x, inner.y + inner.h - 1, hintText(hintRows(SWITCHER_KEYS, this), this, '  '), roleAttr('muted'), inner.x + inner.w);
     return null;
   }
 }
