@@ -14,8 +14,8 @@ import { OutboxSender } from './outbox/sender.js';
 import { dialLink, DialError, EXIT_NO_DAEMON, type Dialed } from './transport/dial.js';
 import type { KnownHosts } from './transport/known-hosts.js';
 import { OpenedStream } from './streams.js';
-import { settleResult, cleanErrorBody, cleanResult, peerLine } from './clean.js';
-import { runHostedReport } from '../core/hosts/hosted-pane.js';
+import { settleResult, peerLine } from './clean.js';
+import { runHostedReport } from '../core/hosts/hosted-report.js';
 import { LINK_CALL_TIMEOUT_MS, LINK_MAX_INFLIGHT_CALLS, LINK_MAX_STREAMS, LINK_REDIAL_FIRST_MS, LINK_REDIAL_MAX_MS, LINK_SEND_TIMEOUT_MS } from '../core/limits.js';
 
 // Call: only a hosted pane's report (as_window), run here as that window; StreamControl: a hosted

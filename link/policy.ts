@@ -3,7 +3,7 @@
 // not answer prompts, read files or have its mail held. Every remote call is judged here before
 // it runs; a refusal answers `forbidden`.
 import type { Config } from '../core/config/schema.js';
-import type { VerbDef } from '../core/rpc/verb.js';
+import type { VerbInfo } from '../core/rpc/verb-info.js';
 import { TuiosError } from '../core/errors.js';
 
 export interface LinkPolicy {
@@ -32,7 +32,7 @@ export function policyFor(c: Config, host: string): LinkPolicy {
  * when its record says so (`link.untargeted`: reads of the whole machine, and the fleet verbs that
  * start work here).
  */
-export function rightFor(v: VerbDef): Right {
+export function rightFor(v: VerbInfo): Right {
   if (v.stream) throw new TuiosError('unsupported', `${v.name} streams, and a stream does not run over a link.`);
   if (v.target === 'none' && !v.link?.untargeted) throw new TuiosError('forbidden', `${v.name} does not run for a linked host.`, 'Run it on this machine itself.');
   if (v.access === 'person' || v.access === 'respond' || v.link?.right === 'respond') return 'respond';
@@ -50,7 +50,7 @@ export function checkRight(p: LinkPolicy, host: string, right: Right, what: stri
 }
 
 /** Admin verbs (kill-session, new-window, ...) also need the person there, vouched, besides write. */
-export function checkAdmin(v: VerbDef, host: string, vouched: boolean): void {
+export function checkAdmin(v: VerbInfo, host: string, vouched: boolean): void {
   if (v.access !== 'admin' || vouched) return;
   throw new TuiosError('forbidden', `${v.name} is refused: over a link it needs the person on ${host}, with respond allowed for ${host} here.`);
 }

@@ -44,7 +44,7 @@ export class ServedStreams {
   constructor(
     private readonly svc: Services,
     private readonly session: LinkSession,
-    private readonly kinds: StreamKinds,
+    private readonly kinds: StreamKinds<Services>,
     private readonly host: string,
     private readonly policy: () => LinkPolicy,
     private readonly callAs: CallAs = noCalls,

@@ -98,16 +98,16 @@ export interface StoreDeps {
   clock?: Clock;
   /** The silence window in ms; 0 turns the stall heuristic off. */
   stallMs: number;
+  /**
+   * The screen tier's last look before a stall demotion: true when a rule on the screen answered
+   * (the pane is left alone). None without a screen tier: the stall writes idle.
+   */
+  lastLook?: (w: Window) => boolean;
 }
 
 export class AgentStore {
   private readonly panes = new Map<string, PaneAgent>();
   private readonly clock: Clock;
-  /**
-   * The screen tier's last look before a stall demotion: true when a rule on the screen answered
-   * (the pane is left alone). Null while no screen tier is installed, when the stall writes idle.
-   */
-  lastLook: ((w: Window) => boolean) | null = null;
   /** Extra fields other services add to a pane's agent info (queued, subagents, ...). */
   private readonly infoProviders: Array<(w: Window) => Record<string, unknown>> = [];
 
@@ -455,7 +455,7 @@ export class AgentStore {
       }
       // Silence alone cannot tell a finished agent from one waiting on a person: the screen tier
       // gets a last look first, and a pane whose screen answers is left alone.
-      if (this.lastLook && this.lastLook(w)) {
+      if (this.deps.lastLook?.(w)) {
         if (p.record.view().state === 'working') {
           p.workingSince = Date.now();
           p.stallTimer = setTimeout(fire, this.deps.stallMs);
@@ -463,7 +463,7 @@ export class AgentStore {
         }
         return;
       }
-      p.record.demoteStall(this.lastLook ? 'unknown' : 'idle');
+      p.record.demoteStall(this.deps.lastLook ? 'unknown' : 'idle');
       this.commit(w, p);
     };
     p.stallTimer = setTimeout(fire, this.deps.stallMs);

@@ -36,14 +36,16 @@ import { offerResumes } from '../integrations/resume-offers.js';
 import type { Window } from '../model/window.js';
 import { MailStore } from '../mail/mail.js';
 import { AskStore } from '../mail/ask.js';
-import { PermissionsState, permissionsFrom } from '../security/access.js';
+import { PermissionsState, permissionsFrom } from '../security/permissions.js';
+import { enforce } from '../security/access.js';
 import { grantsOf, grantsText, parseGrants } from '../security/grants.js';
 import { OpCache } from '../delivery/typing.js';
 import { DeliveryQueue } from '../delivery/queue.js';
 import { packageRoot } from '../config/package-root.js';
 import { installFleet } from '../git/fleet.js';
 import { installPackStream } from '../git/pack-stream.js';
-import { HostedPanes, hostedPaneStream } from '../hosts/hosted-serve.js';
+import { HostedPanes } from '../hosts/hosted-serve.js';
+import { hostedPaneStream } from '../hosts/hosted-stream.js';
 import { forwardCall, remoteTargetFor } from '../hosts/forward.js';
 import { HOSTED_PANE_STREAM, HostedPane } from '../hosts/hosted-pane.js';
 import { join } from 'node:path';
@@ -163,13 +165,13 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     },
   });
   model = new Model(bus, log, starter, defaultCwd);
-  agents = new AgentStore({ bus, model, log, stallMs: stallMs(process.env) });
+  // The store asks the tier's last look before a stall demotion; the tier asks the detector for
+  // its confirmation looks; the detector runs its looks through the tier. Each call comes from a
+  // pane's output or a timer, after all three exist.
+  agents = new AgentStore({ bus, model, log, stallMs: stallMs(process.env), lastLook: (w) => tier.lastLook(w) });
   const manifests = loadManifests(join(packageRoot(), 'manifests'), paths.userManifestsDir, log);
-  detector = new Detector(model, agents, () => manifests, detectorConfig(config.current, process.env), procReader, log);
-  tier = new ScreenTier(agents, () => manifests);
-  detector.screenTier = tier;
-  tier.requestLook = (w) => detector.lookNow(w, undefined, true);
-  agents.lastLook = (w) => tier.lastLook(w);
+  tier = new ScreenTier(agents, () => manifests, (w) => detector.lookNow(w, undefined, true));
+  detector = new Detector(model, agents, () => manifests, detectorConfig(config.current, process.env), procReader, log, tier);
   bus.on('window-closed', (ev) => {
     detector.forget(ev.window_id);
     tier.forget(ev.window_id);
@@ -204,6 +206,10 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
       if (Array.isArray(v)) w.attrs.set('grants', parseGrants(v.map(String)));
     },
   });
+  // The grants check reads where a caller runs (svc.placement), which needs the finished graph: a
+  // call made before the services exist cannot happen (the socket listens after).
+  const queue = new DeliveryQueue({ bus, model, agents, manifests, config, inbox, mail, log, enforce: (caller, o) => enforce(svc, caller, o) });
+  agents.addInfo((w) => ({ queued: queue.count(w) }));
   const hook = new AfterStateHook(bus, model, log, () => ({ command: config.current.hooks.after_agent_state ?? null, timeoutMs: config.current.hooks.timeout_ms }), baseEnv);
 
   const svc: Services = {
@@ -223,14 +229,16 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     asks,
     permissions,
     ops: new OpCache(),
-    queue: null as unknown as DeliveryQueue,
+    queue,
     remote: null,
     linkStreams: new StreamKinds(),
     hostedPanes: new HostedPanes(),
     forward: { targetFor: (verb, params) => remoteTargetFor(svc, verb, params), call: (verb, target, params, caller, signal) => forwardCall(svc, verb, target, params, caller, signal) },
     endpoints: new Map(),
     harnessNames: (id: string) => findHarness(manifests, id)?.names ?? [],
-    dispatcher: null as unknown as Dispatcher,
+    // The verbs run with these services and the services call verbs: the dispatcher is built
+    // from them just below, and reached through this view, whose calls come after start-up.
+    dispatcher: { list: () => dispatcher.list(), get: (name) => dispatcher.get(name), call: (...a) => dispatcher.call(...a) },
     bootId: randomBytes(8).toString('hex'),
     startedAt: Date.now(),
     baseEnv,
@@ -245,16 +253,12 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     shutdown: (reason: string) => void stop(reason),
   };
   addWindowFields(svc, (w) => ({ agent_state: agents.info(w), ...(w.attrs.has('grants') ? { grants: w.attrs.get('grants') } : {}) }));
-  const queue = new DeliveryQueue(svc);
-  (svc as { queue: DeliveryQueue }).queue = queue;
-  agents.addInfo((w) => ({ queued: queue.count(w) }));
   const fleet = installFleet(svc);
   // worktree pull HOST:SESSION from a linked host opens this stream here.
   const unregisterPacks = installPackStream(svc);
   // A window on a linked host whose process runs here (its new-window --host).
   const unregisterHosted = svc.linkStreams.register(HOSTED_PANE_STREAM, hostedPaneStream(svc.hostedPanes));
   const dispatcher = new Dispatcher(svc, [...allVerbs, ...extensions.flatMap((e) => e.verbs ?? [])], { checkResults: process.env.TUIOS_CHECK_RESULTS === '1' });
-  (svc as { dispatcher: Dispatcher }).dispatcher = dispatcher;
 
   const restored = snapshot.restore(defaultCwd);
   if (restored.sessions > 0) log.info('restored sessions', restored);

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import type { Bus } from '../bus.js';
 import type { Model } from '../model/model.js';
 import type { SnapshotStore } from '../store/snapshot.js';
-import type { Dispatcher } from '../rpc/dispatch.js';
+import type { Responder } from '../rpc/responder.js';
 import type { Caller, Placement } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
 import type { AgentStore } from '../agent-state/store.js';
@@ -17,14 +17,22 @@ import type { Inbox } from '../inbox/inbox.js';
 import type { HoldRegistry } from '../inbox/holds.js';
 import type { MailStore } from '../mail/mail.js';
 import type { AskStore } from '../mail/ask.js';
-import type { PermissionsState } from '../security/access.js';
+import type { PermissionsState } from '../security/permissions.js';
 import type { OpCache } from '../delivery/typing.js';
 import type { DeliveryQueue } from '../delivery/queue.js';
 import type { RemoteHosts } from '../hosts/remote.js';
 import type { StreamKinds } from '../hosts/streams.js';
 import type { HostedPanes } from '../hosts/hosted-serve.js';
 import type { RemoteTarget } from '../hosts/target.js';
-import type { VerbDef } from '../rpc/verb.js';
+import type { VerbInfo } from '../rpc/verb-info.js';
+
+/** What the services see of the dispatcher (core/rpc/dispatch.ts implements it). */
+export interface VerbCalls {
+  list(): VerbInfo[];
+  get(name: string): VerbInfo | undefined;
+  /** One call as `caller`; rejects with the verb's TuiosError. */
+  call(verb: string, params: Record<string, unknown>, caller: Caller, out?: Responder, signal?: AbortSignal): Promise<unknown>;
+}
 
 export interface Services {
   readonly paths: Paths;
@@ -33,7 +41,8 @@ export interface Services {
   readonly bus: Bus;
   readonly model: Model;
   readonly snapshot: SnapshotStore;
-  readonly dispatcher: Dispatcher;
+  /** The verbs: their records, and calling one in-process (the TUI, ssh exec, a link, a hosted pane). */
+  readonly dispatcher: VerbCalls;
   readonly agents: AgentStore;
   /** The harness manifests loaded at start, in lookup order. */
   readonly manifests: ManifestSet;
@@ -52,7 +61,7 @@ export interface Services {
   /** Linked hosts: set by the link extension at start; null without it (another machine is refused). */
   remote: RemoteHosts | null;
   /** Stream kinds linked hosts may open here (the link serves them; parts register at start). */
-  readonly linkStreams: StreamKinds;
+  readonly linkStreams: StreamKinds<Services>;
   /** Processes this machine runs for windows held on linked hosts (their new-window --host). */
   readonly hostedPanes: HostedPanes;
   /**
@@ -60,8 +69,8 @@ export interface Services {
    * and hands them over, so it imports nothing of the hosts.
    */
   readonly forward: {
-    targetFor(verb: VerbDef, params: Record<string, unknown>): RemoteTarget | null;
-    call(verb: VerbDef, target: RemoteTarget, params: Record<string, unknown>, caller: Caller, signal: AbortSignal): Promise<unknown>;
+    targetFor(verb: VerbInfo, params: Record<string, unknown>): RemoteTarget | null;
+    call(verb: VerbInfo, target: RemoteTarget, params: Record<string, unknown>, caller: Caller, signal: AbortSignal): Promise<unknown>;
   };
   /** Where the extensions listen (ssh: {host, port, fingerprint}), as server-info reports it. */
   readonly endpoints: Map<string, unknown>;

@@ -3,7 +3,16 @@
 // after it counts; a pane that neither turns working or needs_input nor finishes a turn within
 // five seconds did not take the prompt.
 import type { Window } from '../model/window.js';
-import type { Services } from '../daemon/services.js';
+import type { Bus } from '../bus.js';
+import type { AgentStore } from '../agent-state/store.js';
+import type { ManifestSet } from '../detection/manifest.js';
+
+/** What delivering a prompt reads: the pane's state and harness, its manifest, the state events. */
+export interface PaneWatchDeps {
+  readonly agents: AgentStore;
+  readonly manifests: ManifestSet;
+  readonly bus: Bus;
+}
 import type { AgentState } from '../agent-state/state.js';
 import { TuiosError } from '../errors.js';
 import { TYPE_QUIET_MS, TYPE_QUIET_MAX_MS } from '../limits.js';
@@ -12,14 +21,14 @@ import { typePrompt, DEFAULT_INPUT, type InputSpec } from './typing.js';
 
 export const TAKE_MS = 5000;
 
-export function inputOf(svc: Services, w: Window): InputSpec {
+export function inputOf(svc: PaneWatchDeps, w: Window): InputSpec {
   const h = svc.agents.harnessOf(w);
   const m = h ? svc.manifests.byId.get(h) : undefined;
   return m?.input ?? DEFAULT_INPUT;
 }
 
 /** A harness whose rules can show a turn in progress: output alone is not the proof of a take for it. */
-export function showsWorking(svc: Services, w: Window): boolean {
+export function showsWorking(svc: PaneWatchDeps, w: Window): boolean {
   const h = svc.agents.harnessOf(w);
   const m = h ? svc.manifests.byId.get(h) : undefined;
   return !!m && canShowWorking(m.rules);
@@ -34,7 +43,7 @@ export interface Watch {
 }
 
 /** Starts watching a pane before a submit. */
-export function watchDelivery(svc: Services, w: Window): Watch {
+export function watchDelivery(svc: PaneWatchDeps, w: Window): Watch {
   const seq0 = svc.agents.recordOf(w)?.completionSeq ?? 0;
   const outputOnly = !showsWorking(svc, w);
   let sawWorking = false;
@@ -102,7 +111,7 @@ export function watchDelivery(svc: Services, w: Window): Watch {
 
 /** Types a prompt into an agent pane and checks it was taken. Used by ask-agent, the queue, start-agent and fan. */
 export async function deliverPrompt(
-  svc: Services,
+  svc: PaneWatchDeps,
   w: Window,
   text: string,
   recheck: () => void,

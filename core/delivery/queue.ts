@@ -3,13 +3,17 @@
 // agent-state changes it already sees, and only a pane whose rules cannot show working, with
 // something queued, is looked at on a timer (output then five seconds of silence is its rest).
 import type { Disposable } from '../bus.js';
-import type { Services } from '../daemon/services.js';
+import type { Model } from '../model/model.js';
+import type { ConfigStore } from '../config/config.js';
+import type { Inbox } from '../inbox/inbox.js';
+import type { MailStore } from '../mail/mail.js';
+import type { Logger } from '../log.js';
+import type { EnforceOpts } from '../security/grants.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
 import { TuiosError } from '../errors.js';
 import { canShowIdle } from '../detection/rules/compile.js';
-import { deliverPrompt, showsWorking } from './deliver.js';
-import { enforce } from '../security/access.js';
+import { deliverPrompt, showsWorking, type PaneWatchDeps } from './deliver.js';
 
 export const REST_MS = 1000;
 export const QUIET_REST_MS = 5000;
@@ -46,16 +50,27 @@ interface PaneQueue {
   wakeTimer: NodeJS.Timeout | null;
 }
 
+/** What the queue is built with (the composition root passes them in). */
+export interface QueueDeps extends PaneWatchDeps {
+  readonly model: Model;
+  readonly config: ConfigStore;
+  readonly inbox: Inbox;
+  readonly mail: MailStore;
+  readonly log: Logger;
+  /** The grants check right before a queued message is typed (security/access.ts enforce). */
+  enforce(caller: Caller, o: EnforceOpts): void;
+}
+
 export class DeliveryQueue implements Disposable {
   private next = 1;
   private readonly panes = new Map<string, PaneQueue>();
   private readonly subs: Disposable[] = [];
 
-  constructor(private readonly svc: Services) {
-    const bus = svc.bus;
+  constructor(private readonly deps: QueueDeps) {
+    const bus = deps.bus;
     this.subs.push(
       bus.on('agent-state', (ev) => {
-        const w = svc.model.windows.get(ev.window_id);
+        const w = deps.model.windows.get(ev.window_id);
         if (!w) return;
         if (ev.state === 'none') return this.drop(ev.window_id, 'the agent left the pane');
         const q = this.panes.get(ev.window_id);
@@ -71,7 +86,7 @@ export class DeliveryQueue implements Disposable {
         for (const q of this.panes.values()) q.messages = q.messages.filter((m) => m.by !== ev.window_id);
       }),
       bus.on('session-closed', (ev) => {
-        for (const [id, q] of this.panes) if (q.messages[0] && svc.model.windows.get(id)?.sessionId === ev.session_id) this.drop(id, 'the session ended');
+        for (const [id, q] of this.panes) if (q.messages[0] && deps.model.windows.get(id)?.sessionId === ev.session_id) this.drop(id, 'the session ended');
       }),
       bus.on('mail', (ev) => {
         if (ev.op === 'new' && ev.to !== 'human') this.scheduleWake(ev.to);
@@ -104,7 +119,7 @@ export class DeliveryQueue implements Disposable {
   }
 
   add(w: Window, text: string, by: string, caller: Caller | null, opts: { wake?: true } = {}): QueuedMessage {
-    const max = this.svc.config.current.agents.queue.max;
+    const max = this.deps.config.current.agents.queue.max;
     const q = this.pane(w.id);
     if (q.messages.length >= max) throw new TuiosError('queue_full', `${w.name} already has ${max} queued messages.`, 'Wait for it to take them, or drop one: tuios queue rm ID');
     const bytes = Buffer.byteLength(text);
@@ -126,8 +141,8 @@ export class DeliveryQueue implements Disposable {
       if (m.status === 'typing') throw new TuiosError('conflict', `Message ${id} is being typed and cannot be dropped.`);
       if (!mayDrop(m)) throw new TuiosError('forbidden', `Message ${id} was queued by someone else.`, 'A pane may drop only what it queued.');
       q.messages.splice(i, 1);
-      if (m.status === 'stalled') this.svc.inbox.closeWhere((it) => it.kind === 'question' && it.ref.queued === m.id, 'the stalled message was dropped');
-      const w = this.svc.model.windows.get(wid);
+      if (m.status === 'stalled') this.deps.inbox.closeWhere((it) => it.kind === 'question' && it.ref.queued === m.id, 'the stalled message was dropped');
+      const w = this.deps.model.windows.get(wid);
       if (w) this.consider(w, q);
       return m;
     }
@@ -139,17 +154,17 @@ export class DeliveryQueue implements Disposable {
     if (!q) return;
     if (q.timer) clearTimeout(q.timer);
     if (q.wakeTimer) clearTimeout(q.wakeTimer);
-    if (q.messages.length) this.svc.log.info('queue dropped', { window: windowId, messages: q.messages.length, reason });
+    if (q.messages.length) this.deps.log.info('queue dropped', { window: windowId, messages: q.messages.length, reason });
     this.panes.delete(windowId);
   }
 
   /** At rest the way fan judges a fresh agent ready: idle or done, unknown only when idle can never show. */
   private atRest(w: Window): boolean {
-    const s = this.svc.agents.stateOf(w);
+    const s = this.deps.agents.stateOf(w);
     if (s === 'idle' || s === 'done') return true;
     if (s !== 'unknown') return false;
-    const h = this.svc.agents.harnessOf(w);
-    const m = h ? this.svc.manifests.byId.get(h) : undefined;
+    const h = this.deps.agents.harnessOf(w);
+    const m = h ? this.deps.manifests.byId.get(h) : undefined;
     return !m || !canShowIdle(m.rules);
   }
 
@@ -161,15 +176,15 @@ export class DeliveryQueue implements Disposable {
     const now = Date.now();
     if (!this.atRest(w)) {
       q.restSince = null;
-      if (!showsWorking(this.svc, w)) this.armQuiet(w, q);
+      if (!showsWorking(this.deps, w)) this.armQuiet(w, q);
       return;
     }
-    const rec = this.svc.agents.recordOf(w);
+    const rec = this.deps.agents.recordOf(w);
     const restFrom = Math.max(rec?.enteredAt ?? now, q.restSince ?? 0);
     // One message per rest: the rest must be reached after the last message was typed.
-    const restReached = restFrom > q.lastTypedAt || (!showsWorking(this.svc, w) && w.lastOutputAt > q.lastTypedAt && now - w.lastOutputAt >= QUIET_REST_MS);
+    const restReached = restFrom > q.lastTypedAt || (!showsWorking(this.deps, w) && w.lastOutputAt > q.lastTypedAt && now - w.lastOutputAt >= QUIET_REST_MS);
     if (!restReached) {
-      if (!showsWorking(this.svc, w)) this.armQuiet(w, q);
+      if (!showsWorking(this.deps, w)) this.armQuiet(w, q);
       return;
     }
     const left = restFrom + REST_MS - now;
@@ -200,24 +215,24 @@ export class DeliveryQueue implements Disposable {
     }
     const recheck = () => {
       // Whoever queued it, never over a prompt; and the queuer's grants as they are now.
-      if (this.svc.agents.stateOf(w) === 'needs_input') throw new TuiosError('agent_blocked', `${w.name} is waiting on a prompt.`, undefined, { typed: false });
-      if (m.caller) enforce(this.svc, m.caller, { verb: 'queue-prompt', access: 'write', target: w, types: true, blockedCheck: false });
+      if (this.deps.agents.stateOf(w) === 'needs_input') throw new TuiosError('agent_blocked', `${w.name} is waiting on a prompt.`, undefined, { typed: false });
+      if (m.caller) this.deps.enforce(m.caller, { verb: 'queue-prompt', access: 'write', target: w, types: true, blockedCheck: false });
       // A linked machine's [hosts] policy as it is now (the link applied it only at queue time).
       const host = m.caller?.channel === 'link' ? (m.caller.host ?? '') : null;
-      if (host !== null && this.svc.config.current.hosts[host]?.write === false) throw new TuiosError('forbidden', `The linked host ${host} may no longer write here.`);
+      if (host !== null && this.deps.config.current.hosts[host]?.write === false) throw new TuiosError('forbidden', `The linked host ${host} may no longer write here.`);
     };
     try {
-      const r = await deliverPrompt(this.svc, w, m.text, recheck);
+      const r = await deliverPrompt(this.deps, w, m.text, recheck);
       r.watch.dispose();
       q.lastTypedAt = r.submittedAt;
       q.restSince = null;
-      if (m.wake) for (const msg of this.svc.mail.unannounced(w.id, w.sessionId)) msg.announced = true;
+      if (m.wake) for (const msg of this.deps.mail.unannounced(w.id, w.sessionId)) msg.announced = true;
       if (r.taken) {
         q.messages = q.messages.filter((x) => x !== m);
       } else {
         m.status = 'stalled';
         m.typed_at = r.submittedAt;
-        this.svc.inbox.open('question', { windowId: w.id, summary: `your queued message was typed but ${w.name} did not take it: look at the pane`, ref: { queued: m.id } });
+        this.deps.inbox.open('question', { windowId: w.id, summary: `your queued message was typed but ${w.name} did not take it: look at the pane`, ref: { queued: m.id } });
       }
     } catch (e) {
       const err = e as TuiosError;
@@ -226,7 +241,7 @@ export class DeliveryQueue implements Disposable {
       } else {
         // Its grants no longer cover it, or the pane is gone: dropped, logged, never typed.
         q.messages = q.messages.filter((x) => x !== m);
-        this.svc.log.info('queued message dropped before typing', { window: w.id, id: m.id, code: err.code });
+        this.deps.log.info('queued message dropped before typing', { window: w.id, id: m.id, code: err.code });
       }
     }
     this.consider(w, q);
@@ -235,8 +250,8 @@ export class DeliveryQueue implements Disposable {
   // ---- mail that wakes an agent at rest ----
 
   private scheduleWake(windowId: string): void {
-    const w = this.svc.model.windows.get(windowId);
-    if (!w || !this.svc.config.current.agents.mail.wake) return;
+    const w = this.deps.model.windows.get(windowId);
+    if (!w || !this.deps.config.current.agents.mail.wake) return;
     const q = this.pane(windowId);
     if (q.wakeTimer) return;
     const at = Math.max(Date.now() + WAKE_AFTER_MS, q.lastWakeAt + WAKE_GAP_MS);
@@ -248,18 +263,18 @@ export class DeliveryQueue implements Disposable {
   }
 
   private maybeWake(w: Window, q: PaneQueue): void {
-    if (w.closed || !this.svc.config.current.agents.mail.wake) return;
-    const pending = this.svc.mail.unannounced(w.id, w.sessionId);
+    if (w.closed || !this.deps.config.current.agents.mail.wake) return;
+    const pending = this.deps.mail.unannounced(w.id, w.sessionId);
     if (pending.length === 0) return;
-    if (this.svc.agents.stateOf(w) === 'none') return; // its prompt line is a shell's
+    if (this.deps.agents.stateOf(w) === 'none') return; // its prompt line is a shell's
     if (q.messages.some((m) => m.wake)) return; // a wake already waits: no second line
     // The wake carries the authority of whoever sent the mail, as its connection proved it.
     const senders = pending.map((m) => m.from_pane).filter((x): x is string => !!x);
     for (const s of senders) {
-      const sw = this.svc.model.windows.get(s);
+      const sw = this.deps.model.windows.get(s);
       if (!sw) continue;
       try {
-        enforce(this.svc, { connId: 0, channel: 'socket', pid: sw.pid, uid: null, readOnly: false, paneHint: sw.id, placement: { kind: 'pane', window: sw, how: 'mail sender' } }, { verb: 'send-agent-message', access: 'write', target: w, types: true, blockedCheck: false });
+        this.deps.enforce({ connId: 0, channel: 'socket', pid: sw.pid, uid: null, readOnly: false, paneHint: sw.id, placement: { kind: 'pane', window: sw, how: 'mail sender' } }, { verb: 'send-agent-message', access: 'write', target: w, types: true, blockedCheck: false });
       } catch {
         return;
       }
@@ -274,9 +289,9 @@ export class DeliveryQueue implements Disposable {
 
   /** The wake line holds only the count and the command: no text a sender chose. */
   private wakeLine(w: Window): string | null {
-    const n = this.svc.mail.unannounced(w.id, w.sessionId).length;
+    const n = this.deps.mail.unannounced(w.id, w.sessionId).length;
     if (n === 0) return null;
-    const s = this.svc.model.sessions.get(w.sessionId)?.name ?? '';
+    const s = this.deps.model.sessions.get(w.sessionId)?.name ?? '';
     const session = /^[A-Za-z0-9_.-]+$/.test(s) ? s : `'${s.replace(/'/g, '')}'`;
     return `You have ${n} unread tuios message${n === 1 ? '' : 's'}. Read them with: tuios read-agent-messages -s ${session} -w ${w.shortId} --unread`;
   }

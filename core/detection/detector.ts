@@ -62,7 +62,6 @@ interface PaneDet {
 export class Detector {
   private readonly panes = new Map<string, PaneDet>();
   private timer: NodeJS.Timeout | null = null;
-  screenTier: ScreenTier | null = null;
   /** Identifications run (for benchmarks and explain). */
   identifications = 0;
   /** Releases read, once per process identity (never on the idle tick: only when a pane is identified). */
@@ -75,6 +74,8 @@ export class Detector {
     private readonly config: DetectorConfig,
     private readonly reader: ProcReader,
     private readonly log: Logger,
+    /** The screen tier the looks run through; none: identification only (a test's detector). */
+    private readonly screenTier: ScreenTier | null = null,
   ) {
     // list-agents, get-agent-state and explain-agent-detect carry the release and its coverage.
     store.addInfo((w) => {

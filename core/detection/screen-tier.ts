@@ -46,12 +46,11 @@ function reading(v: Verdict) {
 
 export class ScreenTier implements OscReaders {
   private readonly panes = new Map<string, PaneTier>();
-  /** Asks the detector for another look (the confirmation looks of the idle hold). */
-  requestLook: ((w: Window) => void) | null = null;
-
   constructor(
     private readonly store: AgentStore,
     private readonly manifests: () => ManifestSet,
+    /** Asks the detector for another look (the confirmation looks of the idle hold). */
+    private readonly requestLook: ((w: Window) => void) | null = null,
   ) {}
 
   private rulesOf(w: Window) {

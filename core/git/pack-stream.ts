@@ -23,7 +23,7 @@ export function writableOver(sink: StreamSink): Writable {
   });
 }
 
-export const worktreePackStream: StreamKind = {
+export const worktreePackStream: StreamKind<Services> = {
   right: 'files',
   async open(svc: Services, params, sink) {
     const ref = typeof params.session === 'string' ? params.session : '';

@@ -6,14 +6,14 @@
 // for its answer, not the link's generic cap.
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
-import type { VerbDef } from '../rpc/verb.js';
+import type { VerbInfo } from '../rpc/verb-info.js';
 import { TuiosError } from '../errors.js';
 import { enforce } from '../security/access.js';
 import { remoteTargetOf, type RemoteTarget } from './target.js';
 import { LINK_CALL_MARGIN_MS } from '../limits.js';
 
 /** The remote target of a targeted call, or null when it runs here (with `local:` stripped in place). */
-export function remoteTargetFor(svc: Services, verb: VerbDef, params: Record<string, unknown>): RemoteTarget | null {
+export function remoteTargetFor(svc: Services, verb: VerbInfo, params: Record<string, unknown>): RemoteTarget | null {
   if (verb.target === 'none') return null;
   const session = typeof params.session === 'string' ? params.session : undefined;
   const window = typeof params.window === 'string' && !(params.window === 'human' && verb.humanMailbox) ? params.window : undefined;
@@ -27,7 +27,7 @@ export function remoteTargetFor(svc: Services, verb: VerbDef, params: Record<str
   return r.remote;
 }
 
-export async function forwardCall(svc: Services, verb: VerbDef, target: RemoteTarget, params: Record<string, unknown>, caller: Caller, signal: AbortSignal): Promise<unknown> {
+export async function forwardCall(svc: Services, verb: VerbInfo, target: RemoteTarget, params: Record<string, unknown>, caller: Caller, signal: AbortSignal): Promise<unknown> {
   const remote = svc.remote;
   if (!remote) throw new TuiosError('unsupported', 'This daemon has no link between hosts.', 'Run it on that machine itself.');
   if (verb.stream) throw new TuiosError('unsupported', `${verb.name} streams, and a stream does not run on another machine yet.`, `Run it there: ssh ${target.host} tuios ${verb.name} ...`);

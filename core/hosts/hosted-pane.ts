@@ -2,13 +2,11 @@
 // another machine). The process is a `hosted-pane` stream on that host's link: its output feeds the
 // window's emulator like a PTY's, and input, resize, flow control and kill go back as stream bytes
 // and control words. Reports from inside the pane come back as calls naming the window
-// (runHostedReport), which run here as that window and nothing else.
+// (hosted-report.ts), which run here as that window and nothing else.
 import type { HostedSpec } from '../pty/starter.js';
-import type { Services } from '../daemon/services.js';
-import type { Caller } from '../rpc/caller.js';
-import type { VerbDef } from '../rpc/verb.js';
+import type { VerbInfo } from '../rpc/verb-info.js';
 import type { RemoteHosts } from './remote.js';
-import { jsonObject, type RemoteStream } from './streams.js';
+import type { RemoteStream } from './streams.js';
 import type { ExitStatus, ProcView, WindowProcess } from '../pty/window-process.js';
 import { checkSnapshot, snapshotReader } from './hosted-procs.js';
 import { TuiosError } from '../errors.js';
@@ -18,7 +16,7 @@ import { DEFAULT_WAIT_MS, HOSTED_KILL_GRACE_MS, HOSTED_REATTACH_MS, HOSTED_START
 export const HOSTED_PANE_STREAM = 'hosted-pane';
 
 /**
- * What a hosted pane's process may call as its window is in each verb's record (VerbDef.hosted):
+ * What a hosted pane's process may call as its window is in each verb's record (VerbInfo.hosted):
  * - `report`: its state and what it does; their session and window params are replaced by the
  *   window's;
  * - `mail`: sending (its window and session name the recipient here) and reading (its own mailbox
@@ -30,8 +28,8 @@ export const HOSTED_PANE_STREAM = 'hosted-pane';
  */
 
 /** Every verb a hosted pane's process may call as its window, for refusals to list. */
-export function hostedVerbNames(verbs: readonly VerbDef[]): string[] {
-  const of = (k: VerbDef['hosted']) => verbs.filter((v) => v.hosted === k).map((v) => (v.name === 'wait-for' ? 'wait-for agent-message' : v.name));
+export function hostedVerbNames(verbs: readonly VerbInfo[]): string[] {
+  const of = (k: VerbInfo['hosted']) => verbs.filter((v) => v.hosted === k).map((v) => (v.name === 'wait-for' ? 'wait-for agent-message' : v.name));
   return [...of('report'), ...of('mail'), ...of('wait')];
 }
 
@@ -45,7 +43,7 @@ export function hostedWaitMs(timeout: unknown): number {
  * The longest a call from a hosted pane may run on the window's owner: a wait-for its (capped)
  * timeout, another verb its own budget (request-approval: the hold); undefined for a quick report.
  */
-export function hostedBudgetMs(verb: VerbDef, params: Record<string, unknown>): number | undefined {
+export function hostedBudgetMs(verb: VerbInfo, params: Record<string, unknown>): number | undefined {
   if (verb.name === 'wait-for') return hostedWaitMs(params.timeout);
   return verb.budgetMs?.(params as never);
 }
@@ -325,50 +323,4 @@ function refusal(reason: string | null, host: string): TuiosError {
   const known = ['forbidden', 'unsupported', 'limit_reached', 'invalid_params', 'spawn_failed', 'host_down', 'timeout', 'protocol_mismatch'];
   if (m && known.includes(m[1]!)) return new TuiosError(m[1] as 'forbidden', `${host}: ${m[2]!}`);
   return new TuiosError('host_down', `${host} ended the pane before it started${reason ? `: ${reason}` : ''}.`);
-}
-
-/**
- * A report from the process of one of our windows that runs on `host`: it runs here as that
- * window, a caller inside that pane, whatever session or window it names. A window that is not
- * ours, not on that host, or no longer running there is refused `forbidden`. `signal` is the
- * link's: a wait (wait-for agent-message, request-approval's hold) ends when the link drops.
- */
-export async function runHostedReport(svc: Services, host: string, asWindow: string | null, verb: string, paramsJson: string, signal?: AbortSignal): Promise<unknown> {
-  if (!asWindow) throw new TuiosError('forbidden', 'A linked host calls this machine only to report for a pane of ours that runs there.');
-  const w = svc.model.windows.get(asWindow);
-  if (!w || w.closed || w.host !== host || !(w.process instanceof HostedPane) || w.process.status !== 'running') {
-    throw new TuiosError('forbidden', `${host} runs no live pane of this machine's with the id ${asWindow.slice(0, 64)}.`);
-  }
-  const kind = svc.dispatcher.get(verb)?.hosted;
-  if (!kind) {
-    throw new TuiosError('forbidden', `${verb.slice(0, 64)} is not taken from a pane on another machine.`, `A pane there calls: ${hostedVerbNames(svc.dispatcher.list()).join(', ')}.`);
-  }
-  const mail = kind === 'mail';
-  const waits = kind === 'wait';
-  const params = jsonObject(paramsJson);
-  if (!params) throw new TuiosError('invalid_params', 'The report\'s params are not a JSON object.');
-  if (mail) delete params.nonce;
-  else {
-    for (const k of HOSTED_DROPPED_PARAMS) delete params[k];
-    params.window = w.id;
-  }
-  if (waits) {
-    const why = hostedWaitRefusal(verb, params);
-    if (why) throw new TuiosError('forbidden', why);
-    // A wait on the window's own mailbox, for at most an hour.
-    if (verb === 'wait-for') params.timeout = hostedWaitMs(params.timeout);
-  }
-  const caller: Caller = { connId: 0, channel: 'socket', pid: null, uid: null, readOnly: false, paneHint: w.id, host, placement: { kind: 'pane', window: w, how: `its process runs on ${host}` } };
-  const run = svc.dispatcher.call(verb, params, caller, undefined, signal);
-  if (waits) {
-    // The wait listens from here on (the dispatcher starts it before its first turn).
-    const fields = { host, window: w.id, verb: verb === 'wait-for' ? 'wait-for agent-message' : verb };
-    svc.log.info('hosted pane wait began', fields);
-    // A wait the link ended settles with nothing (its caller went): said as such.
-    run.then(
-      () => svc.log.info('hosted pane wait ended', { ...fields, outcome: signal?.aborted ? 'link dropped' : 'answered' }),
-      (e: unknown) => svc.log.info('hosted pane wait ended', { ...fields, outcome: signal?.aborted ? 'link dropped' : e instanceof TuiosError ? e.code : 'error' }),
-    );
-  }
-  return run;
 }

@@ -3,7 +3,6 @@
 // registry so a part of core can serve a kind without importing the link; the link looks kinds up
 // when a StreamOpen arrives and holds the opener to the right the kind names.
 import type { Readable } from 'node:stream';
-import type { Services } from '../daemon/services.js';
 
 /** The [hosts] policy right a linked host needs to open a kind. */
 export type LinkRight = 'list' | 'write' | 'respond' | 'files';
@@ -35,10 +34,11 @@ export interface StreamSink {
   readonly host: string;
 }
 
-export interface StreamKind {
+/** A kind of stream a linked host may open here; `C` is what it is opened with (the daemon's services). */
+export interface StreamKind<C = unknown> {
   right: LinkRight;
   /** Starts serving; a throw (a TuiosError) ends the stream with its code and message. */
-  open(svc: Services, params: Record<string, unknown>, sink: StreamSink, host: string): void | Promise<void>;
+  open(ctx: C, params: Record<string, unknown>, sink: StreamSink, host: string): void | Promise<void>;
 }
 
 /** A stream this machine opened on a linked host: its bytes, and why it ended. */
@@ -53,17 +53,17 @@ export type RemoteStream = Readable & {
   onControl(fn: (op: string, params: Record<string, unknown>) => void): void;
 };
 
-export class StreamKinds {
-  private readonly kinds = new Map<string, StreamKind>();
+export class StreamKinds<C = unknown> {
+  private readonly kinds = new Map<string, StreamKind<C>>();
 
-  register(name: string, k: StreamKind): () => void {
+  register(name: string, k: StreamKind<C>): () => void {
     if (!/^[a-z][a-z0-9-]{0,31}$/.test(name)) throw new Error(`a link stream kind is lowercase letters, digits and -, not ${JSON.stringify(name)}`);
     if (this.kinds.has(name)) throw new Error(`the link stream kind ${name} is registered twice`);
     this.kinds.set(name, k);
     return () => this.kinds.delete(name);
   }
 
-  get(name: string): StreamKind | undefined {
+  get(name: string): StreamKind<C> | undefined {
     return this.kinds.get(name);
   }
 }

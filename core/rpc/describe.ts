@@ -1,7 +1,7 @@
 // A verb described as data, from its one schema: what list-verbs answers and what the CLI's flag
 // table is generated from at build time.
 import { z } from 'zod';
-import { fullSchema, type VerbDef, type CliSpec } from './verb.js';
+import { fullSchema, type VerbInfo, type CliSpec } from './verb-info.js';
 
 export interface ParamDescription {
   name: string;
@@ -16,7 +16,7 @@ export interface VerbDescription {
   name: string;
   summary: string;
   help?: string;
-  target: VerbDef['target'];
+  target: VerbInfo['target'];
   mutates: boolean;
   stream: boolean;
   params: ParamDescription[];
@@ -34,7 +34,7 @@ function paramType(js: Record<string, unknown>): ParamDescription['type'] {
   return 'string';
 }
 
-export function describeVerb(v: VerbDef): VerbDescription {
+export function describeVerb(v: VerbInfo): VerbDescription {
   const schema = z.toJSONSchema(fullSchema(v), { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];

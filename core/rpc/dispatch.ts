@@ -11,14 +11,10 @@ import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import { enforce } from '../security/access.js';
 import { printResult } from './print.js';
+import type { Responder } from './responder.js';
 
-export interface Responder {
-  send(msg: object): void;
-  /** Bytes written but not yet taken by the peer: how a slow reader is told apart. */
-  pendingBytes(): number;
-  close(): void;
-  readonly signal: AbortSignal;
-}
+export type { Responder } from './responder.js';
+
 
 export type RequestId = string | number | null;
 

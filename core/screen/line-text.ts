@@ -3,7 +3,22 @@
 // straight from the cells into one string. xterm's version appends each cell's string, which for
 // a row of 60 characters makes 60 strings for the collector and a rope that every join or regex
 // flattens again; waits, looks and captures read thousands of rows while a flood runs.
-import type { CoreLine } from './scrollback.js';
+/** The fields of xterm 6.0.0's BufferLine used here (the version is pinned; see emulator.ts); the scrollback stores them. */
+export interface CoreLine {
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  _extendedAttrs: Record<number, CoreExtendedAttrs | undefined>;
+  length: number;
+  isWrapped: boolean;
+  translateToString(trimRight?: boolean): string;
+  loadCell(x: number, cell: unknown): unknown;
+}
+
+/** xterm's ExtendedAttrs (underline style and colour, OSC 8 link id), by its raw fields. */
+export interface CoreExtendedAttrs {
+  _ext: number;
+  _urlId: number;
+}
 
 // A cell's content word (xterm's buffer/Constants.ts): codepoint in bits 0-20, the combined flag
 // at 21, the width at 22-23. Text here is a Latin-1 codepoint (or none) with width 1.

@@ -15,24 +15,10 @@
 // A stored line keeps the width and wrapping it had when it left xterm: resizes reflow only the
 // hot zone, never these lines.
 import { SCROLLBACK_CHUNK_WORDS as CHUNK, SCROLLBACK_SPARE_LINES } from '../limits.js';
-import { lineString } from './line-text.js';
+import { lineString, type CoreLine, type CoreExtendedAttrs } from './line-text.js';
 
-/** The fields of xterm 6.0.0's BufferLine used here (the version is pinned; see emulator.ts). */
-export interface CoreLine {
-  _data: Uint32Array;
-  _combined: Record<number, string>;
-  _extendedAttrs: Record<number, CoreExtendedAttrs | undefined>;
-  length: number;
-  isWrapped: boolean;
-  translateToString(trimRight?: boolean): string;
-  loadCell(x: number, cell: unknown): unknown;
-}
+export type { CoreLine } from './line-text.js';
 
-/** xterm's ExtendedAttrs (underline style and colour, OSC 8 link id), by its raw fields. */
-interface CoreExtendedAttrs {
-  _ext: number;
-  _urlId: number;
-}
 
 // A cell is three words of BufferLine._data (xterm's buffer/Constants.ts): content, fg, bg.
 const CONTENT_HAS_TEXT = 0x3fffff; // codepoint bits and the combined flag

@@ -1,46 +1,13 @@
 // Applying grants to calls: the dispatcher's check before a verb runs, the check right before
-// text is written, and what a pane without admin may read. The permissions in force change at
-// once when the config gives less; giving more waits for `tuios config-apply` from outside every
-// pane (or a restart), since a process in a pane can write config.toml.
+// text is written, and what a pane without admin may read (the permissions in force:
+// permissions.ts).
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
-import type { Config } from '../config/schema.js';
-import { checkAccess, defaultGrants, expand, grantsOf, inReach, parseGrants, type Access, type PermissionsConfig } from './grants.js';
+import { checkAccess, defaultGrants, expand, grantsOf, inReach, type EnforceOpts } from './grants.js';
+
+export type { EnforceOpts } from './grants.js';
 import { TuiosError } from '../errors.js';
-
-export function permissionsFrom(c: Config): PermissionsConfig {
-  const mode = c.agents.permissions.mode === 'open' ? 'open' : 'strict'; // an unknown mode reads as strict
-  return { mode, grants: parseGrants(c.agents.permissions.grants) };
-}
-
-export class PermissionsState {
-  current: PermissionsConfig;
-  pending: PermissionsConfig | null = null;
-
-  constructor(initial: PermissionsConfig) {
-    this.current = initial;
-  }
-
-  /** A new config: less takes effect now, more waits to be applied by the person. */
-  offer(next: PermissionsConfig): void {
-    const now = expand(defaultGrants(this.current));
-    const then = expand(defaultGrants(next));
-    const widens = [...then].some((g) => !now.has(g));
-    if (widens) this.pending = next;
-    else {
-      this.current = next;
-      this.pending = null;
-    }
-  }
-
-  apply(): boolean {
-    if (!this.pending) return false;
-    this.current = this.pending;
-    this.pending = null;
-    return true;
-  }
-}
 
 /** The pane a caller runs in for grants: its placement's pane; an unknown pane holds the default. */
 export function paneOf(svc: Services, caller: Caller): { window: Window | null; inside: boolean } {
@@ -51,15 +18,6 @@ export function paneOf(svc: Services, caller: Caller): { window: Window | null; 
   return { window: hinted, inside: true };
 }
 
-export interface EnforceOpts {
-  verb: string;
-  access: Access;
-  target: Window | null;
-  sessionId?: string | null;
-  types?: boolean;
-  /** Typing into a prompt needs respond (false for the queue, which types only at rest). */
-  blockedCheck?: boolean;
-}
 
 /** Throws forbidden when a caller inside a pane may not do this; the person passes. */
 export function enforce(svc: Services, caller: Caller, o: EnforceOpts): void {

@@ -163,3 +163,14 @@ export function checkGrantChange(caller: Window | null, target: Window, want: Gr
     throw new TuiosError('forbidden', `set-pane-grants is refused for this pane: it would give ${more.join(', ')}, which this pane does not hold.`, 'A pane can never give more than it holds; admin cannot give respond.');
   }
 }
+
+/** One access check (security/access.ts enforce): the verb, what it needs, what it targets. */
+export interface EnforceOpts {
+  verb: string;
+  access: Access;
+  target: Window | null;
+  sessionId?: string | null;
+  types?: boolean;
+  /** Typing into a prompt needs respond (false for the queue, which types only at rest). */
+  blockedCheck?: boolean;
+}

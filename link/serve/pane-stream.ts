@@ -5,10 +5,11 @@
 // that cannot keep up is ended (`slow`) rather than buffered without bound; it opens the stream
 // again for a fresh snapshot.
 import type { StreamKind } from '../../core/hosts/streams.js';
+import type { Services } from '../../core/daemon/services.js';
 import { TuiosError } from '../../core/errors.js';
 import { LINK_MAX_PENDING_BYTES } from '../../core/limits.js';
 
-export const paneStream: StreamKind = {
+export const paneStream: StreamKind<Services> = {
   right: 'list',
   open(svc, params, sink) {
     const ref = typeof params.window === 'string' ? params.window : '';

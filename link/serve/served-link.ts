@@ -14,7 +14,7 @@ import { runCall } from './calls-in.js';
 import { ServedStreams } from '../streams.js';
 import type { StreamKinds } from '../../core/hosts/streams.js';
 import { TuiosError } from '../../core/errors.js';
-import { settleResult, cleanErrorBody, cleanResult } from '../clean.js';
+import { settleResult } from '../clean.js';
 import { LINK_CALL_TIMEOUT_MS, LINK_MAX_INFLIGHT_CALLS } from '../../core/limits.js';
 
 interface PendingCall {

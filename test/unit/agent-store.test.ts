@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { Bus, type BusEvent } from '../../core/bus.js';
 import { Model, type PaneStarter } from '../../core/model/model.js';
 import { AgentStore } from '../../core/agent-state/store.js';
+import type { Window } from '../../core/model/window.js';
 import { MetaTable, checkMetaCall, META_KEYS_PER_PANE } from '../../core/agent-state/meta.js';
 import { nullLogger } from '../../core/log.js';
 import { waitFor } from '../helpers/wait.js';
@@ -13,10 +14,10 @@ const starter: PaneStarter = {
   start: () => {},
 };
 
-function setup(stallMs = 0) {
+function setup(stallMs = 0, lastLook?: (w: Window) => boolean) {
   const bus = new Bus();
   const model = new Model(bus, nullLogger, starter, '/');
-  const store = new AgentStore({ bus, model, log: nullLogger, stallMs });
+  const store = new AgentStore({ bus, model, log: nullLogger, stallMs, lastLook });
   const s = model.createSession({ name: 's' });
   const w = model.createWindow(s, { name: 'a' });
   const published: Array<BusEvent<'agent-state'>> = [];
@@ -77,12 +78,10 @@ test('the stall: a working pane that goes quiet is demoted (idle with no screen 
   a.store.report(a.w, { state: 'working' });
   await waitFor(() => a.store.stateOf(a.w) === 'idle', { timeout: 10_000, what: 'the stall demotion' });
   assert.is(a.store.info(a.w).source, 'stall');
-  const b = setup(150);
-  b.store.lastLook = () => false;
+  const b = setup(150, () => false);
   b.store.report(b.w, { state: 'working' });
   await waitFor(() => b.store.stateOf(b.w) === 'unknown', { timeout: 10_000, what: 'the demotion to unknown' });
-  const c = setup(150);
-  c.store.lastLook = () => true; // the screen answered: left alone
+  const c = setup(150, () => true); // the screen answered: left alone
   c.store.report(c.w, { state: 'needs_input', message: 'q' });
   c.store.report(c.w, { state: 'working' });
   await new Promise((r) => setTimeout(r, 400));
