@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../core/rpc/verb.js';
 import { runningSshServer } from './running.js';
+import { str } from '../core/rpc/print-helpers.js';
 
 export const sshStatusVerb = defineVerb({
   name: 'ssh-status',
@@ -11,12 +12,33 @@ export const sshStatusVerb = defineVerb({
   target: 'none',
   mutates: false,
   params: z.object({}),
+  // Not listening ([ssh] enabled = false, or it failed to): only whether it is enabled.
+  result: z.union([
+    z.object({ enabled: z.boolean(), listening: z.null() }),
+    z.object({
+      enabled: z.literal(true),
+      listening: z.object({ host: z.string(), port: z.number().int() }),
+      fingerprint: z.string().nullable(),
+      authorized_keys: z.number().int(),
+      connections: z.number().int(),
+      shells: z.number().int(),
+      accepted: z.number().int(),
+      auth_refused: z.number().int(),
+      requests_refused: z.number().int(),
+      subsystems: z.array(z.string()),
+    }),
+  ]),
+  print: (r) => {
+    if (r.listening === null) return r.enabled ? 'ssh: not listening (the daemon log says why)' : 'ssh: off ([ssh] enabled = false)';
+    const at = r.listening;
+    return [`listening on ${at.host}:${at.port}, host key ${str(r.fingerprint)}`, `${str(r.connections)} connections, ${str(r.shells)} shells open; ${str(r.authorized_keys)} keys authorized`, `${str(r.accepted)} logins, ${str(r.auth_refused)} refused; ${str(r.requests_refused)} requests refused`].join('\n');
+  },
   run({ svc }) {
     const srv = runningSshServer(svc);
     if (!srv?.address) return { enabled: svc.config.current.ssh.enabled, listening: null };
     const c = srv.counts();
     return {
-      enabled: true,
+      enabled: true as const,
       listening: srv.address,
       fingerprint: (svc.endpoints.get('ssh') as { fingerprint?: string } | undefined)?.fingerprint ?? null,
       authorized_keys: srv.authorizedCount(),

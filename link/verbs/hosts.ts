@@ -13,6 +13,29 @@ import type { Services } from '../../core/daemon/services.js';
 import type { Links } from '../links.js';
 import { addHostText, removeHostText } from '../hosts-config.js';
 import { probeHostKey } from '../transport/dial.js';
+import { table, str } from '../../core/rpc/print-helpers.js';
+
+/** A linked host as list-hosts shows it: its link's status, how long since it was heard, and a label. */
+const hostStatusSchema = z.object({
+  name: z.string(),
+  address: z.string(),
+  port: z.number().int(),
+  state: z.enum(['connecting', 'up', 'down']),
+  since: z.number(),
+  seen_at: z.number(),
+  reason: z.string().nullable(),
+  detail: z.string().nullable(),
+  version: z.string().nullable(),
+  protocol: z.number().int().nullable(),
+  via: z.string().nullable(),
+  agents: z.number().int(),
+  items: z.number().int(),
+  dropped: z.number().int(),
+  mail_waiting: z.number().int(),
+  refused: z.array(z.object({ id: z.string(), to: z.string(), code: z.string(), reason: z.string(), at: z.number() })).readonly(),
+  seen_ms: z.number().nullable(),
+  label: z.string(),
+});
 
 /** The Links of each daemon (two daemons may run in one test process). */
 const links = new WeakMap<Services, Links>();
@@ -56,6 +79,8 @@ export const addHost = defineVerb({
     identity: z.string().min(1).max(4096).optional().describe('The private key to log in with (default ssh-agent, then ~/.ssh/id_*)'),
     confirm: z.string().max(128).optional().describe('The host key fingerprint you accept (SHA256:...)'),
   }),
+  result: z.object({ host: z.string(), address: z.string(), port: z.number().int(), fingerprint: z.string(), key_recorded: z.boolean(), known_from: z.string() }),
+  print: (r) => `linked to ${str(r.host)} at ${str(r.address)}:${str(r.port)} (host key ${str(r.fingerprint)}${r.key_recorded ? ', recorded' : ''})`,
   async run({ params, svc }) {
     const l = linksOf(svc);
     const port = params.port ?? 2222;
@@ -102,6 +127,16 @@ export const listHosts = defineVerb({
     usage: 'hosts [ls] [--json] | hosts add NAME ADDRESS ... | hosts rm NAME',
   },
   params: z.object({}),
+  // self: the name this machine goes by; served: the hosts whose links to here are open.
+  result: z.object({ self: z.string(), hosts: z.array(hostStatusSchema), served: z.array(z.string()) }),
+  print: (r) => {
+    const hs = r.hosts;
+    if (hs.length === 0) return `no linked hosts (this machine is ${str(r.self)}); add one with: tuios hosts add NAME ADDRESS`;
+    const rows = [['NAME', 'ADDRESS', 'STATE', 'AGENTS', 'INBOX'], ...hs.map((h) => [h.name, `${h.address}:${h.port}`, h.label, String(h.agents), String(h.items)])];
+    const waiting = hs.filter((h) => h.mail_waiting > 0).map((h) => `${h.mail_waiting} message${h.mail_waiting === 1 ? '' : 's'} wait${h.mail_waiting === 1 ? 's' : ''} for the link to ${h.name}`);
+    const why = hs.filter((h) => h.state === 'down' && h.detail).map((h) => `${h.name}: ${h.detail}`);
+    return [table(rows), ...(waiting.length || why.length ? [''] : []), ...waiting, ...why].join('\n');
+  },
   run({ svc }) {
     const l = linksOf(svc);
     const now = Date.now();
@@ -122,6 +157,8 @@ export const removeHost = defineVerb({
   mutates: true,
   cli: { positionals: ['name'], usage: 'hosts rm NAME' },
   params: z.object({ name: z.string().regex(HOST_NAME_RE).describe('The host') }),
+  result: z.object({ removed: z.string(), mail_dropped: z.number().int() }),
+  print: (r) => `removed ${str(r.removed)}${r.mail_dropped > 0 ? `; ${str(r.mail_dropped)} waiting messages dropped` : ''}`,
   run({ params, svc }) {
     const l = linksOf(svc);
     const h = svc.config.current.hosts[params.name];
