@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { STATES, KINDS, type AgentState } from '../agent-state/state.js';
+import { STATES, KINDS, SOURCES, type AgentState } from '../agent-state/state.js';
 import { checkMetaCall } from '../agent-state/meta.js';
 import { foreignPaneReason } from '../integrations/foreign-pane.js';
 import { findHarness } from '../detection/manifest.js';
@@ -16,6 +16,7 @@ import type { Caller } from '../rpc/caller.js';
 import { readableSessions, readsEverySession } from '../security/access.js';
 import { remoteAgentJson, remoteAgentSelectorRow } from '../hosts/rows.js';
 import { VERSION_HELP } from './detect.js';
+import { table, str } from '../rpc/print-helpers.js';
 
 const HARNESS_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** A conversation id as a hook reports it: printable, no spaces, bounded. */
@@ -66,6 +67,80 @@ function isCallerOrAncestor(caller: Caller, pid: number): boolean {
   return false;
 }
 
+const blockKindSchema = z.enum(['', ...KINDS]);
+
+/**
+ * A pane's agent on the wire (get-agent-state, list-agents): the store's info with the fields the
+ * daemon's parts add to it (queued from the delivery queue, the release from the detector,
+ * prompt_status from the fleet for a pane started with a first prompt).
+ */
+export const agentInfoSchema = z.object({
+  window_id: z.string(),
+  short_id: z.string(),
+  name: z.string(),
+  session_id: z.string(),
+  session: z.string().nullable(),
+  workspace: z.number().int(),
+  state: z.enum(STATES),
+  kind: blockKindSchema,
+  blocked_by: blockKindSchema,
+  message: z.string(),
+  source: z.enum(SOURCES).nullable(),
+  harness_id: z.string().nullable(),
+  identity: z.enum(['report', 'manifest', 'list', 'hint', '']),
+  confidence: z.enum(['certain', 'strong', 'none']),
+  needs_you: z.boolean(),
+  ready: z.boolean(),
+  evidence_age_ms: z.number().nullable(),
+  state_since: z.number().nullable(),
+  completion_seq: z.number().int(),
+  finished_unread: z.boolean(),
+  meta: z.record(z.string(), z.string()),
+  progress: z.number().nullable(),
+  agent_session_id: z.string().nullable(),
+  agent_session_harness: z.string().nullable(),
+  harness_pid: z.number().int().nullable(),
+  queued: z.number().int(),
+  subagents: z.number().int(),
+  harness_version: z.string().nullable(),
+  version_covered: z.boolean().nullable(),
+  prompt_status: z.enum(['waiting', 'typing', 'taken', 'stalled', 'not_ready', 'failed']).optional(),
+});
+export type AgentInfo = z.infer<typeof agentInfoSchema>;
+
+/**
+ * A pane's agent as agentInfoSchema says. The store answers Record<string, unknown> because the
+ * daemon's parts add their fields to it (AgentStore.addInfo); this is the one place that says
+ * which, as present.ts's windowInfo does for windows.
+ */
+export function agentInfo(svc: Services, w: Window): AgentInfo {
+  return svc.agents.info(w) as AgentInfo;
+}
+
+/** A linked host's agent row in list-agents --all-hosts (core/hosts/rows.ts remoteAgentJson). */
+export const remoteAgentSchema = z.object({
+  host: z.string(),
+  window_id: z.string(),
+  short_id: z.string(),
+  name: z.string(),
+  session: z.string(),
+  session_id: z.string(),
+  harness: z.string().nullable(),
+  state: z.string(),
+  kind: z.string(),
+  message: z.string(),
+  needs_you: z.boolean(),
+  state_since: z.number(),
+  finished_unread: z.boolean(),
+  group: z.string().nullable(),
+  cwd: z.string().nullable(),
+  down: z.boolean(),
+  seen_at: z.number(),
+  target: z.string(),
+  seen_ms: z.number(),
+  counted: z.boolean(),
+});
+
 export const setAgentState = defineVerb({
   name: 'set-agent-state',
   hosted: 'report',
@@ -89,6 +164,15 @@ export const setAgentState = defineVerb({
     activity: z.string().max(1000).optional().describe('What the agent is doing: the prompt\'s first line or the tool call (kept whether or not the state applies)'),
     event: z.string().max(64).optional().describe('The hook event the report comes from (for the log)'),
   }),
+  result: z.object({
+    window_id: z.string(),
+    short_id: z.string(),
+    session: z.string().nullable(),
+    applied: z.boolean(),
+    state: z.enum(STATES),
+    source: z.enum(SOURCES).nullable(),
+  }),
+  print: (r) => (r.applied ? '' : `not applied: ${r.state} stands (source ${r.source})`),
   run({ params, window, svc, caller }) {
     const w = window!;
     const source = params.source ?? 'report';
@@ -149,8 +233,10 @@ export const getAgentState = defineVerb({
   target: 'window',
   mutates: false,
   params: z.object({}),
+  result: agentInfoSchema,
+  print: (r) => String(r.state),
   run({ window, svc }) {
-    return svc.agents.info(window!);
+    return agentInfo(svc, window!);
   },
 });
 
@@ -193,17 +279,29 @@ export const listAgents = defineVerb({
     select: z.string().max(1000).optional().describe('A selector, e.g. "harness:codex needs:you"'),
     all_hosts: z.boolean().optional().describe('Every linked host\'s agents too'),
   }),
+  result: z.object({
+    // --all-hosts: this machine's rows say host: 'local', a linked host's are remoteAgentSchema.
+    agents: z.array(z.union([agentInfoSchema.extend({ host: z.literal('local').optional() }), remoteAgentSchema])),
+    confirm: z.string().optional(),
+  }),
+  print: (r) => {
+    if (r.agents.length === 0) return 'no agents';
+    return table([
+      ['SESSION', 'NAME', 'ID', 'HARNESS', 'STATE', 'MESSAGE'],
+      ...r.agents.map((a) => [str(a.session), str(a.name), str(a.short_id), str('harness_id' in a ? a.harness_id : undefined), String(a.state) + (a.finished_unread ? ' (unread)' : ''), str(a.message || '')]),
+    ]);
+  },
   run({ params, svc, caller }) {
     const may = readableSessions(svc, caller);
     const panes = agentPanes(svc, params).filter((w) => may(w.sessionId));
     if (!params.all_hosts) {
-      const agents = panes.map((w) => svc.agents.info(w));
+      const agents = panes.map((w) => agentInfo(svc, w));
       return params.select ? { agents, confirm: confirmToken(panes.map((w) => w.id)) } : { agents };
     }
     // Another machine's rows are for the person and for panes that reach every session here.
     const sel = params.select ? parseSelector(params.select) : null;
     const remote = readsEverySession(svc, caller) && !params.session ? (svc.remote?.agentRows() ?? []).filter((r) => !sel || matches(sel, remoteAgentSelectorRow(r, svc))) : [];
-    const agents = [...panes.map((w) => ({ host: 'local', ...svc.agents.info(w) })), ...remote.map((r) => remoteAgentJson(r))];
+    const agents = [...panes.map((w) => ({ host: 'local' as const, ...agentInfo(svc, w) })), ...remote.map((r) => remoteAgentJson(r))];
     const ids = [...panes.map((w) => w.id), ...remote.map((r) => `${r.host}:${r.window_id}`)];
     return params.select ? { agents, confirm: confirmToken(ids) } : { agents };
   },
@@ -236,6 +334,8 @@ export const setAgentMeta = defineVerb({
     ttl: z.string().max(16).optional().describe('Drop these keys after this long (e.g. 60s)'),
     clear: z.boolean().optional().describe('Remove every key (but tuios\'s own) first'),
   }),
+  result: z.object({ window_id: z.string(), changed: z.boolean(), meta: z.record(z.string(), z.string()) }),
+  print: 'none',
   run({ params, window, svc }) {
     const w = window!;
     const values = Object.fromEntries(Object.entries(params.values ?? {}).map(([k, v]) => [k, v === '' ? null : v]));
@@ -245,7 +345,7 @@ export const setAgentMeta = defineVerb({
     if (params.clear) svc.agents.clearMeta(w);
     const r = svc.agents.setMeta(w, values, source, params.ttl ? parseTtl(params.ttl) : null);
     if ('error' in r) throw new TuiosError('limit_reached', `set-agent-meta: ${r.error}.`, 'Clear keys you no longer need (KEY= or --clear).');
-    return { window_id: w.id, changed: r.changed, meta: svc.agents.info(w).meta };
+    return { window_id: w.id, changed: r.changed, meta: agentInfo(svc, w).meta };
   },
 });
 
@@ -262,6 +362,8 @@ export const setAgentSession = defineVerb({
     harness: z.string().max(64).optional().describe('The harness it belongs to'),
     harness_pid: z.number().int().min(1).optional().describe('The harness process the reporting hook runs under'),
   }),
+  result: z.object({ window_id: z.string(), agent_session_id: z.string(), harness: z.string().nullable() }),
+  print: 'none',
   run({ params, window, svc, caller }) {
     const w = window!;
     if (params.harness !== undefined && !HARNESS_RE.test(params.harness)) {
