@@ -5,12 +5,13 @@ import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { parseSelector, matches, type SelectorRow } from '../agent-state/selector.js';
-import { stateOfKind, type Item } from '../inbox/inbox.js';
+import { stateOfKind, ITEM_KINDS, type Item } from '../inbox/inbox.js';
 import type { Services } from '../daemon/services.js';
 import { readableSessions, readsEverySession } from '../security/access.js';
 import { remoteItemJson, remoteItemSelectorRow } from '../hosts/rows.js';
 import { attachTui } from './tui.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
+import { table } from '../rpc/print-helpers.js';
 
 const nonceParam = z.string().max(128).optional().describe('The attach nonce of the client acting as the person');
 
@@ -30,7 +31,57 @@ function itemRow(i: Item, svc: Services): SelectorRow {
   };
 }
 
-export function itemJson(i: Item) {
+/** An Inbox item on the wire (list-attention, mark-attention, attach's attention events). */
+export const itemSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(ITEM_KINDS),
+  window_id: z.string().nullable(),
+  session_id: z.string().nullable(),
+  session: z.string().nullable(),
+  name: z.string().nullable(),
+  harness: z.string().nullable(),
+  summary: z.string(),
+  opened_at: z.number(),
+  updated_at: z.number(),
+  snoozed_until: z.union([z.number(), z.literal('change')]).nullable(),
+  unread: z.boolean(),
+  ref: z.record(z.string(), z.union([z.string(), z.number()])),
+  options: z.array(z.string()).optional(),
+  host: z.string().optional(),
+  held: z.boolean().optional(),
+  label: z.string(),
+  waited_ms: z.number(),
+});
+export type ItemJson = z.infer<typeof itemSchema>;
+
+/** A linked host's Inbox row in list-attention (core/hosts/rows.ts remoteItemJson): display-only. */
+export const remoteItemSchema = z.object({
+  host: z.string(),
+  id: z.string(),
+  host_item_id: z.number().int(),
+  kind: z.string(),
+  window_id: z.string().nullable(),
+  session: z.string().nullable(),
+  name: z.string().nullable(),
+  harness: z.string().nullable(),
+  summary: z.string(),
+  opened_at: z.number(),
+  updated_at: z.number(),
+  options: z.array(z.string()),
+  held: z.boolean(),
+  unread: z.boolean(),
+  down: z.boolean(),
+  seen_at: z.number(),
+  label: z.string(),
+  waited_ms: z.number(),
+  seen_ms: z.number(),
+  muted: z.boolean(),
+  counted: z.boolean(),
+  /** Always true: a linked host's row is answered there, not here. */
+  display_only: z.boolean(),
+});
+
+export function itemJson(i: Item): ItemJson {
   const label = `${i.session ?? '-'}/${i.harness ?? i.name ?? '-'}`;
   return { ...i, label, waited_ms: Date.now() - i.opened_at };
 }
@@ -46,6 +97,12 @@ export const listAttention = defineVerb({
     select: z.string().max(1000).optional().describe('Keep the items a selector matches'),
     snoozed: z.boolean().optional().describe('List the snoozed items instead'),
   }),
+  result: z.object({ items: z.array(z.union([itemSchema, remoteItemSchema])), snoozed: z.number().int(), counted: z.number().int() }),
+  print: (r) => {
+    if (r.items.length === 0) return 'nothing waits for you';
+    const age = (ms: number) => (ms < 60_000 ? '<1m' : ms < 3_600_000 ? `${Math.floor(ms / 60_000)}m` : `${Math.floor(ms / 3_600_000)}h`);
+    return table([['ID', 'KIND', 'WHERE', 'WAIT', 'WHAT'], ...r.items.map((i) => [String(i.id), i.kind, i.label, age(i.waited_ms), i.summary])]);
+  },
   run({ params, svc, caller }) {
     const sel = params.select ? parseSelector(params.select) : null;
     const may = readableSessions(svc, caller);
@@ -75,6 +132,14 @@ export const dismissAttention = defineVerb({
     ids: z.array(z.union([z.string().max(64), z.number().int()])).min(1).max(256).describe('The items to dismiss'),
     nonce: nonceParam,
   }),
+  result: z.object({
+    dismissed: z.array(z.number().int()),
+    // A linked host's rows hidden here (`build:17`), only when there are any.
+    hidden: z.array(z.string()).optional(),
+    missing: z.array(z.union([z.string(), z.number().int()])),
+    undo_ms: z.number().int(),
+  }),
+  print: 'fields',
   run({ params, svc, caller }) {
     const done: number[] = [];
     const hidden: string[] = [];
@@ -136,6 +201,9 @@ export const markAttention = defineVerb({
     until: z.string().max(64).optional().describe('snooze: 15m, 1h, tomorrow, an ISO time, or change'),
     nonce: nonceParam,
   }),
+  // undo: the item brought back, or null when there was nothing to undo; the others: the item.
+  result: z.union([z.object({ undone: itemSchema.nullable() }), z.object({ item: itemSchema })]),
+  print: 'fields',
   run({ params, svc, caller }) {
     const inbox = svc.inbox;
     switch (params.action) {
@@ -167,6 +235,11 @@ export const markAttention = defineVerb({
   },
 });
 
+/** attach --mode control: the person's nonce (null for a caller inside a pane). */
+const attachControlSchema = z.object({ client_id: z.number().int(), nonce: z.string().nullable(), inside_pane: z.boolean(), session: z.string().nullable() });
+/** attach --mode tui (core/verbs/tui.ts attachTui): the session it draws, made when --create and there was none. */
+const attachTuiSchema = z.object({ client_id: z.number().int(), session: z.string(), session_id: z.string(), inside_pane: z.boolean() });
+
 export const attach = defineVerb({
   name: 'attach',
   access: 'none',
@@ -185,9 +258,12 @@ export const attach = defineVerb({
     ascii: z.boolean().optional().describe('tui: draw ASCII marks (--ascii-only)'),
     create: z.boolean().optional().describe('tui: make a session when there is none'),
   }),
+  result: z.union([attachControlSchema, attachTuiSchema]),
+  print: 'fields',
   run(ctx) {
     const { svc, caller, params } = ctx;
-    if (params.mode === 'tui') return attachTui(ctx);
+    // attachTui (core/verbs/tui.ts) answers unknown; attachTuiSchema says what it returns.
+    if (params.mode === 'tui') return attachTui(ctx) as z.input<typeof attachTuiSchema>;
     const s = params.session ? svc.model.findSession(params.session) : null;
     const c = svc.person.attach(caller, svc.placement(caller), s?.id ?? null);
     const sub = svc.bus.on('attention', (ev) => ctx.emit({ type: 'attention', op: ev.op, reason: ev.reason, item: itemJson(ev.item) }));
@@ -208,10 +284,12 @@ export const focusWindow = defineVerb({
   target: 'window',
   mutates: true,
   params: z.object({ nonce: nonceParam }),
+  result: z.object({ window_id: z.string(), seen: z.literal(true) }),
+  print: 'fields',
   run({ params, window, svc, caller }) {
     const w = window!;
     svc.agents.markSeen(w);
     svc.bus.publish('window-seen', { window_id: w.id, session_id: w.sessionId });
-    return { window_id: w.id, seen: true };
+    return { window_id: w.id, seen: true as const };
   },
 });
