@@ -14,6 +14,8 @@ import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
 import { remoteTargetOf, type RemoteTarget } from '../hosts/target.js';
+import type { MailOutcome } from '../hosts/remote.js';
+import { str } from '../rpc/print-helpers.js';
 
 const nonceParam = z.string().max(128).optional().describe('The attach nonce (acting as the person)');
 export const SELECT_MAX_MESSAGES = 32;
@@ -39,7 +41,37 @@ function senderOf(svc: Services, caller: Caller, from: string | undefined, nonce
   return { kind: 'shell', pane: null, name: from ?? 'shell', verified: false, claimedHuman: from === 'human', key: `shell:${caller.pid}` };
 }
 
-function messageJson(m: Message, svc: Services) {
+/** A message on the wire (read-agent-messages, wait-for agent-message), its body fenced as data. */
+export const messageSchema = z.object({
+  id: z.number().int(),
+  thread: z.number().int(),
+  to: z.string(),
+  to_session_id: z.string().nullable(),
+  from: z.string(),
+  from_pane: z.string().nullable(),
+  from_kind: z.enum(['pane', 'shell', 'human', 'link']),
+  verified_human: z.boolean(),
+  claimed_human: z.boolean(),
+  subject: z.string(),
+  body: z.string(),
+  at: z.number(),
+  read: z.boolean(),
+  reply_to: z.number().int().nullable(),
+  announced: z.boolean(),
+  host: z.string().optional(),
+  held_for: z.object({ window_id: z.string(), name: z.string() }).optional(),
+  released_from: z.number().int().optional(),
+  from_window: z.object({ id: z.string(), short_id: z.string(), name: z.string() }).nullable(),
+  fenced: z.string(),
+});
+
+/** What became of mail to an agent on a linked host (core/hosts/remote.ts MailOutcome). */
+const mailOutcomeSchema = z.discriminatedUnion('delivered', [
+  z.object({ delivered: z.literal(true), host: z.string(), message_id: z.number().int(), thread: z.number().int(), held: z.boolean(), held_for: z.string().nullable() }),
+  z.object({ delivered: z.literal(false), host: z.string(), queued: z.literal(true), waiting: z.number().int(), reason: z.string() }),
+]);
+
+function messageJson(m: Message, svc: Services): z.infer<typeof messageSchema> {
   const w = m.from_pane ? svc.model.windows.get(m.from_pane) : undefined;
   return { ...m, from_window: w ? { id: w.id, short_id: w.shortId, name: w.name } : null, fenced: fence(m.from === 'human' && !m.verified_human ? `${m.from} (claimed)` : m.from, m.body) };
 }
@@ -64,6 +96,18 @@ export const sendAgentMessage = defineVerb({
     confirm: z.string().max(64).optional().describe('The confirm token of exactly the selected set'),
     nonce: nonceParam,
   }),
+  result: z.object({
+    // Mail here: one row per message sent. Mail for a linked host: none, and `host` says what became of it.
+    sent: z.array(z.object({ id: z.number().int(), thread: z.number().int(), to: z.string(), verified_human: z.boolean() })),
+    host: mailOutcomeSchema.optional(),
+  }),
+  print: (r) => {
+    // Mail for another machine says what became of it; mail here says nothing, as before.
+    const h = r.host;
+    if (!h) return '';
+    if (h.delivered) return h.held ? `delivered to ${h.host}, held there for the person (it was for ${str(h.held_for)})` : `delivered to ${h.host}`;
+    return `queued for ${h.host}: ${str(h.waiting)} waiting (${str(h.reason)}); it goes when the link is back`;
+  },
   run({ params, svc, caller, signal }) {
     if (Buffer.byteLength(params.text) > BODY_MAX_BYTES) throw new TuiosError('invalid_params', `A message is at most ${BODY_MAX_BYTES} bytes.`, 'Send a shorter message, or attach a file.', { field: 'text' });
     const s = senderOf(svc, caller, params.from, params.nonce);
@@ -117,7 +161,7 @@ export const sendAgentMessage = defineVerb({
 });
 
 /** Mail for an agent on a linked host: charged here like any send, carried by the link's outbox. */
-async function sendToHost(svc: Services, caller: Caller, s: Sender, t: RemoteTarget, p: { text: string; subject?: string }, signal: AbortSignal) {
+async function sendToHost(svc: Services, caller: Caller, s: Sender, t: RemoteTarget, p: { text: string; subject?: string }, signal: AbortSignal): Promise<{ sent: []; host: MailOutcome }> {
   if (caller.channel === 'link') throw new TuiosError('forbidden', 'Mail from a linked host does not travel on to another machine.');
   if (!svc.remote) throw new TuiosError('unsupported', 'This daemon has no link between hosts.');
   if (t.session === undefined && t.window === undefined) throw new TuiosError('invalid_params', `Name the session on ${t.host} with -s ${t.host}:SESSION.`, undefined, { field: 'session' });
@@ -164,6 +208,12 @@ export const readAgentMessages = defineVerb({
     peek: z.boolean().optional().describe('Only look: mark nothing read, even in your own mailbox'),
     nonce: nonceParam,
   }),
+  result: z.object({ mailbox: z.string(), messages: z.array(messageSchema), marked_read: z.boolean(), peek_forced: z.boolean(), untrusted: z.literal(true) }),
+  print: (r) => {
+    const head = r.peek_forced ? 'peek_forced: nothing was marked read\n' : '';
+    if (r.messages.length === 0) return head + 'no messages';
+    return head + r.messages.map((m) => `#${m.thread} message ${m.id}, ${new Date(m.at).toISOString()}${m.subject ? `: ${m.subject}` : ''}\n${m.fenced}`).join('\n\n');
+  },
   run({ params, svc, caller }) {
     const box = mailboxOf(svc, caller, params.window, params.session);
     const msgs = svc.mail.messagesFor(box.to, box.sessionId, { unread: params.unread, thread: params.thread });
@@ -177,9 +227,11 @@ export const readAgentMessages = defineVerb({
     if (params.peek) markRead = false;
     const out = msgs.map((m) => messageJson(m, svc));
     if (markRead) svc.mail.markRead(msgs);
-    return { mailbox: box.to, messages: out, marked_read: markRead && msgs.length > 0, peek_forced: peekForced, untrusted: true };
+    return { mailbox: box.to, messages: out, marked_read: markRead && msgs.length > 0, peek_forced: peekForced, untrusted: true as const };
   },
 });
+
+const askedSchema = z.object({ question_id: z.number().int(), item_id: z.number().int() });
 
 export const askHuman = defineVerb({
   name: 'ask-human',
@@ -194,6 +246,13 @@ export const askHuman = defineVerb({
     options: z.array(z.string().max(256)).max(16).describe('The answers (-o, repeated)'),
     timeout: z.number().int().min(0).max(24 * 3_600_000).optional().describe('How long to wait, in ms (default 2 minutes)'),
   }),
+  // The question and its Inbox item, with the outcome (core/mail/ask.ts AskOutcome).
+  result: z.discriminatedUnion('status', [
+    askedSchema.extend({ status: z.literal('answered'), answer: z.string(), index: z.number().int() }),
+    askedSchema.extend({ status: z.literal('pending') }),
+    askedSchema.extend({ status: z.literal('dismissed'), reason: z.string() }),
+  ]),
+  print: (r) => (r.status === 'answered' ? String(r.answer) : String(r.status)),
   async run({ params, svc, caller, signal }) {
     const p = svc.placement(caller);
     const pane = p.kind === 'pane' ? p.window : p.kind === 'inside' ? svc.callerPane(caller) : null;
@@ -215,6 +274,9 @@ export const answerAsk = defineVerb({
     answer: z.union([z.string().max(256), z.number().int()]).describe('One of its answers, or its number'),
     nonce: nonceParam,
   }),
+  // mailed: nobody waited any more, so the answer went to the asking pane as mail from human.
+  result: z.object({ answer: z.string(), index: z.number().int(), mailed: z.boolean() }),
+  print: 'fields',
   run({ params, svc, caller }) {
     const a = typeof params.answer === 'string' && /^\d+$/.test(params.answer) ? Number(params.answer) : params.answer;
     return svc.asks.answer(params.id, a);
@@ -234,6 +296,8 @@ export const releaseAgentMessage = defineVerb({
     id: z.number().int().min(1).describe('The held message (its Inbox row\'s ref.message_id)'),
     nonce: nonceParam,
   }),
+  result: z.object({ released: z.object({ id: z.number().int(), thread: z.number().int(), to: z.string(), released_from: z.number().int(), host: z.string().nullable() }) }),
+  print: 'fields',
   run({ params, svc, caller }) {
     const held = svc.mail.find(params.id);
     if (!held || held.to !== 'human' || !held.held_for) throw new TuiosError('not_found', `There is no held message ${params.id}.`, 'Held mail is in the Inbox as [held for ...] rows: tuios list-attention');
