@@ -5,6 +5,8 @@ import { TuiosError } from '../errors.js';
 import { grantsOf, grantsText, parseGrants, checkGrantChange, expand, defaultGrants, GRANTS } from '../security/grants.js';
 import { paneOf } from '../security/access.js';
 
+const grantListSchema = z.array(z.enum(GRANTS));
+
 export const paneGrants = defineVerb({
   name: 'pane-grants',
   access: 'none',
@@ -12,6 +14,16 @@ export const paneGrants = defineVerb({
   target: 'window',
   mutates: false,
   params: z.object({}),
+  result: z.object({
+    window_id: z.string(),
+    grants: grantListSchema,
+    text: z.string(),
+    from: z.enum(['explicit', 'default']),
+    mode: z.enum(['open', 'strict']),
+    // A config change that gives panes more, waiting for config-apply.
+    waiting: z.string().optional(),
+  }),
+  print: 'fields',
   run({ window, svc }) {
     const w = window!;
     const g = grantsOf(w, svc.permissions.current);
@@ -36,6 +48,8 @@ export const setPaneGrants = defineVerb({
   mutates: true,
   cli: { comma: ['grants'], usage: 'set-pane-grants [-w W] --grants read,write' },
   params: z.object({ grants: z.array(z.string().max(32)).max(16).describe('The grants (comma separated)') }),
+  result: z.object({ window_id: z.string(), grants: grantListSchema, text: z.string() }),
+  print: 'fields',
   run({ params, window, svc, caller }) {
     const w = window!;
     const unknown = params.grants.filter((g) => g !== 'none' && !(GRANTS as readonly string[]).includes(g));
@@ -58,6 +72,9 @@ export const configApply = defineVerb({
   target: 'none',
   mutates: true,
   params: z.object({}),
+  // applied: a pending change that gives more took effect; error and warnings: config.toml's, read again.
+  result: z.object({ applied: z.boolean(), error: z.string().nullable(), warnings: z.array(z.string()) }),
+  print: 'fields',
   run({ svc, caller }) {
     if (svc.placement(caller).kind !== 'outside') {
       throw new TuiosError('forbidden', 'config-apply is refused from inside a pane: a process in a pane can write config.toml.', 'Run it from a terminal outside tuios.');
