@@ -21,6 +21,20 @@ function approvalsOn(svc: Services, harness: string): boolean {
   return a.enabled.some((n) => n === harness || findHarness(svc.manifests, n)?.id === harness);
 }
 
+/** The person's decision the hook prints for its harness (core/integrations/hooks/decision.ts PersonDecision). */
+const personDecisionSchema = z.object({
+  behavior: z.enum(['allow', 'deny']),
+  updatedPermissions: z.array(z.unknown()).optional(),
+  message: z.string().optional(),
+});
+
+/** request-approval's answer: not held (why), or held until the person answered or the hold ended. */
+const holdAnswerSchema = z.discriminatedUnion('held', [
+  z.object({ held: z.literal(false), why: z.string() }),
+  // decision null: the hold ended with no answer (why says how); the harness asks in the pane.
+  z.object({ held: z.literal(true), decision: personDecisionSchema.nullable(), why: z.string() }),
+]);
+
 export const requestApproval = defineVerb({
   name: 'request-approval',
   hosted: 'wait',
@@ -36,9 +50,11 @@ export const requestApproval = defineVerb({
     suggestions: z.array(z.unknown()).max(32).optional().describe('Claude Code\'s permission_suggestions'),
     plan: z.boolean().optional().describe('An ExitPlanMode call: held as a plan'),
   }),
+  result: holdAnswerSchema,
+  print: 'fields',
   // The hold lasts at most hold_seconds (at most 300); the hook gives up at HOOK_HOLD_MAX_MS.
   budgetMs: () => HOOK_HOLD_MAX_MS,
-  async run({ params, window, svc, caller, signal }) {
+  async run({ params, window, svc, caller, signal }): Promise<z.input<typeof holdAnswerSchema>> {
     const w = window!;
     if (caller.channel === 'link') throw new TuiosError('forbidden', 'A hold is never requested over a link.');
     const own = svc.placement(caller);
@@ -93,6 +109,8 @@ export const replyApproval = defineVerb({
     reason: z.string().max(4096).optional().describe('A deny\'s reason, which the model reads'),
     nonce: nonceParam,
   }),
+  result: z.object({ window_id: z.string(), answered: z.enum(['1', '2', '3']) }),
+  print: 'fields',
   run({ params, svc, caller }) {
     const reason = params.reason !== undefined ? capBytes(params.reason.replace(/\s+/g, ' ').trim(), REASON_MAX_BYTES) : undefined;
     const r = svc.holds.answer({ requestId: params.request_id, key: params.answer, line: params.line, planSha: params.plan_sha, reason: reason || undefined });
@@ -108,6 +126,9 @@ export const releaseApproval = defineVerb({
   target: 'window',
   mutates: true,
   params: z.object({ nonce: nonceParam }),
+  // released: false when the pane had no hold.
+  result: z.object({ window_id: z.string(), released: z.boolean() }),
+  print: 'fields',
   run({ params, window, svc, caller }) {
     return { window_id: window!.id, released: svc.holds.release(window!.id, 'the person went to the pane') };
   },

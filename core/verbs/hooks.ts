@@ -20,12 +20,15 @@ function panesByPid(svc: Services): Map<number, Window> {
   return m;
 }
 
+const RESOLVED_VIA = ['the session id', 'the parent chain'] as const;
+type ResolvedVia = (typeof RESOLVED_VIA)[number];
+
 /**
  * The pane a process runs in: the one whose shell leads its session, else the first ancestor that
  * is a pane's shell. The kernel's record of the caller is used when it has one; the sid and pids
  * the caller sent only where the kernel cannot say.
  */
-export function resolvePaneOf(svc: Services, caller: Caller, claimed: { sid?: number; pids?: number[] }): { window: Window; via: string } | null {
+export function resolvePaneOf(svc: Services, caller: Caller, claimed: { sid?: number; pids?: number[] }): { window: Window; via: ResolvedVia } | null {
   const byPid = panesByPid(svc);
   let sid = claimed.sid;
   let pids = claimed.pids ?? [];
@@ -59,6 +62,9 @@ export const resolvePane = defineVerb({
     sid: z.number().int().min(1).optional().describe('The process\'s session id (used only where the kernel cannot name the caller)'),
     pids: z.array(z.number().int().min(1)).max(MAX_ANCESTRY).optional().describe('Its ancestors, nearest first (likewise)'),
   }),
+  // window_id null: the process runs in no pane of this machine.
+  result: z.union([z.object({ window_id: z.string(), short_id: z.string(), via: z.enum(RESOLVED_VIA) }), z.object({ window_id: z.null() })]),
+  print: 'fields',
   run({ params, svc, caller }) {
     const r = resolvePaneOf(svc, caller, params);
     return r ? { window_id: r.window.id, short_id: r.window.shortId, via: r.via } : { window_id: null };
@@ -85,6 +91,9 @@ export const reportAgentActivity = defineVerb({
     agent_session_id: z.string().max(256).optional().describe('The conversation it belongs to'),
     harness_pid: z.number().int().min(1).optional().describe('The harness process the hook runs under'),
   }),
+  // subagents: how many of the pane's subagents run now.
+  result: z.object({ window_id: z.string(), changed: z.boolean(), subagents: z.number().int() }),
+  print: 'fields',
   run({ params, window, svc }) {
     const w = window!;
     const pane = svc.agents.sessionOf(w);
