@@ -3,7 +3,15 @@
 // comes from a pane while panes_may_allow is off. The assessment itself is core/security/risk.
 import { assessApproval, compileRiskRules, riskAck, ackMatches, riskDetail, CUT_SHORT, chooseRoot, type RiskRules, type RiskAssessment } from '../security/risk/index.js';
 import { TuiosError } from '../errors.js';
-import type { Services } from '../daemon/services.js';
+import type { ConfigStore } from '../config/config.js';
+import type { Model } from '../model/model.js';
+
+/** What judging a prompt's risk takes: the risk rules, where the pane's project is, the home folder. */
+export interface RiskDeps {
+  readonly config: ConfigStore;
+  readonly model: Model;
+  readonly baseEnv: Record<string, string | undefined>;
+}
 import type { Window } from '../model/window.js';
 import type { Prompt } from './prompt.js';
 import type { Config } from '../config/schema.js';
@@ -20,21 +28,21 @@ export interface PromptRisk {
 let compiled: { from: Config['agents']['approvals']['risk']; rules: RiskRules } | null = null;
 
 /** The rules of the current config, compiled once per config (the schema already checked the patterns). */
-function rulesOf(svc: Services): RiskRules {
+function rulesOf(svc: RiskDeps): RiskRules {
   const cfg = svc.config.current.agents.approvals.risk;
   if (compiled?.from !== cfg) compiled = { from: cfg, rules: compileRiskRules({ builtin: cfg.builtin, rules: cfg.rule }) };
   return compiled.rules;
 }
 
 /** The pane's root: the session's worktree when tuios made it, else the folder the pane started in. */
-export function paneRoot(svc: Services, w: Window): string | null {
+export function paneRoot(svc: RiskDeps, w: Window): string | null {
   const s = svc.model.sessions.get(w.sessionId);
   const wt = s?.attrs.get('worktree') as { path?: unknown } | undefined;
   const home = svc.baseEnv.HOME ?? null;
   return chooseRoot([typeof wt?.path === 'string' ? wt.path : null, w.startCwd], home);
 }
 
-function assess(svc: Services, w: Window, p: Prompt): RiskAssessment | null {
+function assess(svc: RiskDeps, w: Window, p: Prompt): RiskAssessment | null {
   if (p.kind !== 'approval') return null;
   const home = svc.baseEnv.HOME ?? null;
   // An approval whose command the screen did not show cannot be checked: it counts as cut short.
@@ -42,7 +50,7 @@ function assess(svc: Services, w: Window, p: Prompt): RiskAssessment | null {
   return assessApproval({ line: p.message }, { rules: rulesOf(svc), root: paneRoot(svc, w), cwd: w.currentCwd(), home });
 }
 
-export function assessPrompt(svc: Services, w: Window, p: Prompt): PromptRisk {
+export function assessPrompt(svc: RiskDeps, w: Window, p: Prompt): PromptRisk {
   const a = assess(svc, w, p);
   const root = paneRoot(svc, w);
   if (!a || !a.risky) return { risky: false, ack: [], detail: [], root };
@@ -53,7 +61,7 @@ export function assessPrompt(svc: Services, w: Window, p: Prompt): PromptRisk {
  * Refuses an allow of a risky prompt that does not acknowledge exactly its rules, and any allow of
  * one by a pane unless panes_may_allow. Nothing is pressed when this throws.
  */
-export function checkRiskAck(svc: Services, w: Window, p: Prompt, ack: readonly string[], fromPane: boolean): void {
+export function checkRiskAck(svc: RiskDeps, w: Window, p: Prompt, ack: readonly string[], fromPane: boolean): void {
   const a = assess(svc, w, p);
   if (!a || !a.risky) return;
   const want = riskAck(a);

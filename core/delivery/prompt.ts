@@ -4,7 +4,14 @@
 // per window, so a prompt that changed or was already answered is never pressed.
 import { createHash } from 'node:crypto';
 import type { Window } from '../model/window.js';
-import type { Services } from '../daemon/services.js';
+import type { AgentStore } from '../agent-state/store.js';
+import type { ManifestSet } from '../detection/manifest.js';
+
+/** What reading a pane's prompt takes: its state and harness, and the harness's rules. */
+export interface PromptDeps {
+  readonly agents: AgentStore;
+  readonly manifests: ManifestSet;
+}
 import type { Answers, AnswerSpec, Rule } from '../detection/rules/compile.js';
 import { decideLook } from '../detection/rules/look.js';
 import { extractRegion, tailOf, type RegionSpec } from '../detection/rules/regions.js';
@@ -78,7 +85,7 @@ function offered(a: Answers, options: PromptOption[]): string[] {
 }
 
 /** Reads the prompt on a pane now, or null when no rule with answers reads one. */
-export function readPrompt(svc: Services, w: Window): Prompt | null {
+export function readPrompt(svc: PromptDeps, w: Window): Prompt | null {
   const h = svc.agents.harnessOf(w);
   const m = h ? svc.manifests.byId.get(h) : undefined;
   if (!m || svc.agents.stateOf(w) !== 'needs_input') return null;
