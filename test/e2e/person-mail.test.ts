@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import type { RpcClient } from '../../core/rpc/client.js';
+import type { ItemJson } from '../../core/verbs/inbox.js';
 
 let d: TestDaemon;
 let person: RpcClient;
@@ -14,14 +15,8 @@ let nonce = '';
 const events: Array<{ op: string; reason: string; item: { id: number; kind: string } }> = [];
 const TUIOS = `${process.execPath} ${BIN}`;
 
-interface Item {
-  id: number;
-  kind: string;
-  window_id: string | null;
-  summary: string;
-  snoozed_until: number | 'change' | null;
-  ref: Record<string, number>;
-}
+/** An Inbox item as list-attention answers it (its record's schema). */
+type Item = ItemJson;
 
 const items = async (p: Record<string, unknown> = {}) => (await d.call<{ items: Item[]; snoozed: number }>('list-attention', p)).items;
 const ids: Record<string, string> = {};

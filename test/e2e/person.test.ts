@@ -6,19 +6,15 @@ import * as assert from 'uvu/assert';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import type { RpcClient } from '../../core/rpc/client.js';
+import type { ItemJson } from '../../core/verbs/inbox.js';
 
 let d: TestDaemon;
 let client: RpcClient;
 let nonce: string;
 const TUIOS = `${process.execPath} ${BIN}`;
 
-interface Item {
-  id: number;
-  kind: string;
-  window_id: string | null;
-  summary: string;
-  ref: Record<string, number>;
-}
+/** An Inbox item as list-attention answers it (its record's schema). */
+type Item = ItemJson;
 
 async function items(): Promise<Item[]> {
   return (await d.call<{ items: Item[] }>('list-attention')).items;
