@@ -1,0 +1,36 @@
+// What the dock says when an agent starts to need you (spec: Indicator, The Inbox): from this
+// session's state changes, a linked host's, and the Inbox's arrivals. Pure: each takes the event
+// and what the client shows, and returns the alert or null.
+import type { BusEvent } from '../core/bus.js';
+import type { RemoteAgentRow } from '../core/hosts/remote.js';
+import type { Alert } from './alerts.js';
+import { clean } from './text.js';
+
+/** The word an alert names a state by: the kind of block for an approval or a question. */
+function alertState(state: string, kind: string | null | undefined): string {
+  return state === 'needs_input' && (kind === 'approval' || kind === 'question') ? kind : state;
+}
+
+/** This session's pane that starts to need you, errs or finishes a turn, unless the person is looking at it. */
+export function stateAlert(ev: BusEvent<'agent-state'>, here: { sessionId: string; sessionName: string; lookingAt: string | null }): Alert | null {
+  if (ev.session_id !== here.sessionId || ev.state === ev.old_state) return null;
+  if (!(ev.state === 'needs_input' || ev.state === 'errored' || (ev.state === 'done' && ev.old_state === 'working'))) return null;
+  if (here.lookingAt === ev.window_id) return null;
+  return { windowId: ev.window_id, session: clean(here.sessionName), who: clean(ev.harness ?? ev.name), state: alertState(ev.state, ev.kind), what: clean(ev.message), needsYou: ev.state !== 'done' };
+}
+
+/** A linked host's agent that starts to need you: the same dock message, naming the machine; none from a down link. */
+export function hostStateAlert(ev: BusEvent<'host-agent-state'>, row: RemoteAgentRow | undefined): Alert | null {
+  if (ev.gone || ev.state === ev.old_state || (ev.state !== 'needs_input' && ev.state !== 'errored')) return null;
+  if (!row || row.down) return null;
+  return { windowId: null, session: clean(`${ev.host}:${ev.session}`), who: clean(ev.harness ?? ev.name), state: alertState(ev.state, ev.kind), what: clean(ev.message), needsYou: true };
+}
+
+/** Inbox arrivals: other sessions' items (this session's states alert from the state sync), and asks and mail here. */
+export function arrivalAlert(item: BusEvent<'attention'>['item'], here: { sessionId: string; visible(sessionId: string): boolean }): Alert | null {
+  if (item.session_id && !here.visible(item.session_id)) return null;
+  const ours = item.session_id === here.sessionId;
+  if (ours && item.kind !== 'ask' && item.kind !== 'mail') return null;
+  if (!['approval', 'question', 'ask', 'mail', 'errored', 'done', 'plan'].includes(item.kind)) return null;
+  return { windowId: item.window_id, session: clean(item.session ?? 'tuios'), who: clean(item.harness ?? item.name ?? 'an agent'), state: item.kind, what: clean(item.summary), needsYou: item.kind !== 'done' };
+}
