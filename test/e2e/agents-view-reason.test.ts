@@ -18,7 +18,7 @@ interface Held {
 /** A Claude Code PermissionRequest hook for the pane, which holds until the person answers. */
 function holdingHook(command: string): Held {
   const payload = { hook_event_name: 'PermissionRequest', session_id: 'conv-r', tool_name: 'Bash', tool_input: { command } };
-  const p = spawn(process.execPath, [BIN, 'agent-hook', 'claude-code', '--explain'], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [BIN, 'agent-hook', 'claude-code', '--explain', '--timeout', '10000'], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (b) => (stdout += b));

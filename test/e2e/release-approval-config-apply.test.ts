@@ -25,10 +25,14 @@ interface Hook {
   said(): string;
 }
 
-/** A Claude Code PermissionRequest hook for the pane, which holds until the hold ends. */
+/**
+ * A Claude Code PermissionRequest hook for the pane, which holds until the hold ends. Its budget
+ * to reach the daemon is raised from 500 ms to 10 s (--timeout): a loaded machine starts node
+ * slower than that, and this tests the hold, not the hook's deadline.
+ */
 function holdingHook(command: string): Hook {
   const payload = { hook_event_name: 'PermissionRequest', session_id: 'conv-rel', tool_name: 'Bash', tool_input: { command } };
-  const p = spawn(process.execPath, [BIN, 'agent-hook', 'claude-code', '--explain'], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [BIN, 'agent-hook', 'claude-code', '--explain', '--timeout', '10000'], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (b) => (stdout += b));
