@@ -288,7 +288,7 @@ export const listAgents = defineVerb({
     if (r.agents.length === 0) return 'no agents';
     return table([
       ['SESSION', 'NAME', 'ID', 'HARNESS', 'STATE', 'MESSAGE'],
-      ...r.agents.map((a) => [str(a.session), str(a.name), str(a.short_id), str('harness_id' in a ? a.harness_id : undefined), String(a.state) + (a.finished_unread ? ' (unread)' : ''), str(a.message || '')]),
+      ...r.agents.map((a) => [str(a.session), str(a.name), str(a.short_id), str('harness_id' in a ? a.harness_id : a.harness), String(a.state) + (a.finished_unread ? ' (unread)' : ''), str(a.message || '')]),
     ]);
   },
   run({ params, svc, caller }) {

@@ -8,6 +8,7 @@ import { defineVerb } from '../../core/rpc/verb.js';
 import { printResult } from '../../core/rpc/print.js';
 import { RpcClient, RpcError } from '../../core/rpc/client.js';
 import { startInProcessDaemon } from '../helpers/in-process-daemon.js';
+import { listAgents } from '../../core/verbs/agents.js';
 
 const promises = defineVerb({
   name: 'test-promises',
@@ -57,6 +58,12 @@ test('print: none says nothing, fields lists flat results and nests as JSON', ()
   assert.is(printResult(defineVerb({ ...base, name: 'a', print: 'none' }), { ok: true }), '');
   assert.is(printResult(defineVerb({ ...base, name: 'b', print: 'fields' }), { a: 1, b: null }), 'a: 1\nb: -');
   assert.is(printResult(defineVerb({ ...base, name: 'c', print: 'fields' }), { a: { b: 1 } }), '{\n  "a": {\n    "b": 1\n  }\n}');
+});
+
+test('list-agents prints a linked host\'s harness as it prints this machine\'s', () => {
+  const row = { host: 'build', window_id: 'a'.repeat(32), short_id: 'a'.repeat(12), name: 'claude', session: 'api', session_id: 'b'.repeat(32), harness: 'claude-code', state: 'needs_input', kind: 'approval', message: 'May I', needs_you: true, state_since: 1, finished_unread: false, group: null, cwd: '/', down: false, seen_at: 1, target: 'build:api:claude', seen_ms: 5, counted: true };
+  const text = printResult(listAgents, listAgents.result!.parse({ agents: [row] }));
+  assert.match(text.split('\n')[1]!, /^api\s+claude\s+a{12}\s+claude-code\s+needs_input\s+May I$/);
 });
 
 test.run();
