@@ -69,7 +69,7 @@ export const PREFIX_KEYS: KeyTable<AppKeyState, AppKeyTarget> = [
   { keys: ['M'], when: (s) => s.agentsSeen, help: 'the agents view on the mail for you', group: 'agents', run: (t) => t.openAgents(undefined, { mail: true }) },
   // Closes a view drawn over the panes (a linked host's pane takes every other key).
   { keys: ['q'], when: (s) => s.overlay, help: "close a view: a linked host's pane, opened with enter", group: 'agents', run: (t) => t.closeOverlay() },
-  { keys: ['Esc'], help: 'nothing: let the prefix go', footer: false, run: () => undefined },
+  { keys: ['Esc'], help: 'let the prefix go', group: 'panes', run: () => undefined },
   { keys: [OTHER_KEY], help: 'to the pane, as typed', footer: false, run: (t, _k, tok) => t.unbound(tok) },
 ];
 

@@ -1,5 +1,5 @@
 // The help overlay (ctrl+b ?): the keys, in sections, drawn from the key tables that dispatch
-// them (app-keys.ts, agents-keys.ts, mailbox-keys.ts), so it cannot list a key that does
+// them (app-keys.ts, agents-keys.ts, mailbox-keys.ts, the editor's), so it cannot list a key that does
 // something else. The Agents section is left out until an agent has been seen (spec: Before the
 // first agent); the keys work the same either way.
 import type { Canvas } from './canvas.js';
@@ -12,6 +12,7 @@ import { dispatchKey, helpEntries, OTHER_KEY, type KeyTable } from './key-table.
 import { GLOBAL_KEYS, PREFIX_KEYS } from './app-keys.js';
 import { AGENTS_LIST_KEYS, AGENTS_PEEK_KEYS } from './agents-keys.js';
 import { MAILBOX_LIST_KEYS, MAILBOX_THREAD_KEYS } from './mailbox-keys.js';
+import { EDITOR_KEYS } from './editor.js';
 
 /** A heading, or a key column and what it does. */
 export type HelpLine = string | [string, string];
@@ -20,7 +21,8 @@ export type HelpLine = string | [string, string];
 const HELP_KEYS: KeyTable<null, HelpOverlay> = [{ keys: [OTHER_KEY], label: 'Any key', help: 'closes this', run: (v) => v.close() }];
 
 const KEY_COLUMN = 20;
-const MAX_WIDTH = 100;
+/** The box's widest: a wide screen takes the views' keys in fewer lines. */
+const MAX_WIDTH = 120;
 
 /** What a view's table says, as `label help` items wrapped into the text column under one label. */
 function summary(label: string, tables: Array<KeyTable<never, never, unknown>>, width: number): HelpLine[] {
@@ -51,6 +53,7 @@ export function helpLines(agents: boolean, width: number): HelpLine[] {
     lines.push(...summary('peeking (space)', [AGENTS_PEEK_KEYS], width));
     lines.push(...summary('mailbox (m)', [MAILBOX_LIST_KEYS, MAILBOX_THREAD_KEYS], width));
   }
+  lines.push(...summary('typing a reply', [EDITOR_KEYS.filter((r) => r.footer === false)], width));
   const close = HELP_KEYS[0]!;
   lines.push('', `${close.label} ${close.help}.`);
   return lines;

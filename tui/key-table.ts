@@ -37,7 +37,7 @@ export interface KeyRow<S, V = S, R = void> {
 
 export type KeyTable<S, V = S, R = void> = ReadonlyArray<KeyRow<S, V, R>>;
 
-const SPOKEN: Record<string, string> = { ' ': 'space', Enter: 'enter', Esc: 'esc', Tab: 'tab', BSpace: 'backspace', Left: 'left', Right: 'right', Up: 'up', Down: 'down', [OTHER_KEY]: 'any other key' };
+const SPOKEN: Record<string, string> = { ' ': 'space', Enter: 'enter', Esc: 'esc', Tab: 'tab', BSpace: 'backspace', Left: 'left', Right: 'right', Up: 'up', Down: 'down', Home: 'home', End: 'end', Delete: 'delete', PgUp: 'pgup', PgDn: 'pgdn', [OTHER_KEY]: 'any other key' };
 
 /** A key name as a person reads it: `C-]` is ctrl+], `M-x` alt+x, `Enter` enter. */
 export function spokenKey(name: string): string {
