@@ -12,8 +12,29 @@ import { assessPrompt, checkRiskAck } from '../delivery/prompt-risk.js';
 import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
+import { STATES } from '../agent-state/state.js';
 
 const DEFAULT_RESPOND_WAIT_MS = 5000;
+
+/** A prompt on the wire, as peek-prompt answers it: its text is the pane's, untrusted. */
+export const promptInfoSchema = z.object({
+  window_id: z.string(),
+  name: z.string(),
+  prompt_id: z.string(),
+  rule: z.string(),
+  kind: z.string(),
+  message: z.string(),
+  lines: z.array(z.string()),
+  fenced: z.string(),
+  options: z.array(z.object({ n: z.number().int(), label: z.string(), selected: z.boolean() })),
+  /** The actions it offers now: approve, approve_always, deny, choose, text. */
+  offered: z.array(z.string()),
+  waited_ms: z.number().int(),
+  untrusted: z.literal(true),
+  risk: z.object({ risky: z.boolean(), ack: z.array(z.string()), detail: z.array(z.string()), root: z.string().nullable() }),
+});
+export type PromptInfo = z.infer<typeof promptInfoSchema>;
+
 /**
  * What respond keeps for one daemon (never for the process: tests run several daemons in one):
  * the prompts it answered (a prompt answered and asked again is a new prompt id) and each pane's
@@ -45,7 +66,7 @@ function withLock<T>(locks: Map<string, Promise<unknown>>, id: string, fn: () =>
   return run;
 }
 
-function promptJson(p: Prompt, w: Window) {
+function promptJson(p: Prompt, w: Window): Omit<PromptInfo, 'risk'> {
   return {
     window_id: p.window_id,
     name: w.name,
@@ -68,6 +89,14 @@ export const peekPrompt = defineVerb({
   target: 'window',
   mutates: false,
   params: z.object({}),
+  result: promptInfoSchema,
+  print: (r) => {
+    const out = [`${r.name} waits ${Math.round(r.waited_ms / 1000)}s on ${r.kind}${r.message ? `: ${r.risk.risky ? 'risky: ' : ''}${r.message}` : ''}`, `prompt ${r.prompt_id} (rule ${r.rule})`, '', r.fenced];
+    if (r.options.length) out.push('', ...r.options.map((o) => `${o.selected ? '❯' : ' '} ${o.n}. ${o.label}`));
+    out.push('', `answers: ${r.offered.join(', ') || 'none (answer it in the pane)'}`);
+    if (r.risk.risky) out.push(...r.risk.detail.map((d) => `risk: ${d}`), `allow with: --risk-ack ${JSON.stringify(r.risk.ack.join(','))}`);
+    return out.join('\n');
+  },
   run({ window, svc }) {
     const w = window!;
     const p = readPrompt(svc, w);
@@ -123,6 +152,18 @@ export const respond = defineVerb({
     timeout: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the pane to leave needs_input (ms)'),
     nonce: z.string().max(128).optional().describe('The attach nonce'),
   }),
+  result: z.object({
+    window_id: z.string(),
+    pressed: z.enum(['approve', 'approve_always', 'deny', 'choose', 'text']),
+    prompt_id: z.string(),
+    /** human, shell, or the answering pane's window id. */
+    by: z.string(),
+    by_pane: z.string().optional(),
+    state: z.enum(STATES),
+    /** How the pane left needs_input: its state did, its prompt left the screen, it closed, or the wait ran out. */
+    ended: z.enum(['state', 'prompt', 'gone', 'timeout']),
+  }),
+  print: (r) => `pressed ${r.pressed}; ${r.ended === 'timeout' ? `the pane is still ${r.state}` : `it is ${r.state} now`}`,
   async run({ params, window, svc, caller, signal }) {
     const w = window!;
     const who = checkAnswerer(svc, caller, w, params.nonce);

@@ -2,14 +2,15 @@
 // pane printed), and the delivery queue (queue-prompt, list-queued, cancel-queued).
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../rpc/verb.js';
-import { TuiosError } from '../errors.js';
+import { TuiosError, ERROR_CODES, type ErrorBody } from '../errors.js';
+import { table } from '../rpc/print-helpers.js';
 import { deliverPrompt, stalledError } from '../delivery/deliver.js';
 import { sameOccupant } from '../delivery/typing.js';
 import { agentPanes } from './agents.js';
 import { confirmToken } from '../agent-state/selector.js';
 import { enforce, paneOf } from '../security/access.js';
 import { fence } from '../mail/fence.js';
-import { isReady, type AgentState } from '../agent-state/state.js';
+import { isReady, STATES, type AgentState } from '../agent-state/state.js';
 import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
@@ -17,6 +18,50 @@ import type { Caller } from '../rpc/caller.js';
 export const ASK_SELECT_MAX = 16;
 const DEFAULT_TURN_MS = 10 * 60_000;
 const READY_WAIT_MS = 10 * 60_000;
+
+/** What ask-agent answers for one pane: its turn ended (or the wait did), and what it printed. */
+export const askReplySchema = z.object({
+  window_id: z.string(),
+  name: z.string(),
+  delivery: z.literal('acked'),
+  pre_submit_state: z.enum(STATES),
+  state: z.enum(STATES),
+  ended_by: z.enum(['turn', 'state', 'timeout', 'gone']),
+  transition_observed: z.boolean(),
+  completion_seq: z.number().int(),
+  /** The pane's text since the prompt, fenced: untrusted. */
+  reply: z.string(),
+  reply_lines: z.number().int(),
+  untrusted: z.literal(true),
+  waited_ms: z.number().int(),
+});
+export type AskReply = z.infer<typeof askReplySchema>;
+
+/** An error as a result carries it: code, message, hint and the code's own fields. */
+const errorBodySchema = z.object({ code: z.enum(ERROR_CODES), message: z.string(), hint: z.string().optional() });
+
+/** ask-agent --select: a row per pane, its reply or why it got none. */
+const askPanesSchema = z.object({
+  panes: z.array(
+    z.discriminatedUnion('ok', [
+      askReplySchema.extend({ ok: z.literal(true) }),
+      z.object({ ok: z.literal(false), window_id: z.string(), name: z.string(), error: errorBodySchema }),
+    ]),
+  ),
+});
+
+/** A queued message on the wire (list-queued, cancel-queued). */
+export const queuedSchema = z.object({
+  id: z.string(),
+  window_id: z.string(),
+  /** human, a pane's window id, link:HOST, shell, tuios mail. */
+  by: z.string(),
+  status: z.enum(['waiting', 'typing', 'stalled']),
+  at: z.number(),
+  typed_at: z.number().nullable(),
+  text: z.string(),
+});
+export type Queued = z.infer<typeof queuedSchema>;
 
 /** Each daemon's asks in flight, asker pane → target pane: a cycle of asks would wait on itself forever. */
 const askingOf = new WeakMap<Services, Map<string, Set<string>>>();
@@ -74,7 +119,7 @@ interface AskOne {
   turnMs: number;
 }
 
-async function askOne(ctx: VerbContext<unknown>, o: AskOne) {
+async function askOne(ctx: VerbContext<unknown>, o: AskOne): Promise<AskReply> {
   const { svc, caller, signal } = ctx;
   const w = o.w;
   const started = Date.now();
@@ -155,6 +200,8 @@ export const askAgent = defineVerb({
     select: z.string().max(1000).optional().describe('A selector: ask every matching pane'),
     confirm: z.string().max(64).optional().describe('The confirm token of exactly the selected set'),
   }),
+  result: z.union([askReplySchema, askPanesSchema]),
+  print: (r) => ('panes' in r ? r.panes.map((p) => `${p.name}: ${p.ok ? String(p.state) : p.error.code}`).join('\n') : r.reply),
   async run(ctx) {
     const { params, svc, caller, window } = ctx;
     if (params.from === 'human' && svc.placement(caller).kind !== 'outside') {
@@ -173,7 +220,7 @@ export const askAgent = defineVerb({
       }
       if (panes.length > ASK_SELECT_MAX) throw new TuiosError('limit_reached', `An ask by selector reaches at most ${ASK_SELECT_MAX} panes; this one matches ${panes.length}.`, 'Narrow the selector.');
       for (const w of panes) enforce(svc, caller, { verb: 'ask-agent', access: 'write', target: w, types: true, blockedCheck: false });
-      const rows = await Promise.all(panes.map((w) => svc.ops.run(params.op_id ? `${params.op_id}:${w.id}` : undefined, () => one(w)).then((r) => ({ ok: true, ...r }), (e: TuiosError) => ({ ok: false, window_id: w.id, name: w.name, error: e.toBody ? e.toBody() : { code: 'internal', message: String(e) } }))));
+      const rows = await Promise.all(panes.map((w) => svc.ops.run(params.op_id ? `${params.op_id}:${w.id}` : undefined, () => one(w)).then((r) => ({ ok: true as const, ...r }), (e: TuiosError) => ({ ok: false as const, window_id: w.id, name: w.name, error: e.toBody ? e.toBody() : ({ code: 'internal', message: String(e) } satisfies ErrorBody) }))));
       return { panes: rows };
     }
     if (!window) throw new TuiosError('window_not_found', 'ask-agent needs a pane (-w) or --select.');
@@ -193,6 +240,8 @@ export const queuePrompt = defineVerb({
     from: z.string().max(128).optional().describe('A pane can queue only as itself'),
     nonce: z.string().max(128).optional().describe('The attach nonce (queued as human)'),
   }),
+  result: z.object({ id: z.string(), window_id: z.string(), position: z.number().int(), by: z.string() }),
+  print: (r) => r.id,
   run({ params, svc, caller, window }) {
     const w = window!;
     const by = whoQueues(svc, caller, params.nonce);
@@ -207,7 +256,7 @@ export const queuePrompt = defineVerb({
   },
 });
 
-function queuedJson(m: import('../delivery/queue.js').QueuedMessage) {
+function queuedJson(m: import('../delivery/queue.js').QueuedMessage): Queued {
   return { id: m.id, window_id: m.window_id, by: m.by, status: m.status, at: m.at, typed_at: m.typed_at, text: m.wake ? '(a mail wake line)' : m.text };
 }
 
@@ -222,6 +271,11 @@ export const listQueued = defineVerb({
     // Kept so the verb can tell a pane named with -w from the one the dispatcher implies.
     window: z.string().max(300).optional().describe('Only this pane\'s queue'),
   }),
+  result: z.object({ queued: z.array(queuedSchema) }),
+  print: (r) => {
+    if (r.queued.length === 0) return 'nothing queued';
+    return table([['ID', 'PANE', 'BY', 'STATUS', 'TEXT'], ...r.queued.map((m) => [m.id, m.window_id.slice(0, 12), m.by.length === 32 ? m.by.slice(0, 12) : m.by, m.status, m.text.split('\n')[0]!.slice(0, 60)])]);
+  },
   run({ params, svc, window, caller }) {
     // With no -w: a pane lists its own queue; the person's shell lists every pane's, not the
     // queue of whichever pane happens to be focused in the most recent session.
@@ -238,6 +292,8 @@ export const cancelQueued = defineVerb({
   mutates: true,
   cli: { positionals: ['id'], aliases: ['queue-rm'] },
   params: z.object({ id: z.string().max(32).describe('The message id (q3)'), nonce: z.string().max(128).optional().describe('The attach nonce') }),
+  result: z.object({ dropped: queuedSchema }),
+  print: 'none',
   run({ params, svc, caller }) {
     const by = whoQueues(svc, caller, params.nonce);
     // You any; a pane only what it queued; a shell every message but yours.

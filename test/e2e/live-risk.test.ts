@@ -13,12 +13,7 @@ import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
 import { RealAgent } from '../helpers/real-agent.js';
 import { waitForQuiet } from '../helpers/agents.js';
-
-interface Peek {
-  kind: string;
-  message: string;
-  risk: { risky: boolean; ack: string[]; detail: string[]; root: string | null };
-}
+import type { PromptInfo } from '../../core/verbs/prompt.js';
 
 const made: string[] = [];
 /** A project folder under the temporary folder, outside the daemon's home; a git repository when asked. */
@@ -48,7 +43,7 @@ function risk(name: string, agent: RealAgent, git: boolean): void {
     await agent.waitState('needs_input', { timeout: 120_000, what: 'the approval of touch hello.txt' });
     const peek = await waitFor(
       async () => {
-        const p = await agent.d.call<Peek>('peek-prompt', { window: agent.window }).catch(() => null);
+        const p = await agent.d.call<PromptInfo>('peek-prompt', { window: agent.window }).catch(() => null);
         return p && /touch hello\.txt/.test(p.message) ? p : null;
       },
       { timeout: 60_000, what: 'the approval of touch hello.txt in peek-prompt' },

@@ -16,6 +16,7 @@ import { link, linkLogLines, startHost, type Host } from '../helpers/link.js';
 import { screenStandin } from '../helpers/screen-standin.js';
 import { stateOf, waitState } from '../helpers/agent-state.js';
 import type { RpcClient } from '../../core/rpc/client.js';
+import type { Queued } from '../../core/verbs/typing.js';
 
 const TUIOS = `${process.execPath} ${BIN}`;
 let hub: Host;
@@ -23,14 +24,6 @@ let peer: Host;
 let hubClient: RpcClient;
 let hubNonce: string;
 let target = '';
-
-interface Queued {
-  id: string;
-  window_id: string;
-  by: string;
-  status: string;
-  text: string;
-}
 
 const queuedOn = async (h: Host, w: string) => (await h.d.call<{ queued: Queued[] }>('list-queued', { window: w })).queued;
 

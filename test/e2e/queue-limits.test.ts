@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { TestDaemon } from '../helpers/daemon.js';
 import type { RpcClient } from '../../core/rpc/client.js';
 import { refusal } from '../helpers/refusal.js';
+import type { Queued } from '../../core/verbs/typing.js';
 
 const MSG = 16 * 1024;
 const PER_PANE = 64;
@@ -18,14 +19,6 @@ const ALL = 128 * 1024 * 1024;
 
 let d: TestDaemon;
 let c: RpcClient;
-
-interface Queued {
-  id: string;
-  window_id: string;
-  by: string;
-  status: string;
-  text: string;
-}
 
 /** A message of exactly `bytes` bytes that names its pane and its place, so a lost or changed one shows. */
 const text = (pane: number, i: number, bytes = MSG) => {

@@ -13,6 +13,7 @@ import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { screenStandin, type ScreenStandin } from '../helpers/screen-standin.js';
 import { waitState } from '../helpers/agent-state.js';
+import type { Queued } from '../../core/verbs/typing.js';
 
 const WAKE_AFTER_MS = 5000;
 const WAKE_GAP_MS = 30_000;
@@ -21,15 +22,6 @@ const LINE = /^You have 1 unread tuios message\. Read them with: tuios read-agen
 let d: TestDaemon;
 let s: ScreenStandin;
 let w = '';
-
-interface Queued {
-  id: string;
-  window_id: string;
-  by: string;
-  status: string;
-  at: number;
-  text: string;
-}
 
 const queued = async () => (await d.call<{ queued: Queued[] }>('list-queued', { window: w })).queued;
 const wakeSubmits = () => s.events().filter((e) => e.t === 'submit' && /^You have \d+ unread tuios message/.test(e.text ?? ''));
