@@ -16,10 +16,44 @@ import { callOnHost, callerDir, grantsFor, launcherOf, linkedHost, localSession,
 import { remoteTargetOf } from '../hosts/target.js';
 import { GIT_TRANSFER_TIMEOUT_MS, MAX_FAN, READY_WAIT_MS, START_AGENT_WAIT_MS } from '../git/limits.js';
 import { PROMPT_MAX_BYTES } from '../delivery/typing.js';
-import { removeAttempt } from './worktree.js';
+import { removeAttempt, removedWorktreeSchema, promptStatusSchema } from './worktree.js';
+import { table, str } from '../rpc/print-helpers.js';
+import { STATES } from '../agent-state/state.js';
 
 const grantsParam = z.array(z.string().max(32)).max(16).optional().describe('What the new panes may do through tuios (read,write,fan,respond,files,task,admin)');
 const promptText = z.string().min(1).max(PROMPT_MAX_BYTES);
+
+/** An agent's pane as start-agent and fan-out answer it: its state now and its first prompt's. */
+const paneResultSchema = z.object({
+  window_id: z.string(),
+  name: z.string(),
+  state: z.enum(STATES),
+  /** idle or done, never unknown. */
+  ready: z.boolean(),
+  /** Absent when no first prompt was given. */
+  prompt_status: promptStatusSchema.optional(),
+  prompt_reason: z.string().optional(),
+});
+
+const startAgentSchema = paneResultSchema.extend({
+  /** The linked host it was started on (-s HOST:SESSION). */
+  host: z.string().optional(),
+  session: z.string(),
+  session_id: z.string(),
+  harness: z.string(),
+  program: z.string(),
+});
+
+const fanOutSchema = z.object({
+  /** The linked host the fan ran on (--host). */
+  host: z.string().optional(),
+  group: z.string(),
+  repo: z.string(),
+  base: z.string().nullable(),
+  base_commit: z.string().nullable(),
+  attempts: z.array(paneResultSchema.extend({ session: z.string(), session_id: z.string(), branch: z.string(), path: z.string(), harness: z.string().nullable() })),
+});
+export type FanOutResult = z.infer<typeof fanOutSchema>;
 
 /** Resolves with the promise's value, or null when `ms` passes or the call ends first. */
 function within<T>(p: Promise<T>, ms: number, signal: AbortSignal): Promise<T | null> {
@@ -41,7 +75,7 @@ function waitOf(p: { wait?: boolean; timeout?: number }): number {
   return p.wait === false ? 0 : (p.timeout ?? START_AGENT_WAIT_MS);
 }
 
-function paneResult(svc: Services, w: Window, fp: FirstPrompt | null) {
+function paneResult(svc: Services, w: Window, fp: FirstPrompt | null): z.infer<typeof paneResultSchema> {
   const state = svc.agents.stateOf(w);
   return { window_id: w.id, name: w.name, state, ready: state === 'idle' || state === 'done', ...(fp ? { prompt_status: fp.status, ...(fp.reason ? { prompt_reason: fp.reason } : {}) } : {}) };
 }
@@ -67,11 +101,14 @@ export const startAgent = defineVerb({
     wait: z.boolean().optional().describe('Wait for ready (default true; --no-wait returns at once)'),
     term: z.string().max(64).optional().describe('TERM of the client (used when the call makes a session)'),
   }),
+  result: startAgentSchema,
+  print: (r) => `${r.window_id}  ${r.name} ${r.state}${r.prompt_status ? ` prompt ${r.prompt_status}` : ''}`,
   budgetMs: (p) => waitOf(p),
   async run({ params, svc, caller, signal }) {
     if (params.session) {
       const where = remoteTargetOf({ session: params.session }, svc.remote, (n) => !!svc.model.sessionByName(n));
-      if ('remote' in where) return { host: where.remote.host, ...((await callOnHost(svc, caller, 'start-agent', where.remote.host, params, signal, where.remote.session)) as Record<string, unknown>) };
+      // The host runs this verb, so its answer is this record's result.
+      if ('remote' in where) return { host: where.remote.host, ...((await callOnHost(svc, caller, 'start-agent', where.remote.host, params, signal, where.remote.session)) as z.infer<typeof startAgentSchema>) };
     }
     let s: Session | null = params.session ? localSession(svc, 'start-agent', params.session) : null;
     if (!s) {
@@ -146,11 +183,14 @@ export const fanOut = defineVerb({
     wait: z.boolean().optional().describe('Wait for the prompts (default true; --no-wait returns at once)'),
     term: z.string().max(64).optional().describe('TERM of the client'),
   }),
+  result: fanOutSchema,
+  print: (r) => `group ${r.group} from ${str(r.base)}\n` + table([['SESSION', 'BRANCH', 'AGENT', 'STATE', 'PROMPT'], ...r.attempts.map((a) => [a.session, a.branch, str(a.harness), a.state, str(a.prompt_status)])]),
   // A checkout per attempt, then the wait for the prompts.
   budgetMs: (p) => p.count * GIT_TRANSFER_TIMEOUT_MS + waitOf(p),
   async run({ params, svc, caller, signal }) {
     const host = linkedHost(svc, params.host);
-    if (host) return { host, ...((await callOnHost(svc, caller, 'fan-out', host, params, signal)) as Record<string, unknown>) };
+    // The host runs this verb, so its answer is this record's result.
+    if (host) return { host, ...((await callOnHost(svc, caller, 'fan-out', host, params, signal)) as FanOutResult) };
     const prompts = [...(params.text !== undefined ? [params.text] : []), ...(params.prompt ?? [])];
     if (prompts.length === 0) throw new TuiosError('invalid_params', 'fan needs a prompt.', "Give it after N: tuios fan 3 --agent claude 'PROMPT'", { field: 'text' });
     if (prompts.length !== 1 && prompts.length !== params.count) {
@@ -213,6 +253,22 @@ export const keepFan = defineVerb({
     merge: z.boolean().optional().describe('Merge its branch into the base first'),
     force: z.boolean().optional().describe('Remove the other attempts even with uncommitted work (it is lost)'),
   }),
+  result: z.object({
+    kept: z.string(),
+    group: z.string(),
+    merged: z.object({ into: z.string(), commit: z.string(), fast_forward: z.boolean() }).nullable(),
+    removed: z.array(removedWorktreeSchema),
+    /** Attempts kept for their uncommitted work: how many entries, and the first 50 as `XY path`. */
+    kept_dirty: z.array(z.object({ session: z.string(), path: z.string(), dirty: z.number().int(), files: z.array(z.string()) })),
+    /** Attempts not removed for another reason; the code is an error code, or a system one (ENOENT). */
+    failed: z.array(z.object({ session: z.string(), error: z.object({ code: z.string(), message: z.string() }) })),
+    notes: z.array(z.string()),
+  }),
+  print: (r) => {
+    const lines = [`kept ${r.kept}${r.merged ? ` (merged into ${r.merged.into})` : ''}; removed ${r.removed.length ? r.removed.map((x) => x.session).join(', ') : 'none'}`];
+    for (const n of r.notes) lines.push(n);
+    return lines.join('\n');
+  },
   async run({ params, svc, caller, signal }) {
     const s = localSession(svc, 'fan keep', params.session);
     const wt = worktreeOf(s);
@@ -238,7 +294,9 @@ export const keepFan = defineVerb({
       } catch (e) {
         const err = e as TuiosError;
         if (err.code === 'dirty_worktree') {
-          keptDirty.push({ session: o.name, path: worktreeOf(o)!.path, dirty: err.extra.dirty, files: err.extra.files });
+          // removeAttempt's dirty_worktree is core/git/repo.ts dirtyError's: it carries these two.
+          const extra = err.extra as { dirty: number; files: string[] };
+          keptDirty.push({ session: o.name, path: worktreeOf(o)!.path, dirty: extra.dirty, files: extra.files });
           notes.push(`${o.name} was kept: it has uncommitted work (remove it with tuios worktree rm ${o.name} --force, or keep it).`);
         } else failed.push({ session: o.name, error: { code: err.code ?? 'internal', message: err.message } });
       }

@@ -17,12 +17,101 @@ import { callOnHost, grantsFor, launcherOf, linkedHost, localSession, repoFor, w
 import { remoteTargetOf } from '../hosts/target.js';
 import { WORKTREE_PACK_STREAM } from '../git/pack-stream.js';
 import type { RepoInfo } from '../git/repo.js';
+import { table, str } from '../rpc/print-helpers.js';
+import { STATES } from '../agent-state/state.js';
 import { DIFF_LINK_MAX_BYTES, DIFF_LINK_PART_BYTES, GIT_DIFF_BUDGET_MS, GIT_TRANSFER_TIMEOUT_MS, LS_CONCURRENCY } from '../git/limits.js';
 
 const branchParam = z.string().min(1).max(200).describe('The branch');
 const repoParam = z.string().min(1).max(4096).optional().describe('A folder of the repository (default: the caller\'s folder)');
 const hostParam = z.string().min(1).max(128).optional().describe('Run it on a linked machine (--repo is then a folder there, absolute)');
 const grantsParam = z.array(z.string().max(32)).max(16).optional().describe('What the new pane may do through tuios (read,write,fan,respond,files,task,admin)');
+
+/** Where a first prompt stands (core/git/fleet.ts PromptStatus). */
+export const promptStatusSchema = z.enum(['waiting', 'typing', 'taken', 'stalled', 'not_ready', 'failed']);
+
+/** What a removed worktree session answers (remove-worktree, and each of keep-fan's removed). */
+export const removedWorktreeSchema = z.object({ session: z.string(), path: z.string(), branch: z.string(), branch_deleted: z.boolean() });
+
+const newWorktreeSchema = z.object({
+  /** The linked host it was made on (--host). */
+  host: z.string().optional(),
+  session: z.string(),
+  session_id: z.string(),
+  window_id: z.string(),
+  path: z.string(),
+  branch: z.string(),
+  base: z.string(),
+  base_commit: z.string(),
+  repo: z.string(),
+  harness: z.string().nullable(),
+});
+
+/** A worktree tuios made, as list-worktrees answers it. */
+export const worktreeRowSchema = z.object({
+  repo: z.string(),
+  repo_dir: z.string(),
+  main: z.string().nullable(),
+  path: z.string(),
+  exists: z.boolean(),
+  branch: z.string(),
+  base: z.string(),
+  base_commit: z.string(),
+  session: z.string(),
+  session_id: z.string(),
+  group: z.string().nullable(),
+  window_id: z.string().nullable(),
+  harness: z.string().nullable(),
+  state: z.enum(STATES),
+  prompt_status: promptStatusSchema.nullable(),
+  /** Uncommitted entries, untracked files included; null when the worktree is gone or git failed. */
+  dirty: z.number().int().nullable(),
+  ahead: z.number().int().nullable(),
+  head: z.string().nullable(),
+  pulled_from: z.string().optional(),
+  error: z.string().optional(),
+});
+export type WorktreeRow = z.infer<typeof worktreeRowSchema>;
+
+const diffWorktreeSchema = z.object({
+  /** The linked host it was read on (HOST:SESSION). */
+  host: z.string().optional(),
+  session: z.string(),
+  path: z.string(),
+  branch: z.string(),
+  base: z.string(),
+  base_commit: z.string().nullable(),
+  from: z.string().nullable(),
+  files: z.array(z.object({ path: z.string(), status: z.string(), added: z.number().int().nullable(), deleted: z.number().int().nullable(), binary: z.boolean() })),
+  added: z.number().int(),
+  deleted: z.number().int(),
+  patch: z.string(),
+  /** Over the link: the patch in parts, and patch empty. */
+  patch_parts: z.array(z.string()).optional(),
+  truncated: z.boolean(),
+  skipped: z.array(z.object({ path: z.string(), bytes: z.number().int() })),
+  commits: z.number().int(),
+});
+type DiffWorktreeResult = z.infer<typeof diffWorktreeSchema>;
+
+const pullWorktreeSchema = z.object({
+  session: z.string(),
+  session_id: z.string(),
+  /** SESSION, or HOST:SESSION for a pull from a linked host. */
+  from: z.string(),
+  path: z.string(),
+  branch: z.string(),
+  head: z.string(),
+  base: z.string(),
+  base_commit: z.string(),
+  counts: z.object({ staged: z.number().int(), modified: z.number().int(), deleted: z.number().int(), untracked: z.number().int() }),
+  skipped: z.array(z.object({ path: z.string(), bytes: z.number().int() })),
+  bytes: z.number().int(),
+  pack_bytes: z.number().int(),
+  /** A pull from a linked host: the host. */
+  host: z.string().optional(),
+  /** A pull on this machine: the commits the pack left out (the clone had them). */
+  prerequisites: z.number().int().optional(),
+});
 
 /** A worktree session named by a caller, on this machine, with its worktree record. */
 function worktreeSessionOf(svc: Services, verb: string, ref: string): { s: Session; wt: WorktreeAttr } {
@@ -77,7 +166,7 @@ function agentPane(svc: Services, s: Session) {
 }
 
 /** Removes a worktree session: its session, its worktree, and its branch when that holds nothing new. */
-export async function removeAttempt(svc: Services, s: Session, wt: WorktreeAttr, o: { force: boolean; signal?: AbortSignal }) {
+export async function removeAttempt(svc: Services, s: Session, wt: WorktreeAttr, o: { force: boolean; signal?: AbortSignal }): Promise<z.infer<typeof removedWorktreeSchema>> {
   if (existsSync(wt.path) && !o.force) {
     const st = await statusOf(wt.path, o.signal);
     if (st.dirty > 0) throw dirtyError(wt.path, st);
@@ -109,11 +198,14 @@ export const newWorktree = defineVerb({
     host: hostParam,
     term: z.string().max(64).optional().describe('TERM of the client'),
   }),
+  result: newWorktreeSchema,
+  print: (r) => `${r.session}  ${r.path}  (${r.branch} from ${r.base})`,
   // The checkout of a large repository (worktree add is bounded at this).
   budgetMs: () => GIT_TRANSFER_TIMEOUT_MS,
   async run({ params, svc, caller, signal }) {
     const host = linkedHost(svc, params.host);
-    if (host) return { host, ...((await callOnHost(svc, caller, 'new-worktree', host, params, signal)) as Record<string, unknown>) };
+    // The host runs this verb, so its answer is this record's result.
+    if (host) return { host, ...((await callOnHost(svc, caller, 'new-worktree', host, params, signal)) as z.infer<typeof newWorktreeSchema>) };
     const grants = grantsFor(svc, caller, params.grants);
     const repo = await repoFor(svc, caller, params.repo, signal);
     const wt = await addWorktree(repo, { branch: params.branch, base: params.base, path: worktreePathFor(svc.paths.stateDir, repo, params.branch), signal });
@@ -154,6 +246,16 @@ export const listWorktrees = defineVerb({
   params: z.object({
     group: z.string().min(1).max(200).optional().describe('Only this fan group'),
   }),
+  result: z.object({
+    repositories: z.array(z.object({ repo: z.string(), name: z.string(), main: z.string().nullable(), worktrees: z.array(worktreeRowSchema) })),
+    worktrees: z.array(worktreeRowSchema),
+  }),
+  print: (r) => {
+    if (r.repositories.length === 0) return 'no worktrees';
+    return r.repositories
+      .map((g) => `${g.name}${g.main ? `  (${g.main})` : ''}\n` + table([['SESSION', 'BRANCH', 'BASE', 'AGENT', 'STATE', 'DIRTY', 'AHEAD', 'PATH'], ...g.worktrees.map((w) => [w.session, w.branch, w.base, str(w.harness), w.state + (w.prompt_status ? ` (prompt ${w.prompt_status})` : ''), str(w.dirty), str(w.ahead), w.path])]).replace(/^/gm, '  '))
+      .join('\n\n');
+  },
   async run({ params, svc, caller, signal }) {
     const may = readableSessions(svc, caller);
     const sessions = [...svc.model.sessions.values()].filter((s) => worktreeOf(s) && may(s.id) && (!params.group || groupOf(s) === params.group));
@@ -223,10 +325,18 @@ export const diffWorktreeVerb = defineVerb({
     session: z.string().min(1).max(300).describe('The worktree session'),
     stat: z.boolean().optional().describe('Counts only, no patch'),
   }),
+  result: diffWorktreeSchema,
+  print: (r) => {
+    const files = r.files;
+    const head = `${r.session}: ${files.length} file${files.length === 1 ? '' : 's'}, +${r.added} -${r.deleted}, ${r.commits} commit${r.commits === 1 ? '' : 's'} past ${r.base}${r.truncated ? ' (truncated)' : ''}`;
+    const list = files.map((f) => `${f.status} ${f.path}  ${f.added === null ? 'binary' : `+${f.added} -${f.deleted}`}`).join('\n');
+    return [head, list, r.patch ? '\n' + r.patch.replace(/\n$/, '') : ''].filter(Boolean).join('\n');
+  },
   async run({ params, svc, caller, signal }) {
     const there = onHost(svc, params.session);
     if (there) {
-      const r = (await callOnHost(svc, caller, 'diff-worktree', there.host, { stat: params.stat }, signal, there.session)) as Record<string, unknown>;
+      // The host runs this verb for a link caller: its answer is this record's result, the patch in parts.
+      const r = (await callOnHost(svc, caller, 'diff-worktree', there.host, { stat: params.stat }, signal, there.session)) as DiffWorktreeResult;
       const { patch_parts: parts, ...rest } = r;
       return { host: there.host, ...rest, patch: Array.isArray(parts) ? parts.filter((x) => typeof x === 'string').join('') : (rest.patch ?? '') };
     }
@@ -251,9 +361,16 @@ export const removeWorktreeVerb = defineVerb({
     session: z.string().min(1).max(300).describe('The worktree session'),
     force: z.boolean().optional().describe('Remove it even with uncommitted work (it is lost)'),
   }),
+  result: z.object({
+    /** The linked host it was removed on (HOST:SESSION). */
+    host: z.string().optional(),
+    removed: removedWorktreeSchema,
+  }),
+  print: (r) => `removed ${r.removed.session} (${r.removed.path})${r.removed.branch_deleted ? '' : `; branch ${r.removed.branch} kept`}`,
   async run({ params, svc, caller, signal }) {
     const there = onHost(svc, params.session);
-    if (there) return { host: there.host, ...((await callOnHost(svc, caller, 'remove-worktree', there.host, { force: params.force }, signal, there.session)) as Record<string, unknown>) };
+    // The host runs this verb, so its answer is this record's result.
+    if (there) return { host: there.host, ...((await callOnHost(svc, caller, 'remove-worktree', there.host, { force: params.force }, signal, there.session)) as { removed: z.infer<typeof removedWorktreeSchema> }) };
     const { s, wt } = worktreeSessionOf(svc, 'worktree rm', params.session);
     check(svc, caller, 'remove-worktree', 'write', s);
     return { removed: await removeAttempt(svc, s, wt, { force: !!params.force, signal }) };
@@ -336,6 +453,8 @@ export const pullWorktree = defineVerb({
     term: z.string().max(64).optional().describe('TERM of the client'),
     progress_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('A token this pull\'s worktree-progress events carry as pull_id'),
   }),
+  result: pullWorktreeSchema,
+  print: (r) => `${r.session}  ${r.path}  (${r.branch} at ${r.head.slice(0, 12)}, ${Math.round(r.bytes / 1024)} KB)`,
   async run({ params, svc, caller, signal }) {
     const where = remoteTargetOf({ session: params.session }, svc.remote, (n) => !!svc.model.sessionByName(n));
     if ('remote' in where) return pullFromHost(svc, caller, where.remote.host, where.remote.session!, params, signal);

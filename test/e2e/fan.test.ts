@@ -8,26 +8,14 @@ import { BIN, type TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { makeRepo, removeDir, sh, tempDir, write } from '../helpers/worktree-repos.js';
 import { daemonWithStandin } from '../helpers/worktree-standin.js';
+import type { FanOutResult as FanResult } from '../../core/verbs/fan.js';
 
 let d: TestDaemon;
 let tools: string;
 let root: string;
 let repo: string;
 
-interface Attempt {
-  session: string;
-  branch: string;
-  path: string;
-  window_id: string;
-  prompt_status: string;
-  harness: string;
-}
-
-interface FanResult {
-  group: string;
-  base: string;
-  attempts: Attempt[];
-}
+type Attempt = FanResult['attempts'][number];
 
 let fan: FanResult;
 

@@ -14,6 +14,7 @@ import { link, startHost, type Host } from '../helpers/link.js';
 import { waitFor } from '../helpers/wait.js';
 import { installStandin } from '../helpers/worktree-standin.js';
 import { identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
+import type { WorktreeRow as LsEntry } from '../../core/verbs/worktree.js';
 
 let hub: Host;
 let build: Host;
@@ -22,14 +23,6 @@ let root: string;
 let peerRepo: string;
 let lockedRepo: string;
 let hubClone: string;
-
-interface LsEntry {
-  path: string;
-  branch: string;
-  session: string;
-  repo: string;
-  dirty: number | null;
-}
 
 const ls = async (h: Host) => (await h.d.json<{ worktrees: LsEntry[] }>(['worktree', 'ls'])).worktrees;
 const worktreeCount = (repo: string) => sh(repo, ['worktree', 'list', '--porcelain']).split('\n').filter((l) => l.startsWith('worktree ')).length;

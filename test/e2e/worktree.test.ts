@@ -9,24 +9,12 @@ import type { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir, write } from '../helpers/worktree-repos.js';
 import { daemonWithStandin } from '../helpers/worktree-standin.js';
+import type { WorktreeRow as LsEntry } from '../../core/verbs/worktree.js';
 
 let d: TestDaemon;
 let tools: string;
 let root: string;
 let repo: string;
-
-interface LsEntry {
-  path: string;
-  branch: string;
-  base: string;
-  base_commit: string;
-  session: string;
-  state: string;
-  dirty: number | null;
-  ahead: number | null;
-  repo: string;
-  harness: string | null;
-}
 
 async function ls(): Promise<{ repositories: Array<{ name: string; worktrees: LsEntry[] }>; worktrees: LsEntry[] }> {
   return d.json(['worktree', 'ls']);
