@@ -24,7 +24,6 @@ import { AgentStore } from '../agent-state/store.js';
 import { watchPaneOsc } from '../detection/osc.js';
 import { AfterStateHook } from '../integrations/hook-runner.js';
 import { addWindowFields } from '../verbs/present.js';
-import '../verbs/wait-agent-state.js';
 import { loadManifests, findHarness } from '../detection/manifest.js';
 import { Detector, type DetectorConfig } from '../detection/detector.js';
 import { procReader } from '../detection/proc-reader.js';

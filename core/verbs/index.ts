@@ -7,7 +7,7 @@ import { newWindow, listWindows, closeWindow, setWindow, resizeWindow, selectWin
 import { sendText, sendKeys } from './input.js';
 import { capturePane } from './capture.js';
 import { captureState } from './capture-state.js';
-import { waitFor } from './wait.js';
+import { waitFor } from './wait-for.js';
 import { subscribe } from './events.js';
 import { setAgentState, getAgentState, listAgents, setAgentMeta, setAgentSession } from './agents.js';
 import { explainAgentDetect } from './detect.js';

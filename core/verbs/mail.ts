@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { registerWaitCondition, type WaitParams, type WaitResult } from './wait.js';
+import type { WaitParams } from './wait.js';
 import { fence } from '../mail/fence.js';
 import { BODY_MAX_BYTES, type Message, type SenderKind } from '../mail/mail.js';
 import { DEFAULT_ASK_MS } from '../mail/ask.js';
@@ -64,6 +64,11 @@ export const messageSchema = z.object({
   from_window: z.object({ id: z.string(), short_id: z.string(), name: z.string() }).nullable(),
   fenced: z.string(),
 });
+
+/** wait-for agent-message: the message that arrived, as read-agent-messages shows one. */
+export const messageWaitSchema = z.object({ message: messageSchema, waited_ms: z.number().int(), untrusted: z.literal(true) });
+
+export type MessageWaitResult = z.input<typeof messageWaitSchema>;
 
 /** What became of mail to an agent on a linked host (core/hosts/remote.ts MailOutcome). */
 const mailOutcomeSchema = z.discriminatedUnion('delivered', [
@@ -324,7 +329,7 @@ export const releaseAgentMessage = defineVerb({
 });
 
 /** wait-for agent-message: a message that arrives after the wait began (never one already there). */
-function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<WaitResult> {
+export function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<MessageWaitResult> {
   const { svc } = ctx;
   // The dispatcher resolved -w/-s (it leaves -w human to us, see humanMailbox).
   const p = ctx.params as WaitParams & { window?: string; session?: string };
@@ -357,4 +362,3 @@ function waitMessage(ctx: VerbContext<WaitParams>, deadline: number): Promise<Wa
   });
 }
 
-registerWaitCondition('agent-message', waitMessage);

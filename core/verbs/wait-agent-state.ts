@@ -1,13 +1,28 @@
 // wait-for agent-state: satisfied by an observed transition into a target state, never by a
 // level (ADR-0076 point 5). It listens first, records each pane's baseline, and completes only
 // on a change after it; an edge missed by the listener is recovered by re-reading on a cadence.
-import { registerWaitCondition, type WaitParams, type WaitResult } from './wait.js';
+import { z } from 'zod';
+import type { WaitParams } from './wait.js';
 import { TuiosError } from '../errors.js';
 import type { VerbContext } from '../rpc/verb.js';
 import type { Window } from '../model/window.js';
-import type { AgentState } from '../agent-state/state.js';
+import { STATES, type AgentState } from '../agent-state/state.js';
 import { agentPanes, selectorRow } from './agents.js';
 import { parseSelector, matches } from '../agent-state/selector.js';
+
+/** wait-for agent-state: the pane whose transition ended the wait (with --every, each pane that moved). */
+export const stateWaitSchema = z.object({
+  window_id: z.string(),
+  name: z.string(),
+  state: z.enum(STATES),
+  baseline: z.enum(STATES),
+  transition_observed: z.literal(true),
+  matched_by: z.enum(['transition', 'poll']),
+  waited_ms: z.number().int(),
+  panes: z.array(z.object({ window_id: z.string(), name: z.string(), state: z.enum(STATES) })).optional(),
+});
+
+export type StateWaitResult = z.input<typeof stateWaitSchema>;
 
 /** The re-read that heals a missed event: level-triggered recovery of an edge. */
 const RECHECK_MS = 1000;
@@ -20,7 +35,7 @@ interface Watched {
   done: boolean;
 }
 
-async function waitAgentState(ctx: VerbContext<WaitParams>, deadline: number): Promise<WaitResult> {
+export async function waitAgentState(ctx: VerbContext<WaitParams>, deadline: number): Promise<StateWaitResult> {
   const { svc, params } = ctx;
   const until = new Set<AgentState>((params.until as AgentState[] | undefined) ?? DEFAULT_UNTIL);
   const sel = params.select ? parseSelector(params.select) : null;
@@ -121,4 +136,3 @@ async function waitAgentState(ctx: VerbContext<WaitParams>, deadline: number): P
   });
 }
 
-registerWaitCondition('agent-state', waitAgentState);

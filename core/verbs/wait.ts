@@ -1,13 +1,12 @@
-// wait-for CONDITION: one verb, one schema, a condition per capability. `window-output` is here;
-// agent-state and agent-message register themselves from their own modules.
+// wait-for's params and its window-output condition; the verb's record is wait-for.ts, the other
+// conditions wait-agent-state.ts (agent-state) and mail.ts (agent-message).
 import { z } from 'zod';
-import { defineVerb, type VerbContext } from '../rpc/verb.js';
+import type { VerbContext } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { compilePattern } from '../re.js';
 import { timeoutParam } from './params.js';
-import { DEFAULT_WAIT_MS, WAIT_OUTPUT_MAX_LINES, WAIT_OUTPUT_THROTTLE_MS } from '../limits.js';
+import { WAIT_OUTPUT_MAX_LINES, WAIT_OUTPUT_THROTTLE_MS } from '../limits.js';
 import type { Window } from '../model/window.js';
-import { STATES } from '../agent-state/state.js';
 
 /** States a wait can end on; `unknown` and `none` are departures, not states to await (ADR-0076). */
 const AWAITABLE = ['working', 'needs_input', 'idle', 'done', 'errored'] as const;
@@ -27,54 +26,10 @@ export type WaitParams = z.infer<typeof waitParams>;
 /** wait-for window-output: the line the pattern matched in. */
 export const outputWaitSchema = z.object({ matched: z.literal(true), window: z.string(), line: z.string(), waited_ms: z.number().int() });
 
-/** wait-for agent-state: the pane whose transition ended the wait (with --every, each pane that moved). */
-export const stateWaitSchema = z.object({
-  window_id: z.string(),
-  name: z.string(),
-  state: z.enum(STATES),
-  baseline: z.enum(STATES),
-  transition_observed: z.literal(true),
-  matched_by: z.enum(['transition', 'poll']),
-  waited_ms: z.number().int(),
-  panes: z.array(z.object({ window_id: z.string(), name: z.string(), state: z.enum(STATES) })).optional(),
-});
+export type OutputWaitResult = z.input<typeof outputWaitSchema>;
 
-/** wait-for agent-message: the message that arrived, as read-agent-messages shows one. */
-export const messageWaitSchema = z.object({
-  message: z.object({
-    id: z.number().int(),
-    thread: z.number().int(),
-    to: z.string(),
-    to_session_id: z.string().nullable(),
-    from: z.string(),
-    from_pane: z.string().nullable(),
-    from_kind: z.enum(['pane', 'shell', 'human', 'link']),
-    verified_human: z.boolean(),
-    claimed_human: z.boolean(),
-    subject: z.string(),
-    body: z.string(),
-    at: z.number(),
-    read: z.boolean(),
-    reply_to: z.number().int().nullable(),
-    announced: z.boolean(),
-    host: z.string().optional(),
-    held_for: z.object({ window_id: z.string(), name: z.string() }).optional(),
-    released_from: z.number().int().optional(),
-    from_window: z.object({ id: z.string(), short_id: z.string(), name: z.string() }).nullable(),
-    fenced: z.string(),
-  }),
-  waited_ms: z.number().int(),
-  untrusted: z.literal(true),
-});
-
-/** What wait-for answers: one shape per condition. */
-export const waitResultSchema = z.union([outputWaitSchema, stateWaitSchema, messageWaitSchema]);
-
-export type WaitResult = z.input<typeof waitResultSchema>;
-
-export type WaitHandler = (ctx: VerbContext<WaitParams>, deadline: number) => Promise<WaitResult>;
-
-const handlers = new Map<string, WaitHandler>();
+/** A condition's wait: resolves with its answer, rejects with timeout at the deadline. */
+export type WaitHandler<R> = (ctx: VerbContext<WaitParams>, deadline: number) => Promise<R>;
 
 /** Waits in progress per daemon: server-info reports it, so a caller can tell a wait is listening. */
 const running = new WeakMap<object, number>();
@@ -83,42 +38,18 @@ export function waitsRunning(svc: object): number {
   return running.get(svc) ?? 0;
 }
 
-/** A capability adds its condition here (agent-state in core/agent, agent-message in core/mail). */
-export function registerWaitCondition(name: WaitParams['condition'], h: WaitHandler): void {
-  handlers.set(name, h);
+/** Runs one wait, counted in waitsRunning while it runs. */
+export async function countedWait<R>(svc: object, wait: () => Promise<R>): Promise<R> {
+  running.set(svc, waitsRunning(svc) + 1);
+  try {
+    return await wait();
+  } finally {
+    running.set(svc, waitsRunning(svc) - 1);
+  }
 }
 
-export const waitFor = defineVerb({
-  name: 'wait-for',
-  hosted: 'wait',
-  summary: 'Block until a condition holds: window-output PATTERN, agent-state --until S, agent-message',
-  help: 'Exit 124 (error code timeout) when the time runs out first. A wait ends when its caller disconnects.',
-  target: 'window-optional',
-  mutates: false,
-  humanMailbox: true,
-  cli: { positionals: ['condition', 'pattern'], comma: ['until'], usage: 'wait-for window-output [-w WINDOW] PATTERN [--timeout MS]' },
-  params: waitParams,
-  result: waitResultSchema,
-  print: (r) => ('line' in r ? r.line : 'state' in r ? r.state : ''),
-  async run(ctx) {
-    const h = handlers.get(ctx.params.condition);
-    if (!h) {
-      throw new TuiosError('unsupported', `This daemon cannot wait for ${ctx.params.condition} yet.`, 'Restart the daemon with a newer tuios: tuios kill-server');
-    }
-    const deadline = Date.now() + (ctx.params.timeout ?? DEFAULT_WAIT_MS);
-    // Handlers subscribe before their first await, so a count another call reads is a wait
-    // already listening.
-    running.set(ctx.svc, waitsRunning(ctx.svc) + 1);
-    try {
-      return await h(ctx, deadline);
-    } finally {
-      running.set(ctx.svc, waitsRunning(ctx.svc) - 1);
-    }
-  },
-});
-
 /** Resolves when `check` returns a value, re-checking on output; rejects at the deadline. */
-function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promise<WaitResult> {
+export function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promise<OutputWaitResult> {
   const w = ctx.window;
   if (!w) throw new TuiosError('window_not_found', 'wait-for window-output needs a window.', 'Name one with -w.');
   if (!ctx.params.pattern) {
@@ -189,7 +120,6 @@ function waitWindowOutput(ctx: VerbContext<WaitParams>, deadline: number): Promi
   });
 }
 
-registerWaitCondition('window-output', waitWindowOutput);
 
 export function windowOf(ctx: VerbContext<WaitParams>): Window {
   if (!ctx.window) throw new TuiosError('window_not_found', 'This wait needs a window.', 'Name one with -w.');
