@@ -2,7 +2,6 @@
 // for the CLI and for ssh exec, so the CLI stays a thin client that takes in no handler, as tmux's
 // client prints what its server formats. Its helpers are in print-helpers.ts.
 import type { VerbInfo } from './verb-info.js';
-import { legacyFormatters } from '../cli/format.js';
 import { fields } from './print-helpers.js';
 
 /** The text the CLI prints for a verb's result without --json. */
@@ -11,9 +10,5 @@ export function printResult(verb: VerbInfo, result: unknown): string {
   const p = verb.print;
   if (p === 'none') return '';
   if (typeof p === 'function') return p(result);
-  if (p === undefined && typeof result === 'object') {
-    const legacy = legacyFormatters[verb.name];
-    if (legacy) return legacy(result as Record<string, unknown>);
-  }
   return fields(result);
 }

@@ -57,9 +57,9 @@ export interface VerbInfo<S extends z.ZodObject = z.ZodObject, R extends z.ZodTy
    * fields are allowed, not promised. Test daemons check every result against it
    * (TUIOS_CHECK_RESULTS=1, core/rpc/dispatch.ts).
    */
-  result?: R;
+  result: R;
   /** How the result prints; see Print. */
-  print?: Print<z.output<R>>;
+  print: Print<z.output<R>>;
   target: Target;
   /** Changes state (a write verb): read-only channels (ssh exec by default) refuse it. */
   mutates: boolean;

@@ -9,6 +9,9 @@ import { printResult } from '../../core/rpc/print.js';
 import { RpcClient, RpcError } from '../../core/rpc/client.js';
 import { startInProcessDaemon } from '../helpers/in-process-daemon.js';
 import { listAgents } from '../../core/verbs/agents.js';
+import { allVerbs } from '../../core/verbs/index.js';
+import { hostVerbs } from '../../link/verbs/hosts.js';
+import { sshStatusVerb } from '../../ssh-server/verbs.js';
 
 const promises = defineVerb({
   name: 'test-promises',
@@ -54,10 +57,27 @@ test('a result that breaks its schema is an internal error; one that keeps it is
 });
 
 test('print: none says nothing, fields lists flat results and nests as JSON', () => {
-  const base = { summary: 'x'.repeat(12), target: 'none' as const, mutates: false, params: z.object({}), run: () => ({}) };
+  const base = { summary: 'x'.repeat(12), target: 'none' as const, mutates: false, params: z.object({}), result: z.unknown(), run: () => ({}) };
   assert.is(printResult(defineVerb({ ...base, name: 'a', print: 'none' }), { ok: true }), '');
   assert.is(printResult(defineVerb({ ...base, name: 'b', print: 'fields' }), { a: 1, b: null }), 'a: 1\nb: -');
   assert.is(printResult(defineVerb({ ...base, name: 'c', print: 'fields' }), { a: { b: 1 } }), '{\n  "a": {\n    "b": 1\n  }\n}');
+});
+
+test('every verb, the extensions\' too, has its whole record', () => {
+  const targets = ['none', 'session', 'session-or-new', 'window', 'window-optional'];
+  for (const v of [...allVerbs, ...hostVerbs, sshStatusVerb]) {
+    const at = `verb ${v.name}`;
+    assert.match(v.name, /^[a-z][a-z-]*$/, at);
+    assert.ok(v.summary && v.summary.length > 10, `${at}: a summary`);
+    assert.instance(v.params, z.ZodObject, `${at}: params are a zod object`);
+    assert.instance(v.result, z.ZodType, `${at}: a result schema`);
+    assert.ok(typeof v.print === 'function' || v.print === 'fields' || v.print === 'none', `${at}: how it prints`);
+    assert.ok(targets.includes(v.target), `${at}: a target`);
+    assert.type(v.mutates, 'boolean', `${at}: whether it mutates`);
+    assert.type(v.run, 'function', `${at}: a handler`);
+    // The schemas are data a tool reads whole (list-verbs, MCP): each converts to JSON Schema.
+    assert.ok(z.toJSONSchema(v.result, { unrepresentable: 'any' }), `${at}: its result schema converts to JSON Schema`);
+  }
 });
 
 test('list-agents prints a linked host\'s harness as it prints this machine\'s', () => {
