@@ -221,3 +221,234 @@ export const CAPTURE_NOTE_MAX_BYTES = 1024;
 export const HOLD_SECONDS_MIN = 10;
 export const HOLD_SECONDS_MAX = 300;
 export const HOLD_SECONDS_DEFAULT = 120;
+
+// --- The agent state store (core/agent-state/) ---
+// Owners a pane remembers, subagents it lists, the id a subagent report may carry (spec: Nested
+// and foreign events, Each subagent), and what a report may carry.
+
+/** Conversations that owned a pane and may take it back (spec: the last four owners). */
+export const SESSION_OWNERS_KEPT = 4;
+/** Conversations that sent a SessionStart for a pane, remembered for taking it back. */
+export const SESSION_STARTERS_KEPT = 16;
+/** Subagents a pane's list holds; more are counted, not listed. */
+export const SUBAGENTS_MAX = 64;
+/** A subagent id: 1 to 128 letters, digits, _ . : @ - (spec: Claude Code SubagentStart). */
+export const AGENT_ID_RE = /^[A-Za-z0-9_.:@-]{1,128}$/;
+/** Longest message a state carries, in characters. */
+export const STATE_MESSAGE_MAX = 300;
+/** Agent metadata (set-agent-meta): keys set in one call (spec's limit). */
+export const META_KEYS_PER_CALL = 16;
+/** Agent metadata keys a pane holds at once (spec's limit). */
+export const META_KEYS_PER_PANE = 32;
+/** Characters of one agent metadata value; longer is cut (spec's limit). */
+export const META_VALUE_MAX = 80;
+
+// --- tuios agent-hook: its budgets and the holds it asks for ---
+// (spec: Failure behaviour, Approvals from the Inbox.)
+
+/** The whole hook call, report included: harnesses run some hooks synchronously. */
+export const HOOK_TIMEOUT_MS = 500;
+/** A hook that waits on a hold gives up after this, below the 310 s its harness allows it. */
+export const HOOK_HOLD_MAX_MS = 305_000;
+/** The timeout tuios writes for the hook that may hold (Claude Code and Qwen Code read ms ≥ 1000 as ms). */
+export const HOLD_HOOK_TIMEOUT_S = 310;
+/** Stdin a hook reads at most: a payload with a plan or a long tool input fits well inside. */
+export const HOOK_STDIN_MAX_BYTES = 1024 * 1024;
+/** The rollout tail read for Codex's automatic reviewer: its turn context is written near the end. */
+export const CODEX_ROLLOUT_TAIL_BYTES = 256 * 1024;
+/** A key answers a held approval only once it has been on screen this long, unchanged. */
+export const HOLD_SETTLE_MS = 400;
+/** A reason typed for a deny, in bytes. */
+export const REASON_MAX_BYTES = 500;
+/** A resume id: letters, digits, _ . / : -, not starting with -, at most 256 bytes. */
+export const RESUME_ID_RE = /^[A-Za-z0-9_./:][A-Za-z0-9_./:-]{0,255}$/;
+/** Auto resume waits this long for each new shell's prompt, and staggers panes by this much. */
+export const RESUME_PROMPT_WAIT_MS = 10_000;
+export const RESUME_STAGGER_MS = 100;
+/** A shell that sent no OSC 133 marks counts as at its prompt after this long quiet. */
+export const RESUME_QUIET_MS = 300;
+/** The length a reported message and an approval line are cut to (the risk rules' APPROVAL_LINE_MAX). */
+export const HOOK_MESSAGE_MAX = 100;
+/** A plan is held only when its text fits (spec: Plans). */
+export const PLAN_MAX_BYTES = 32 * 1024;
+/** The tool input a held call may carry at all. */
+export const HOLD_INPUT_MAX_BYTES = 16 * 1024;
+/** Rules that `2` (always) may add to a held approval and still be shown; more offer allow-once only. */
+export const APPROVAL_OFFER_MAX_RULES = 4;
+/** Processes walked up from a hook looking for its harness (shells and wrappers in between). */
+export const HOOK_ANCESTRY_MAX_DEPTH = 32;
+
+// --- Integrations (core/integrations/) ---
+
+/** The after-agent-state hook (config.toml): one run is killed past this. */
+export const AFTER_STATE_HOOK_TIMEOUT_MS = 10_000;
+/** after-agent-state hook runs at once; more wait in its queue. */
+export const AFTER_STATE_HOOK_CONCURRENCY = 4;
+/** Transitions waiting for an after-agent-state hook run; past this the oldest is dropped and logged. */
+export const AFTER_STATE_HOOK_QUEUE_MAX = 64;
+/** Ancestors walked looking for a harness daemon that runs a process outside its pane (foreign_pane). */
+export const FOREIGN_PANE_MAX_ANCESTRY = 64;
+
+// --- Git, worktrees and fleets (core/git/) ---
+// The budgets of every git call tuios makes. A call that passes one is killed (its whole process
+// group) and answers a typed error, never a hang.
+
+/** One quick git call (rev-parse, config, status, worktree add): a healthy repository answers in ms. */
+export const GIT_TIMEOUT_MS = 10_000;
+/** All the git calls of one diff together (spec: Reviewing, "bounded at 10 seconds together"). */
+export const GIT_DIFF_BUDGET_MS = 10_000;
+/** Packing or unpacking a worktree for `worktree pull`: a large repository over a slow disk. */
+export const GIT_TRANSFER_TIMEOUT_MS = 10 * 60_000;
+/** Output collected from one git call; more is a failure (or a cut, where the caller asked for one). */
+export const GIT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+/** stderr kept from one git call, for the error message. */
+export const GIT_MAX_STDERR_BYTES = 64 * 1024;
+/** How long a repository's neutralising config is reused before it is read again. */
+export const GIT_SAFETY_CACHE_MS = 2_000;
+/** Repositories whose neutralising config is cached at once. */
+export const GIT_SAFETY_CACHE_ENTRIES = 256;
+
+/** Text of one diff (spec: a diff stops at 2 MiB of text). */
+export const DIFF_MAX_BYTES = 2 * 1024 * 1024;
+/** Files listed by one diff (spec: 400 files). */
+export const DIFF_MAX_FILES = 400;
+/** A diff answered over the link: its JSON stays under one link frame (1 MiB) with room for the frame. */
+export const DIFF_LINK_MAX_BYTES = 768 * 1024;
+/** One piece of that patch: under the link's cut of one text (LINK_MAX_TEXT_BYTES, 64 KiB). */
+export const DIFF_LINK_PART_BYTES = 32 * 1024;
+/** An untracked file larger than this is never read (spec: max_untracked_mb, 50 MB by default). */
+export const MAX_UNTRACKED_FILE_BYTES = 50 * 1024 * 1024;
+
+/** Attempts one `fan` starts: each is a worktree, a session and an agent. */
+export const MAX_FAN = 16;
+/** git calls run at once by `worktree ls` (one status per worktree). */
+export const LS_CONCURRENCY = 4;
+
+/** `worktree pull`: one frame of the wire format, and the header. */
+export const PULL_CHUNK_BYTES = 1024 * 1024;
+export const PULL_MAX_HEADER_BYTES = 256 * 1024;
+/** The largest transfer accepted; past it the receiver stops and removes what it spooled. */
+export const PULL_MAX_BYTES = 8 * 1024 * 1024 * 1024;
+/** Ref tips a receiver offers as what it has: the most recent ones, enough for any real clone. */
+export const PULL_MAX_HAVES = 1000;
+/** Progress callbacks at most this often (plus one per phase change). */
+export const PULL_PROGRESS_BYTES = 1024 * 1024;
+
+/** How long start-agent and fan wait for an agent to be ready before typing its first prompt. */
+export const READY_WAIT_MS = 30 * 60_000;
+/** How long start-agent's call waits by default before it answers with the prompt still pending. */
+export const START_AGENT_WAIT_MS = 5 * 60_000;
+/** A pane not ready this long on a screen no rule reads becomes an Inbox question (spec: Fleets). */
+export const FIRST_RUN_QUESTION_MS = 30_000;
+
+// --- Prompt delivery (core/delivery/) ---
+
+/** Longest prompt typed in one submission. */
+export const PROMPT_MAX_BYTES = 16 * 1024;
+/** A queued message, in bytes of typed text (queue_full past it). */
+export const QUEUE_MESSAGE_MAX_BYTES = 16 * 1024;
+/** Bytes queued for one pane, all messages together (queue_full past it). */
+export const QUEUE_PANE_TOTAL_BYTES = 32 * 1024 * 1024;
+/** Bytes queued for every pane together (queue_full past it). */
+export const QUEUE_ALL_TOTAL_BYTES = 128 * 1024 * 1024;
+/** A typed prompt must be taken (working, a question, a finished turn) within this, or prompt_stalled. */
+export const PROMPT_TAKE_MS = 5000;
+
+// --- Mail and questions (core/mail/) ---
+
+/** Messages a mailbox holds (one per session, and one for the person); the oldest go first. */
+export const MAILBOX_MAX = 256;
+/** One message's body, in bytes. */
+export const BODY_MAX_BYTES = 16 * 1024;
+/** Characters of a message's subject; longer is cut. */
+export const SUBJECT_MAX = 120;
+/** A sender's budget: a burst, then a steady rate. */
+export const MAIL_RATE_BURST = 30;
+export const MAIL_RATE_PER_SEC = 1;
+/** An ask-human question, in bytes. */
+export const QUESTION_MAX_BYTES = 160;
+/** One fixed answer of an ask-human question, in bytes. */
+export const ANSWER_MAX_BYTES = 60;
+/** Fixed answers one ask-human question offers (at least 2). */
+export const ASK_MAX_OPTIONS = 9;
+/** How long ask-human waits for the answer when the caller names no timeout. */
+export const DEFAULT_ASK_MS = 120_000;
+
+// --- The Inbox (core/inbox/) ---
+
+/** Characters of an Inbox item's summary; longer is cut. */
+export const INBOX_SUMMARY_MAX = 200;
+/** Items the Inbox holds at once. */
+export const INBOX_MAX_ITEMS = 4096;
+
+// --- Detection (core/detection/) ---
+
+/** Processes an identification walks behind a pane's foreground (wrappers and their children). */
+export const WALK_MAX_PROCESSES = 24;
+/** Wrappers deep an identification walks (a launcher starting the agent). */
+export const WALK_MAX_DEPTH = 4;
+/** A manifest file larger than this is not read. */
+export const MAX_MANIFEST_BYTES = 256 * 1024;
+/** captured_versions a manifest may list. */
+export const MAX_CAPTURED_VERSIONS = 256;
+/** Characters of the message a rule's verdict carries; longer is cut with an ellipsis. */
+export const RULE_MESSAGE_MAX = 200;
+/** Screen lines a rule block reads when it names none ([screen].lines). */
+export const DEFAULT_TAIL_LINES = 40;
+/** Screen lines a rule block may ask to read. */
+export const MAX_TAIL_LINES = 200;
+/** Rule groups nest at most this deep. */
+export const RULE_MAX_DEPTH = 8;
+/** Rule groups in one manifest. */
+export const RULE_MAX_GROUPS = 512;
+/** Strings and patterns in one manifest's rules. */
+export const RULE_MAX_STRINGS = 1024;
+/** Longest message kept from a program status report (OSC 7501), in characters, after decoding. */
+export const PROGRAM_MESSAGE_MAX = 200;
+/** A harness's package.json is read up to this many bytes. */
+export const PACKAGE_JSON_MAX_BYTES = 64 * 1024;
+/** Folders walked up from the entry point's own folder looking for its package. */
+export const PACKAGE_LEVELS = 4;
+/** Process identities remembered; the oldest is dropped past this. */
+export const VERSION_CACHE_MAX = 512;
+
+// --- Where a caller is, and the risk rules (core/security/) ---
+
+/** Ancestors walked at most when placing a caller: deeper trees than this do not occur for real panes. */
+export const MAX_ANCESTRY = 64;
+/** Past this many characters a line is not read (a held call's command is rarely over a few KB). */
+export const RISK_MAX_LINE_CHARS = 64 * 1024;
+/** Simple commands kept from one line; a real call runs a few dozen at most. */
+export const RISK_MAX_COMMANDS = 1000;
+/** Bounds the loop: no real command nests wrappers this deep. */
+export const RISK_MAX_WRAPPERS = 32;
+/** Substitutions, subshells and shell lines nest at most this deep; deeper is not read. */
+export const RISK_MAX_NESTING = 16;
+/** Characters read over all nested lines (`sh -c`, `eval`, backticks re-read their text). */
+export const RISK_MAX_WORK_CHARS = 256 * 1024;
+/** The length a reported approval line is clipped to. */
+export const APPROVAL_LINE_MAX = 100;
+/** No real path has this many parts; past it a path is not resolved and counts as outside. */
+export const RISK_MAX_PATH_SEGMENTS = 256;
+/** PATH_MAX: a folder the shell could not even enter is one the line does not show. */
+export const RISK_MAX_PATH_CHARS = 4096;
+
+// --- Process snapshots of a pane on another machine (core/hosts/hosted-procs.ts) ---
+
+/** Processes a snapshot holds at most (identification walks fewer: WALK_MAX_PROCESSES). */
+export const HOSTED_PROCS_MAX = 64;
+/** Arguments kept per process in a snapshot. */
+export const HOSTED_PROC_ARGV_MAX = 16;
+/** Characters kept of one argument (and of a resolved name). */
+export const HOSTED_PROC_ARG_MAX_CHARS = 512;
+/** Characters kept of a path (exe, cwd, a resolved argument). */
+export const HOSTED_PROC_PATH_MAX_CHARS = 1024;
+
+// --- The PTY reader thread and the CLI ---
+
+/** Bytes the PTY reader thread gathers for one pane before it stops reading (the program then blocks). */
+export const PTY_READER_HOLD_BYTES = 256 * 1024;
+/** `tuios attach`: keys read in one go are sent as one call; a long paste goes in pieces of this size. */
+export const ATTACH_INPUT_CHUNK_BYTES = 64 * 1024;
+/** `tuios doctor agents`: at most this many uncovered panes are explained (one explain-agent-detect call each). */
+export const DOCTOR_VERSION_PANES = 50;

@@ -14,6 +14,7 @@ import { jsonObject, type StreamKinds, type StreamSink } from '../core/hosts/str
 
 export type { StreamKind, StreamSink } from '../core/hosts/streams.js';
 import { LINK_MAX_PENDING_BYTES, LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_HIGH_WATER } from '../core/limits.js';
+import { EARLY_MAX_ITEMS } from './limits.js';
 
 /** A call back to the opener's machine as one of its windows (a hosted pane's report). */
 export type CallAs = (asWindow: string, verb: string, params: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number) => Promise<unknown>;
@@ -26,9 +27,6 @@ interface Served {
   early: Array<{ data: Buffer } | { op: string; params: Record<string, unknown> }>;
   earlyBytes: number;
 }
-
-/** Words and bytes held for a handler that does not listen yet; past it the stream is ended. */
-const EARLY_MAX_ITEMS = 256;
 
 const noCalls: CallAs = () => Promise.reject(new TuiosError('unsupported', 'This link does not call back to the opener.'));
 

@@ -1,10 +1,8 @@
 // Agent metadata: short display-only facts a pane reports about its agent (model, context, cost).
 // It never changes a state, a wait, an alert or a message. Pure, with the spec's limits.
 import { stripControls } from '../pty/paste.js';
+import { META_KEYS_PER_CALL, META_KEYS_PER_PANE, META_VALUE_MAX } from '../limits.js';
 
-export const META_KEYS_PER_CALL = 16;
-export const META_KEYS_PER_PANE = 32;
-export const META_VALUE_MAX = 80;
 /** tuios's own keys: fed by its hooks, refused to set-agent-meta and kept by --clear. */
 export const META_RESERVED = new Set(['now', 'prompt', 'subagents']);
 export const META_KEY_RE = /^[A-Za-z][A-Za-z0-9_.-]{0,31}$/;

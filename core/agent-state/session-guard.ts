@@ -2,7 +2,7 @@
 // every process of a harness, so a `claude -p` a tool call started inside the pane reports too;
 // without this its Stop would mark the pane done mid-turn. Pure: the caller passes what the pane
 // knows and applies the answer.
-import { SESSION_OWNERS_KEPT, SESSION_STARTERS_KEPT } from './limits.js';
+import { SESSION_OWNERS_KEPT, SESSION_STARTERS_KEPT } from '../limits.js';
 import type { AgentState } from './state.js';
 
 export interface GuardReport {

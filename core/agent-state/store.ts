@@ -13,9 +13,7 @@ import { stripControls } from '../pty/paste.js';
 import { readStat } from '../pty/procfs.js';
 import { SessionGuard } from './session-guard.js';
 import { SubagentList } from './subagents.js';
-
-/** Longest message a state carries, in characters. */
-export const STATE_MESSAGE_MAX = 300;
+import { STATE_MESSAGE_MAX } from '../limits.js';
 
 export interface AgentStateEvent {
   window_id: string;

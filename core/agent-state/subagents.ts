@@ -1,7 +1,7 @@
 // A pane's subagents, from report-agent-activity (spec: Each subagent): started, updated and
 // stopped by the harness's own hooks; never the pane's state. Bounded: past SUBAGENTS_MAX the
 // oldest finished ones go first.
-import { SUBAGENTS_MAX } from './limits.js';
+import { SUBAGENTS_MAX } from '../limits.js';
 
 export interface Subagent {
   id: string;

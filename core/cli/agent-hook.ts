@@ -16,7 +16,7 @@ import { contextLines } from '../integrations/hooks/context.js';
 import { hookProcess } from '../integrations/hooks/ancestry.js';
 import { autoReviewed, readTail } from '../integrations/hooks/codex-rollout.js';
 import { permissionRequestOutput, type PersonDecision } from '../integrations/hooks/decision.js';
-import { HOOK_HOLD_MAX_MS, HOOK_STDIN_MAX_BYTES, HOOK_TIMEOUT_MS } from '../integrations/hooks/limits.js';
+import { HOOK_HOLD_MAX_MS, HOOK_STDIN_MAX_BYTES, HOOK_TIMEOUT_MS } from '../limits.js';
 
 const USAGE = 'usage: tuios agent-hook HARNESS [--explain] [-w WINDOW] [-s SESSION] [--event NAME] [--timeout MS] [--integration N]';
 

@@ -5,12 +5,11 @@
 import { RpcClient, RpcError } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { out, err } from './out.js';
+import { ATTACH_INPUT_CHUNK_BYTES } from '../limits.js';
 
 const USAGE = 'usage: tuios attach [-s SESSION] [--ascii-only] [--server PATH]\n       tuios            (attach, making a session when there is none)';
 /** What the relay leaves the terminal in, whatever the TUI last set: modes off, main screen. */
 const RESTORE = '\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?9l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[0m\x1b[?25h\x1b[?1049l';
-/** Keys read in one go are sent as one call; a long paste goes in pieces of this size. */
-const INPUT_CHUNK_BYTES = 64 * 1024;
 
 interface AttachArgs {
   session?: string;
@@ -83,8 +82,8 @@ export async function attachCommand(argv: string[], opts: { create: boolean }): 
   let sessionName = '';
   const early: Buffer[] = [];
   const send = (b: Buffer) => {
-    for (let i = 0; i < b.length; i += INPUT_CHUNK_BYTES) {
-      client.call('tui-input', { client: id, data: b.subarray(i, i + INPUT_CHUNK_BYTES).toString('base64') }).catch(() => undefined);
+    for (let i = 0; i < b.length; i += ATTACH_INPUT_CHUNK_BYTES) {
+      client.call('tui-input', { client: id, data: b.subarray(i, i + ATTACH_INPUT_CHUNK_BYTES).toString('base64') }).catch(() => undefined);
     }
   };
   const onKeys = (b: Buffer) => (id === null ? early.push(b) : send(b));

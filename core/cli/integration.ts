@@ -8,9 +8,7 @@ import { INTEGRATIONS, NO_INTEGRATION, integrationFor, type Integration } from '
 import { install, uninstall, status, IntegrationError, type StatusRow } from '../integrations/setup/install.js';
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
-
-/** At most this many uncovered panes are explained (one explain-agent-detect call each). */
-const DOCTOR_VERSION_PANES = 50;
+import { DOCTOR_VERSION_PANES } from '../limits.js';
 
 const USAGE = 'usage: tuios integration install|uninstall|status [HARNESS|--all] [--command PATH] [--json]';
 

@@ -15,11 +15,9 @@ export interface PaneWatchDeps {
 }
 import type { AgentState } from '../agent-state/state.js';
 import { TuiosError } from '../errors.js';
-import { TYPE_QUIET_MS, TYPE_QUIET_MAX_MS } from '../limits.js';
+import { TYPE_QUIET_MS, TYPE_QUIET_MAX_MS, PROMPT_TAKE_MS } from '../limits.js';
 import { canShowWorking } from '../detection/rules/compile.js';
 import { typePrompt, DEFAULT_INPUT, type InputSpec } from './typing.js';
-
-export const TAKE_MS = 5000;
 
 export function inputOf(svc: PaneWatchDeps, w: Window): InputSpec {
   const h = svc.agents.harnessOf(w);
@@ -88,7 +86,7 @@ export function watchDelivery(svc: PaneWatchDeps, w: Window): Watch {
     get taken() {
       if (!armed) {
         armed = true;
-        takeTimer = setTimeout(() => takenResolve(false), TAKE_MS);
+        takeTimer = setTimeout(() => takenResolve(false), PROMPT_TAKE_MS);
       }
       return taken;
     },
@@ -146,5 +144,5 @@ async function quiet(w: Window): Promise<void> {
 }
 
 export function stalledError(w: Window): TuiosError {
-  return new TuiosError('prompt_stalled', `${w.name} did not take the prompt: within ${TAKE_MS / 1000} s it neither started working, asked anything, nor finished a turn.`, 'Look at the pane: a first-run choice or a dialog no rule reads may be waiting. The text was typed once and is not typed again.', { typed: true });
+  return new TuiosError('prompt_stalled', `${w.name} did not take the prompt: within ${PROMPT_TAKE_MS / 1000} s it neither started working, asked anything, nor finished a turn.`, 'Look at the pane: a first-run choice or a dialog no rule reads may be waiting. The text was typed once and is not typed again.', { typed: true });
 }

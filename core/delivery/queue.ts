@@ -14,12 +14,10 @@ import type { Caller } from '../rpc/caller.js';
 import { TuiosError } from '../errors.js';
 import { canShowIdle } from '../detection/rules/compile.js';
 import { deliverPrompt, showsWorking, type PaneWatchDeps } from './deliver.js';
+import { QUEUE_ALL_TOTAL_BYTES, QUEUE_MESSAGE_MAX_BYTES, QUEUE_PANE_TOTAL_BYTES } from '../limits.js';
 
 export const REST_MS = 1000;
 export const QUIET_REST_MS = 5000;
-export const MESSAGE_MAX_BYTES = 16 * 1024;
-export const PANE_TOTAL_BYTES = 32 * 1024 * 1024;
-export const ALL_TOTAL_BYTES = 128 * 1024 * 1024;
 /** Mail waits this long unread and unannounced before a wake line is queued; wakes are this far apart. */
 export const WAKE_AFTER_MS = 5000;
 export const WAKE_GAP_MS = 30_000;
@@ -123,9 +121,9 @@ export class DeliveryQueue implements Disposable {
     const q = this.pane(w.id);
     if (q.messages.length >= max) throw new TuiosError('queue_full', `${w.name} already has ${max} queued messages.`, 'Wait for it to take them, or drop one: tuios queue rm ID');
     const bytes = Buffer.byteLength(text);
-    if (bytes > MESSAGE_MAX_BYTES) throw new TuiosError('queue_full', `A queued message is at most ${MESSAGE_MAX_BYTES} bytes of typed text.`, 'Send a shorter message, or mail it.');
+    if (bytes > QUEUE_MESSAGE_MAX_BYTES) throw new TuiosError('queue_full', `A queued message is at most ${QUEUE_MESSAGE_MAX_BYTES} bytes of typed text.`, 'Send a shorter message, or mail it.');
     const paneBytes = q.messages.reduce((n, m) => n + Buffer.byteLength(m.text), 0);
-    if (paneBytes + bytes > PANE_TOTAL_BYTES || this.totalBytes() + bytes > ALL_TOTAL_BYTES) throw new TuiosError('queue_full', 'The delivery queues are full.', 'Wait for agents to take what is queued.');
+    if (paneBytes + bytes > QUEUE_PANE_TOTAL_BYTES || this.totalBytes() + bytes > QUEUE_ALL_TOTAL_BYTES) throw new TuiosError('queue_full', 'The delivery queues are full.', 'Wait for agents to take what is queued.');
     const m: QueuedMessage = { id: `q${this.next++}`, window_id: w.id, text, by, at: Date.now(), status: 'waiting', typed_at: null, caller, ...(opts.wake ? { wake: true } : {}) };
     q.messages.push(m);
     this.consider(w, q);

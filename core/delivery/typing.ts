@@ -5,7 +5,7 @@
 import type { Window } from '../model/window.js';
 import { encodePaste } from '../pty/paste.js';
 import { TuiosError } from '../errors.js';
-import { SUBMIT_DELAY_MS, SUBMIT_ECHO_MAX_MS, SUBMIT_PLACEHOLDER_QUIET_MS, SUBMIT_SLOW_MAX_MS } from '../limits.js';
+import { SUBMIT_DELAY_MS, SUBMIT_ECHO_MAX_MS, SUBMIT_PLACEHOLDER_QUIET_MS, SUBMIT_SLOW_MAX_MS, PROMPT_MAX_BYTES } from '../limits.js';
 
 export interface InputSpec {
   submit: 'cr' | 'lf';
@@ -13,9 +13,10 @@ export interface InputSpec {
   focus_before_submit: boolean;
 }
 
+/** Re-exported for core/verbs/fan.ts until the verb records land; the limit is core/limits.ts's. */
+export { PROMPT_MAX_BYTES } from '../limits.js';
+
 export const DEFAULT_INPUT: InputSpec = { submit: 'cr', bracketed_paste: true, focus_before_submit: false };
-/** Longest prompt typed in one submission. */
-export const PROMPT_MAX_BYTES = 16 * 1024;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

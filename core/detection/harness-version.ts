@@ -19,12 +19,7 @@
 // version (nothing was captured to compare with).
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
-
-export const PACKAGE_JSON_MAX_BYTES = 64 * 1024;
-/** Folders walked up from the entry point's own folder looking for its package. */
-export const PACKAGE_LEVELS = 4;
-/** Process identities remembered; the oldest is dropped past this. */
-export const VERSION_CACHE_MAX = 512;
+import { PACKAGE_JSON_MAX_BYTES, PACKAGE_LEVELS, VERSION_CACHE_MAX } from '../limits.js';
 
 const VERSION_TEXT = /^v?(\d+(?:\.\d+){1,3})(?:[-+][0-9A-Za-z.-]{1,64})?$/;
 const PACKAGE_NAME = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;

@@ -6,13 +6,11 @@ import { basename } from 'node:path';
 import type { Manifest } from './manifest.js';
 import type { Identity } from '../agent-state/state.js';
 import type { ProcInfo, ProcReader } from '../pty/procfs.js';
+import { WALK_MAX_DEPTH, WALK_MAX_PROCESSES } from '../limits.js';
 
 // What a process reader answers lives with the reads themselves (core/pty/procfs.ts), below the
 // detector; identification only consumes it.
 export type { ProcInfo, ProcReader } from '../pty/procfs.js';
-
-export const WALK_MAX_PROCESSES = 24;
-export const WALK_MAX_DEPTH = 4;
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'fish', 'ksh', 'mksh', 'tcsh', 'csh', 'ash', 'busybox']);
 const INTERPRETERS = new Set([...SHELLS, 'node', 'nodejs', 'bun', 'deno', 'ruby', 'perl', 'npx', 'bunx', 'pnpm', 'yarn', 'npm', 'uv', 'uvx', 'pipx', 'tsx', 'ts-node']);

@@ -9,15 +9,14 @@ import { parse as parseToml } from 'smol-toml';
 import type { Logger } from '../log.js';
 import { compilePattern, type Pattern } from '../re.js';
 import { compileRules, type CompiledRules } from './rules/compile.js';
+import { MAX_CAPTURED_VERSIONS, MAX_MANIFEST_BYTES } from '../limits.js';
 
 /** Names shorter than this are too common to trust alone: they need [detect.require]. */
 export const SHORT_NAME = 5;
-export const MAX_MANIFEST_BYTES = 256 * 1024;
 
 const name = z.string().min(1).max(64);
 /** A release as a manifest lists it: digits first, then dotted parts and a -/+ suffix. */
 const CAPTURED_VERSION = /^\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.-]{1,64})?$/;
-export const MAX_CAPTURED_VERSIONS = 256;
 const glob = z.string().min(1).max(512);
 
 const requireBlock = z

@@ -3,10 +3,9 @@
 // are percent-encoded so no `;` or control character can cross a field or break out of the OSC.
 import { isState, KINDS, type AgentState, type BlockKind } from '../agent-state/state.js';
 import { stripControls } from '../pty/paste.js';
+import { PROGRAM_MESSAGE_MAX } from '../limits.js';
 
 export const PROGRAM_STATUS_OSC = 7501;
-/** Longest message kept from a report, in characters, after decoding. */
-export const PROGRAM_MESSAGE_MAX = 200;
 
 export interface ProgramStatus {
   state: AgentState;

@@ -16,7 +16,7 @@ import { sameOccupant } from '../delivery/typing.js';
 import type { AgentState } from '../agent-state/state.js';
 import type { Item } from '../inbox/inbox.js';
 import { TuiosError } from '../errors.js';
-import { FIRST_RUN_QUESTION_MS, READY_WAIT_MS } from './limits.js';
+import { FIRST_RUN_QUESTION_MS, READY_WAIT_MS } from '../limits.js';
 
 /** What tuios knows about a worktree session (session attr `worktree`). */
 export interface WorktreeAttr {

@@ -8,7 +8,7 @@ import type { Services } from '../daemon/services.js';
 import { TuiosError } from '../errors.js';
 import { packWorktree } from './transfer.js';
 import { worktreeOf } from './fleet.js';
-import { PULL_CHUNK_BYTES, PULL_MAX_HAVES } from './limits.js';
+import { PULL_CHUNK_BYTES, PULL_MAX_HAVES } from '../limits.js';
 
 export const WORKTREE_PACK_STREAM = 'worktree-pack';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TuiosError } from '../errors.js';
 import { git, gitText, forgetSafety } from './run.js';
-import { DIFF_MAX_BYTES, DIFF_MAX_FILES, GIT_TIMEOUT_MS, GIT_TRANSFER_TIMEOUT_MS, MAX_UNTRACKED_FILE_BYTES } from './limits.js';
+import { DIFF_MAX_BYTES, DIFF_MAX_FILES, GIT_TIMEOUT_MS, GIT_TRANSFER_TIMEOUT_MS, MAX_UNTRACKED_FILE_BYTES } from '../limits.js';
 
 export const SHA_RE = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { TuiosError } from '../errors.js';
-import { GIT_MAX_OUTPUT_BYTES, GIT_MAX_STDERR_BYTES, GIT_SAFETY_CACHE_ENTRIES, GIT_SAFETY_CACHE_MS, GIT_TIMEOUT_MS } from './limits.js';
+import { GIT_MAX_OUTPUT_BYTES, GIT_MAX_STDERR_BYTES, GIT_SAFETY_CACHE_ENTRIES, GIT_SAFETY_CACHE_MS, GIT_TIMEOUT_MS } from '../limits.js';
 
 export interface GitOptions {
   /** The folder git runs in (a worktree, or a git dir for plumbing). */

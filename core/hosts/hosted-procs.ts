@@ -6,12 +6,7 @@
 import type { ProcInfo, ProcReader } from '../detection/identify.js';
 import { procReader } from '../detection/proc-reader.js';
 import { readStat } from '../pty/procfs.js';
-
-/** Processes a snapshot holds at most (identification walks fewer: WALK_MAX_PROCESSES). */
-export const PROCS_MAX = 64;
-const ARGV_MAX = 16;
-const ARG_MAX_CHARS = 512;
-const PATH_MAX_CHARS = 1024;
+import { HOSTED_PROC_ARG_MAX_CHARS, HOSTED_PROC_ARGV_MAX, HOSTED_PROC_PATH_MAX_CHARS, HOSTED_PROCS_MAX } from '../limits.js';
 
 export interface ProcSnapshot {
   /** The pane's own process. */
@@ -31,28 +26,28 @@ export function readPaneProcs(pid: number, reader: ProcReader = procReader): Pro
   const procs: ProcSnapshot['procs'] = [];
   const queue = [pid];
   const seen = new Set<number>();
-  while (queue.length && procs.length < PROCS_MAX) {
+  while (queue.length && procs.length < HOSTED_PROCS_MAX) {
     const p = queue.shift()!;
     if (seen.has(p)) continue;
     seen.add(p);
     const info = reader.info(p);
     if (!info) continue;
-    const argv = info.argv ? info.argv.slice(0, ARGV_MAX).map((a) => a.slice(0, ARG_MAX_CHARS)) : null;
+    const argv = info.argv ? info.argv.slice(0, HOSTED_PROC_ARGV_MAX).map((a) => a.slice(0, HOSTED_PROC_ARG_MAX_CHARS)) : null;
     // Script paths as the interpreter sees them, for the tokens identification resolves.
     const resolved: Record<string, string> = {};
     for (const a of (argv ?? []).slice(1, 6)) {
       if (!a || a.startsWith('-')) continue;
       const r = reader.realpath(a, info.cwd);
-      if (r) resolved[a] = r.slice(0, PATH_MAX_CHARS);
+      if (r) resolved[a] = r.slice(0, HOSTED_PROC_PATH_MAX_CHARS);
     }
     const agent = reader.env(p, 'TUIOS_AGENT');
-    procs.push({ pid: info.pid, ppid: info.ppid, pgrp: info.pgrp, comm: info.comm, argv, exe: info.exe?.slice(0, PATH_MAX_CHARS) ?? null, cwd: info.cwd?.slice(0, PATH_MAX_CHARS) ?? null, agent: typeof agent === 'string' ? agent.slice(0, 64) : null, resolved });
+    procs.push({ pid: info.pid, ppid: info.ppid, pgrp: info.pgrp, comm: info.comm, argv, exe: info.exe?.slice(0, HOSTED_PROC_PATH_MAX_CHARS) ?? null, cwd: info.cwd?.slice(0, HOSTED_PROC_PATH_MAX_CHARS) ?? null, agent: typeof agent === 'string' ? agent.slice(0, 64) : null, resolved });
     queue.push(...reader.children(p));
   }
   // The foreground leader may have left the tree (setsid, a double fork); it is read too.
-  if (tpgid && !seen.has(tpgid) && procs.length < PROCS_MAX) {
+  if (tpgid && !seen.has(tpgid) && procs.length < HOSTED_PROCS_MAX) {
     const info = reader.info(tpgid);
-    if (info) procs.push({ ...info, argv: info.argv?.slice(0, ARGV_MAX) ?? null, agent: null, resolved: {} });
+    if (info) procs.push({ ...info, argv: info.argv?.slice(0, HOSTED_PROC_ARGV_MAX) ?? null, agent: null, resolved: {} });
   }
   return { pid, tpgid, leaderStart: tpgid ? (readStat(tpgid)?.startTime ?? null) : null, procs };
 }
@@ -67,19 +62,19 @@ export function checkSnapshot(v: unknown): ProcSnapshot | null {
   const pid = int(o.pid);
   if (pid === null || !Array.isArray(o.procs)) return null;
   const procs: ProcSnapshot['procs'] = [];
-  for (const x of o.procs.slice(0, PROCS_MAX)) {
+  for (const x of o.procs.slice(0, HOSTED_PROCS_MAX)) {
     if (!x || typeof x !== 'object') continue;
     const p = x as Record<string, unknown>;
     const ppid = int(p.ppid);
     const pgrp = int(p.pgrp);
     const id = int(p.pid);
     if (id === null || ppid === null || pgrp === null) continue;
-    const argv = Array.isArray(p.argv) ? p.argv.slice(0, ARGV_MAX).filter((a): a is string => typeof a === 'string').map((a) => a.slice(0, ARG_MAX_CHARS)) : null;
+    const argv = Array.isArray(p.argv) ? p.argv.slice(0, HOSTED_PROC_ARGV_MAX).filter((a): a is string => typeof a === 'string').map((a) => a.slice(0, HOSTED_PROC_ARG_MAX_CHARS)) : null;
     const resolved: Record<string, string> = {};
     if (p.resolved && typeof p.resolved === 'object' && !Array.isArray(p.resolved)) {
-      for (const [k, r] of Object.entries(p.resolved as Record<string, unknown>).slice(0, 8)) if (typeof r === 'string') resolved[k.slice(0, ARG_MAX_CHARS)] = r.slice(0, PATH_MAX_CHARS);
+      for (const [k, r] of Object.entries(p.resolved as Record<string, unknown>).slice(0, 8)) if (typeof r === 'string') resolved[k.slice(0, HOSTED_PROC_ARG_MAX_CHARS)] = r.slice(0, HOSTED_PROC_PATH_MAX_CHARS);
     }
-    procs.push({ pid: id, ppid, pgrp, comm: strOrNull(p.comm, 64), argv, exe: strOrNull(p.exe, PATH_MAX_CHARS), cwd: strOrNull(p.cwd, PATH_MAX_CHARS), agent: strOrNull(p.agent, 64), resolved });
+    procs.push({ pid: id, ppid, pgrp, comm: strOrNull(p.comm, 64), argv, exe: strOrNull(p.exe, HOSTED_PROC_PATH_MAX_CHARS), cwd: strOrNull(p.cwd, HOSTED_PROC_PATH_MAX_CHARS), agent: strOrNull(p.agent, 64), resolved });
   }
   return { pid, tpgid: int(o.tpgid) ?? 0, leaderStart: int(o.leaderStart), procs };
 }

@@ -19,11 +19,8 @@ import { TuiosError } from '../errors.js';
 import { FULL_ID_RE } from '../ids.js';
 import { HOSTED_DROPPED_PARAMS, hostedBudgetMs, hostedVerbNames, hostedWaitRefusal } from './hosted-pane.js';
 import type { HostedSpec } from '../pty/starter.js';
-import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, LINK_CALL_MARGIN_MS, HOSTED_RESEND_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
+import { DEFAULT_COLS, DEFAULT_ROWS, HOSTED_PANES_MAX, LINK_CALL_MARGIN_MS, HOSTED_RESEND_BYTES, MAX_ARGV, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS, MAX_ANCESTRY, MAX_ENV_VARS } from '../limits.js';
 
-/** Ancestors walked at most when placing a caller (as core/security/placement.ts). */
-const MAX_ANCESTRY = 64;
-const MAX_ENV_VARS = 256;
 export const SIGNALS = new Set(['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGKILL', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGWINCH']);
 
 export interface ServedPane {

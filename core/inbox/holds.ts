@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import type { Inbox, Item } from './inbox.js';
 import type { PersonDecision } from '../integrations/hooks/decision.js';
 import type { Offers } from '../integrations/hooks/offers.js';
-import { HOLD_SETTLE_MS } from '../integrations/hooks/limits.js';
+import { HOLD_SETTLE_MS } from '../limits.js';
 
 export interface HoldRequest {
   windowId: string;

@@ -7,6 +7,7 @@ import type { Model } from '../model/model.js';
 import type { AgentStore, AgentStateEvent } from '../agent-state/store.js';
 import { cleanUntrusted } from '../mail/fence.js';
 import { atRest } from '../agent-state/state.js';
+import { INBOX_MAX_ITEMS, INBOX_SUMMARY_MAX } from '../limits.js';
 
 export const ITEM_KINDS = ['approval', 'question', 'plan', 'ask', 'mail', 'errored', 'done', 'resume', 'waiting', 'held'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -19,8 +20,6 @@ export function stateOfKind(kind: string): string | undefined {
 /** Kinds an agent or a person waits on: they are answered or dismissed, never snoozed. */
 const UNSNOOZABLE = new Set<ItemKind>(['ask', 'plan']);
 export const UNDO_MS = 10_000;
-export const SUMMARY_MAX = 200;
-export const MAX_ITEMS = 4096;
 
 export interface Item {
   id: number;
@@ -115,7 +114,7 @@ export class Inbox implements Disposable {
       ...(o.host ? { host: o.host } : {}),
       ...(o.held ? { held: true } : {}),
     };
-    if (this.items.size >= MAX_ITEMS) {
+    if (this.items.size >= INBOX_MAX_ITEMS) {
       const oldest = [...this.items.values()].sort((a, b) => a.opened_at - b.opened_at)[0];
       if (oldest) this.close(oldest.id, 'the Inbox is full');
     }
@@ -327,5 +326,5 @@ export class Inbox implements Disposable {
 }
 
 function cleanSummary(s: string): string {
-  return [...cleanUntrusted(s).replace(/\s+/g, ' ').trim()].slice(0, SUMMARY_MAX).join('');
+  return [...cleanUntrusted(s).replace(/\s+/g, ' ').trim()].slice(0, INBOX_SUMMARY_MAX).join('');
 }

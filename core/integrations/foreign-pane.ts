@@ -7,8 +7,7 @@
 import { readArgv, readEnvVar, readStat } from '../pty/procfs.js';
 import { decodeTtyNr, ttyDeviceKey } from '../security/placement.js';
 import type { Window } from '../model/window.js';
-
-const MAX_DEPTH = 64;
+import { FOREIGN_PANE_MAX_ANCESTRY } from '../limits.js';
 
 /** A harness daemon: known by its program name and an argument it runs with. */
 function isHarnessDaemon(pid: number): boolean {
@@ -31,7 +30,7 @@ export function foreignPaneReason(pid: number, w: Window): string | null {
   }
   let cur = st;
   let daemon = false;
-  for (let i = 0; i < MAX_DEPTH && cur.ppid > 1; i++) {
+  for (let i = 0; i < FOREIGN_PANE_MAX_ANCESTRY && cur.ppid > 1; i++) {
     if (cur.ppid === w.pid) return null; // descended from the pane
     if (isHarnessDaemon(cur.ppid)) daemon = true;
     const up = readStat(cur.ppid);

@@ -6,10 +6,7 @@ import type { Bus, Disposable } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { Model } from '../model/model.js';
 import type { AgentStateEvent } from '../agent-state/store.js';
-
-export const HOOK_TIMEOUT_MS = 10_000;
-export const HOOK_CONCURRENCY = 4;
-export const HOOK_QUEUE_MAX = 64;
+import { AFTER_STATE_HOOK_CONCURRENCY, AFTER_STATE_HOOK_QUEUE_MAX, AFTER_STATE_HOOK_TIMEOUT_MS } from '../limits.js';
 
 export interface HookConfig {
   /** A shell command line (run with /bin/sh -c), or an argv. Unset: no hook. */
@@ -50,16 +47,16 @@ export class AfterStateHook implements Disposable {
       TUIOS_SOURCE: ev.source ?? '',
       TUIOS_COMPLETION_SEQ: String(ev.completion_seq),
     };
-    if (this.queue.length >= HOOK_QUEUE_MAX) {
+    if (this.queue.length >= AFTER_STATE_HOOK_QUEUE_MAX) {
       this.queue.shift();
-      this.log.warn('after-agent-state hook queue full; the oldest transition was dropped', { limit: HOOK_QUEUE_MAX });
+      this.log.warn('after-agent-state hook queue full; the oldest transition was dropped', { limit: AFTER_STATE_HOOK_QUEUE_MAX });
     }
     this.queue.push(env);
     this.pump();
   }
 
   private pump(): void {
-    while (this.running < HOOK_CONCURRENCY && this.queue.length > 0) this.run(this.queue.shift()!);
+    while (this.running < AFTER_STATE_HOOK_CONCURRENCY && this.queue.length > 0) this.run(this.queue.shift()!);
   }
 
   private run(vars: Record<string, string>): void {

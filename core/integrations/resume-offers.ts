@@ -8,7 +8,7 @@ import type { Disposable } from '../bus.js';
 import { TuiosError } from '../errors.js';
 import { findHarness } from '../detection/manifest.js';
 import { resumeCommand, shellHoldsForeground, waitForShellPrompt } from './resume.js';
-import { RESUME_STAGGER_MS } from './hooks/limits.js';
+import { RESUME_STAGGER_MS } from '../limits.js';
 
 /** The pane's resume command, or a typed error a person can act on. */
 export function paneResume(svc: Services, w: Window): { argv: string[]; line: string; harness: string } {

@@ -4,7 +4,7 @@
 import type { Window } from '../model/window.js';
 import type { Manifest } from '../detection/manifest.js';
 import { foregroundPgid } from '../pty/procfs.js';
-import { RESUME_ID_RE, RESUME_PROMPT_WAIT_MS, RESUME_QUIET_MS } from './hooks/limits.js';
+import { RESUME_ID_RE, RESUME_PROMPT_WAIT_MS, RESUME_QUIET_MS } from '../limits.js';
 
 /** The command line, or why there is none. Every token is one shell word (the manifest and the id are checked). */
 export function resumeCommand(m: Manifest | undefined, sessionId: string | null): { ok: true; argv: string[]; line: string } | { ok: false; why: string } {

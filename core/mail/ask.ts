@@ -6,11 +6,10 @@ import type { Inbox, Item } from '../inbox/inbox.js';
 import type { MailStore } from './mail.js';
 import type { Model } from '../model/model.js';
 import { TuiosError } from '../errors.js';
+import { ANSWER_MAX_BYTES, ASK_MAX_OPTIONS, DEFAULT_ASK_MS, QUESTION_MAX_BYTES } from '../limits.js';
 
-export const QUESTION_MAX_BYTES = 160;
-export const ANSWER_MAX_BYTES = 60;
-export const MAX_OPTIONS = 9;
-export const DEFAULT_ASK_MS = 120_000;
+/** Re-exported for core/verbs/mail.ts until the verb records land; the limit is core/limits.ts's. */
+export { DEFAULT_ASK_MS } from '../limits.js';
 
 export type AskOutcome = { status: 'answered'; answer: string; index: number } | { status: 'pending' } | { status: 'dismissed'; reason: string };
 
@@ -30,7 +29,7 @@ const NOT_PRINTABLE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069
 export function checkQuestion(q: string, options: string[]): void {
   if (q.trim() === '' || NOT_PRINTABLE.test(q)) throw new TuiosError('invalid_params', 'A question is one line of printable text.', 'For anything longer, write the person mail and ask the short question here.', { field: 'question' });
   if (Buffer.byteLength(q) > QUESTION_MAX_BYTES) throw new TuiosError('invalid_params', `A question is at most ${QUESTION_MAX_BYTES} bytes.`, 'Write the details as mail and ask the short question here.', { field: 'question' });
-  if (options.length < 2 || options.length > MAX_OPTIONS) throw new TuiosError('invalid_params', `A question has 2 to ${MAX_OPTIONS} answers (-o).`, undefined, { field: 'options' });
+  if (options.length < 2 || options.length > ASK_MAX_OPTIONS) throw new TuiosError('invalid_params', `A question has 2 to ${ASK_MAX_OPTIONS} answers (-o).`, undefined, { field: 'options' });
   for (const o of options) {
     if (o.trim() === '' || NOT_PRINTABLE.test(o) || Buffer.byteLength(o) > ANSWER_MAX_BYTES) {
       throw new TuiosError('invalid_params', `Each answer is one line of printable text, at most ${ANSWER_MAX_BYTES} bytes.`, undefined, { field: 'options' });

@@ -5,13 +5,10 @@
 import type { Bus, Disposable } from '../bus.js';
 import type { Inbox } from '../inbox/inbox.js';
 import { cleanName, cleanUntrusted } from './fence.js';
+import { BODY_MAX_BYTES, MAIL_RATE_BURST, MAIL_RATE_PER_SEC, MAILBOX_MAX, SUBJECT_MAX } from '../limits.js';
 
-export const MAILBOX_MAX = 256;
-export const BODY_MAX_BYTES = 16 * 1024;
-export const SUBJECT_MAX = 120;
-/** A sender's budget: a burst, then a steady rate. */
-export const RATE_BURST = 30;
-export const RATE_PER_SEC = 1;
+/** Re-exported for core/verbs/mail.ts until the verb records land; the limit is core/limits.ts's. */
+export { BODY_MAX_BYTES } from '../limits.js';
 
 export type SenderKind = 'pane' | 'shell' | 'human' | 'link';
 
@@ -69,8 +66,8 @@ export class MailStore implements Disposable {
   /** Spends one from a sender's budget; false when it is empty (rate_limited). */
   allow(sender: string): boolean {
     const now = Date.now();
-    const b = this.buckets.get(sender) ?? { tokens: RATE_BURST, at: now };
-    b.tokens = Math.min(RATE_BURST, b.tokens + ((now - b.at) / 1000) * RATE_PER_SEC);
+    const b = this.buckets.get(sender) ?? { tokens: MAIL_RATE_BURST, at: now };
+    b.tokens = Math.min(MAIL_RATE_BURST, b.tokens + ((now - b.at) / 1000) * MAIL_RATE_PER_SEC);
     b.at = now;
     this.buckets.set(sender, b);
     if (b.tokens < 1) return false;

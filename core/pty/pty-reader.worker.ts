@@ -9,14 +9,13 @@
 // Bytes go to the main thread in batches (the reads' own buffers, moved, not copied): one batch
 // per pane in flight at a time, the next one
 // gathering meanwhile, so the faster the main thread takes them, the smaller they are. Past
-// HOLD_BYTES gathered, or when the main thread says so (its flow control), reading stops and
+// PTY_READER_HOLD_BYTES gathered, or when the main thread says so (its flow control), reading stops and
 // the program blocks in write(2), as it would without this thread.
 import { parentPort } from 'node:worker_threads';
 import { ReadStream } from 'node:tty';
 import { readSync } from 'node:fs';
 import type { FromReader, ToReader } from './pty-reader.js';
-
-const HOLD_BYTES = 256 * 1024;
+import { PTY_READER_HOLD_BYTES } from '../limits.js';
 
 interface Pane {
   stream: ReadStream;
@@ -28,7 +27,7 @@ interface Pane {
   inFlight: boolean;
   /** Paused by the main thread's flow control. */
   held: boolean;
-  /** The stream is paused (by `held` or by HOLD_BYTES). */
+  /** The stream is paused (by `held` or by PTY_READER_HOLD_BYTES). */
   stopped: boolean;
   scheduled: boolean;
 }
@@ -64,7 +63,7 @@ function post(id: number, p: Pane, force = false): void {
 }
 
 function flowing(p: Pane): void {
-  const stop = p.held || p.size >= HOLD_BYTES;
+  const stop = p.held || p.size >= PTY_READER_HOLD_BYTES;
   if (stop && !p.stopped) p.stream.pause();
   else if (!stop && p.stopped) p.stream.resume();
   p.stopped = stop;
@@ -104,7 +103,7 @@ function open(id: number, fd: number, drainFd: number): void {
   stream.on('data', (d: Buffer) => {
     p.parts.push(d);
     p.size += d.length;
-    if (p.size >= HOLD_BYTES) flowing(p);
+    if (p.size >= PTY_READER_HOLD_BYTES) flowing(p);
     if (!p.inFlight && !p.scheduled) {
       // Reads that land in the same turn go as one batch.
       p.scheduled = true;

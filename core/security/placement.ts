@@ -9,9 +9,7 @@ import { readStat, readEnviron, hasProcfs } from '../pty/procfs.js';
 import type { Caller, Placement } from '../rpc/caller.js';
 import type { Model } from '../model/model.js';
 import type { Window } from '../model/window.js';
-
-/** Ancestors walked at most: deeper trees than this do not occur for real panes. */
-const MAX_ANCESTRY = 64;
+import { MAX_ANCESTRY } from '../limits.js';
 
 export interface PlacementDeps {
   model: Model;

@@ -5,11 +5,10 @@
 import type { Services } from '../../core/daemon/services.js';
 import type { Window } from '../../core/model/window.js';
 import type { Bodies } from '../codec/schema.js';
-import { BODY_MAX_BYTES, SUBJECT_MAX } from '../../core/mail/mail.js';
 import { TuiosError, toErrorBody } from '../../core/errors.js';
 import { checkRight, type LinkPolicy } from '../policy.js';
 import { peerLine, peerText } from '../clean.js';
-import { LINK_SEEN_MAIL_IDS } from '../../core/limits.js';
+import { BODY_MAX_BYTES, LINK_SEEN_MAIL_IDS, SUBJECT_MAX } from '../../core/limits.js';
 
 type Ack = Bodies['MailAck'];
 

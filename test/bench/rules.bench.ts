@@ -10,7 +10,7 @@ import { TestDaemon, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { loadManifests, type Manifest } from '../../core/detection/manifest.js';
 import { decideLook } from '../../core/detection/rules/look.js';
-import { MAX_TAIL_LINES } from '../../core/detection/rules/compile.js';
+import { MAX_TAIL_LINES } from '../../core/limits.js';
 import { parseFixture, type Fixture } from '../../core/detection/fixture.js';
 import { Emulator } from '../../core/screen/emulator.js';
 import { nullLogger } from '../../core/log.js';

@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Emulator, type Notification, type ProgressReport } from '../../core/screen/emulator.js';
-import { parseProgramStatus, formatProgramStatus, PROGRAM_MESSAGE_MAX } from '../../core/detection/program-status.js';
+import { parseProgramStatus, formatProgramStatus } from '../../core/detection/program-status.js';
+import { PROGRAM_MESSAGE_MAX } from '../../core/limits.js';
 import { progressMeaning } from '../../core/detection/osc.js';
 import { Bus, type BusEvent } from '../../core/bus.js';
 import { Model, type PaneStarter } from '../../core/model/model.js';

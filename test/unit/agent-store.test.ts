@@ -4,7 +4,8 @@ import { Bus, type BusEvent } from '../../core/bus.js';
 import { Model, type PaneStarter } from '../../core/model/model.js';
 import { AgentStore } from '../../core/agent-state/store.js';
 import type { Window } from '../../core/model/window.js';
-import { MetaTable, checkMetaCall, META_KEYS_PER_PANE } from '../../core/agent-state/meta.js';
+import { MetaTable, checkMetaCall } from '../../core/agent-state/meta.js';
+import { META_KEYS_PER_PANE } from '../../core/limits.js';
 import { nullLogger } from '../../core/log.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -13,9 +13,8 @@ import {
   versionFromPath,
   readHarnessVersion,
   VersionCache,
-  PACKAGE_JSON_MAX_BYTES,
-  VERSION_CACHE_MAX,
 } from '../../core/detection/harness-version.js';
+import { PACKAGE_JSON_MAX_BYTES, VERSION_CACHE_MAX } from '../../core/limits.js';
 
 test('releases in order: numbers part by part, a release above its pre-release', () => {
   const sorted = ['0.9.0', '1.0.0-rc.1', '1.0.0', '1.0.0+build.5', '1.2', '1.10.0', '2.1.197', '2.1.332', 'v3.0.0'];

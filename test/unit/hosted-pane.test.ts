@@ -312,7 +312,7 @@ test('who a host forwards for: the pane\'s process and what it started; anyone e
 });
 
 test('waits from the pane travel with their own deadline: wait-for agent-message (at most an hour) and request-approval (the hold); other waits do not', async () => {
-  const { HOOK_HOLD_MAX_MS } = await import('../../core/integrations/hooks/limits.js');
+  const { HOOK_HOLD_MAX_MS } = await import('../../core/limits.js');
   const { DEFAULT_WAIT_MS, HOSTED_WAIT_MAX_MS, LINK_CALL_MARGIN_MS } = await import('../../core/limits.js');
   const panes = new HostedPanes();
   const calls: Array<[string, string, Record<string, unknown>, number | undefined]> = [];

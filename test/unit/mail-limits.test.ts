@@ -5,8 +5,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Bus } from '../../core/bus.js';
 import { Inbox } from '../../core/inbox/inbox.js';
-import { MailStore, MAILBOX_MAX } from '../../core/mail/mail.js';
-import { AskStore, DEFAULT_ASK_MS } from '../../core/mail/ask.js';
+import { MailStore } from '../../core/mail/mail.js';
+import { AskStore } from '../../core/mail/ask.js';
+import { DEFAULT_ASK_MS, MAILBOX_MAX } from '../../core/limits.js';
 import { askHuman } from '../../core/verbs/mail.js';
 import { parseConfig } from '../../core/config/config.js';
 

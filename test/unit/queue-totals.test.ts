@@ -9,7 +9,8 @@ import * as assert from 'uvu/assert';
 import { Bus } from '../../core/bus.js';
 import { TuiosError } from '../../core/errors.js';
 import { parseConfig } from '../../core/config/config.js';
-import { DeliveryQueue, MESSAGE_MAX_BYTES, PANE_TOTAL_BYTES, ALL_TOTAL_BYTES } from '../../core/delivery/queue.js';
+import { DeliveryQueue } from '../../core/delivery/queue.js';
+import { QUEUE_MESSAGE_MAX_BYTES as MESSAGE_MAX_BYTES, QUEUE_PANE_TOTAL_BYTES as PANE_TOTAL_BYTES, QUEUE_ALL_TOTAL_BYTES as ALL_TOTAL_BYTES } from '../../core/limits.js';
 
 const log = { debug() {}, info() {}, warn() {}, error() {} };
 

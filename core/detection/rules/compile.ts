@@ -4,6 +4,7 @@ import { compileGroup, patternOnEveryPath, allStrings, RuleError, type Budget, t
 import { parseRegion, type RegionSpec } from './regions.js';
 import { compilePattern, type Pattern } from '../../re.js';
 import { guessKind, KINDS, type BlockKind } from '../../agent-state/state.js';
+import { DEFAULT_TAIL_LINES, MAX_TAIL_LINES } from '../../limits.js';
 
 export type RuleState = 'needs_input' | 'working' | 'idle' | 'done';
 
@@ -57,8 +58,8 @@ export interface CompiledRules {
   notify: RuleBlock | null;
 }
 
-export const DEFAULT_TAIL_LINES = 40;
-export const MAX_TAIL_LINES = 200;
+/** Re-exported for core/verbs/screen.ts until the verb records land; the limit is core/limits.ts's. */
+export { MAX_TAIL_LINES } from '../../limits.js';
 const ANSWER_KEYS = new Set(['enter', 'esc', 'tab', 'space', 'up', 'down', 'left', 'right', 'backspace']);
 const RULE_FIELDS = new Set(['id', 'state', 'priority', 'region', 'kind', 'message', 'message_from', 'skip_state', 'answers', 'show', 'tool_field', 'what_fields', 'hint_fields', 'all', 'any', 'not', 'regex', 'not_regex', 'all_of', 'any_of', 'none_of']);
 const BLOCK_FIELDS = new Set(['enabled', 'fold_case', 'lines', 'rule']);

@@ -6,6 +6,7 @@ import { extractRegion, regionName, tailOf, type RegionSpec } from './regions.js
 import type { Rule, RuleBlock, RuleState } from './compile.js';
 import type { BlockKind } from '../../agent-state/state.js';
 import { findBoxes, boxesHolding, dialogMessage, type Box } from './dialog.js';
+import { RULE_MESSAGE_MAX } from '../../limits.js';
 
 export interface Verdict {
   /** null: no rule decided (no opinion), or a skip-state rule froze the last state. */
@@ -38,7 +39,6 @@ export interface Evaluation {
 }
 
 const NONE: Verdict = { state: null, kind: '', message: '', rule: null, freeze: false, box: null, boxes: 0 };
-export const MESSAGE_MAX = 200;
 
 function subject(lines: string[], fold: boolean, joinLines: boolean, token = false): Subject {
   const raw = lines.join('\n');
@@ -49,7 +49,7 @@ function subject(lines: string[], fold: boolean, joinLines: boolean, token = fal
 
 function cleanMessage(m: string): string {
   const one = m.replace(/\s+/g, ' ').trim();
-  return one.length > MESSAGE_MAX ? one.slice(0, MESSAGE_MAX - 1) + '…' : one;
+  return one.length > RULE_MESSAGE_MAX ? one.slice(0, RULE_MESSAGE_MAX - 1) + '…' : one;
 }
 
 /** The rule's message: its text, with {1}..{9} filled from message_from's match on the region. */

@@ -3,6 +3,7 @@
 // says fold_case), patterns are RE2 with ^ and $ anchoring lines. Compiled once at load.
 import type { Pattern } from '../../re.js';
 import { compilePattern } from '../../re.js';
+import { RULE_MAX_DEPTH, RULE_MAX_GROUPS, RULE_MAX_STRINGS } from '../../limits.js';
 
 export interface Group {
   all: string[];
@@ -14,10 +15,6 @@ export interface Group {
   any_of: Group[];
   none_of: Group[];
 }
-
-export const MAX_DEPTH = 8;
-export const MAX_GROUPS = 512;
-export const MAX_STRINGS = 1024;
 
 const GROUP_FIELDS = ['all', 'any', 'not', 'regex', 'not_regex', 'all_of', 'any_of', 'none_of'] as const;
 
@@ -40,9 +37,9 @@ function strings(v: unknown, where: string): string[] {
 
 /** Compiles one group (a rule's own fields, or a nested inline table). */
 export function compileGroup(raw: Record<string, unknown>, where: string, fold: boolean, budget: Budget, depth: number, allowed: Set<string>): Group {
-  if (depth > MAX_DEPTH) throw new RuleError(`${where}: groups nest at most ${MAX_DEPTH} deep`);
+  if (depth > RULE_MAX_DEPTH) throw new RuleError(`${where}: groups nest at most ${RULE_MAX_DEPTH} deep`);
   budget.groups++;
-  if (budget.groups > MAX_GROUPS) throw new RuleError(`more than ${MAX_GROUPS} groups in one manifest`);
+  if (budget.groups > RULE_MAX_GROUPS) throw new RuleError(`more than ${RULE_MAX_GROUPS} groups in one manifest`);
   for (const k of Object.keys(raw)) if (!allowed.has(k)) throw new RuleError(`${where}: unknown field "${k}"`);
   const f = (s: string) => (fold ? s.toLowerCase() : s);
   const g: Group = {
@@ -56,7 +53,7 @@ export function compileGroup(raw: Record<string, unknown>, where: string, fold: 
     none_of: [],
   };
   budget.strings += g.all.length + g.any.length + g.not.length + g.regex.length + g.not_regex.length;
-  if (budget.strings > MAX_STRINGS) throw new RuleError(`more than ${MAX_STRINGS} strings and patterns in one manifest`);
+  if (budget.strings > RULE_MAX_STRINGS) throw new RuleError(`more than ${RULE_MAX_STRINGS} strings and patterns in one manifest`);
   const nestedFields = new Set<string>(GROUP_FIELDS);
   for (const key of ['all_of', 'any_of', 'none_of'] as const) {
     const v = raw[key];

@@ -1,10 +1,10 @@
 // What the hook can say about where it runs, from /proc (Linux): its session id, its ancestors,
 // and the harness it runs under. Every read may fail; a failure says nothing.
 import { readStat } from '../../pty/procfs.js';
+import { HOOK_ANCESTRY_MAX_DEPTH } from '../../limits.js';
 
 /** Programs between a harness and its hook that are not the harness. */
 const NOT_HARNESS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'tcsh', 'csh', 'busybox', 'env', 'timeout', 'nice', 'stdbuf', 'tuios']);
-const MAX_DEPTH = 32;
 
 export interface HookProcess {
   /** The kernel session id: a pane's shell leads the session of the pane's terminal. */
@@ -21,7 +21,7 @@ export function hookProcess(selfPid = process.pid): HookProcess {
   const ancestors: number[] = [];
   let harnessPid: number | null = null;
   let cur = self.ppid;
-  for (let i = 0; i < MAX_DEPTH && cur > 1; i++) {
+  for (let i = 0; i < HOOK_ANCESTRY_MAX_DEPTH && cur > 1; i++) {
     const st = readStat(cur);
     if (!st) break;
     ancestors.push(cur);

@@ -2,7 +2,7 @@
 // event reports). Its rollout names the turn's `approvals_reviewer` and approval policy; the tail
 // of the file, bounded, holds the current turn's context.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { CODEX_ROLLOUT_TAIL_BYTES } from './limits.js';
+import { CODEX_ROLLOUT_TAIL_BYTES } from '../../limits.js';
 
 export function readTail(path: string, max = CODEX_ROLLOUT_TAIL_BYTES): string | null {
   let fd: number | null = null;

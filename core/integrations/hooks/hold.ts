@@ -4,11 +4,7 @@
 // no newline, tab, doubled space, control or invisible character). The hook asks with it and the
 // daemon checks it again before it holds, from the same code. Pure.
 import { approvalMessage, hasUndrawable, rawApprovalLine } from './text.js';
-
-/** A plan is held only when its text fits (spec: Plans). */
-export const PLAN_MAX_BYTES = 32 * 1024;
-/** The tool input a held call may carry at all. */
-export const HOLD_INPUT_MAX_BYTES = 16 * 1024;
+import { HOLD_INPUT_MAX_BYTES, PLAN_MAX_BYTES } from '../../limits.js';
 
 interface ToolRule {
   /** The one argument the line shows. */

@@ -1,6 +1,6 @@
 // Claude Code's hook events, and the harnesses that send the same shape: Codex, Qwen Code and Kimi
 // Code CLI (spec: What each event reports). Pure: payload and environment in, a plan out.
-import { AGENT_ID_RE } from '../../agent-state/limits.js';
+import { AGENT_ID_RE } from '../../limits.js';
 import { nothing, obj, str, type Activity, type HookPlan } from './plan.js';
 import { approveLine, callActivity, resultActivity } from './call-text.js';
 import { cleanMessage, firstLine } from './text.js';

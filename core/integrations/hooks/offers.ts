@@ -3,6 +3,7 @@
 // the rules shown, never passed through. Pure.
 import { obj, str } from './plan.js';
 import { hasUndrawable } from './text.js';
+import { APPROVAL_OFFER_MAX_RULES } from '../../limits.js';
 
 export interface Offers {
   /** The keys that answer: '1' allow once, '2' always (or accept edits for a plan), '3' deny. */
@@ -19,7 +20,6 @@ const DESTINATIONS: Record<string, string> = {
   projectSettings: '.claude/settings.json',
   userSettings: '~/.claude/settings.json',
 };
-const MAX_RULES = 4;
 const RULE_KEYS = new Set(['type', 'rules', 'behavior', 'destination']);
 
 function once(): Offers {
@@ -48,7 +48,7 @@ export function claudeOffers(suggestions: unknown): Offers {
       rules.push(content === undefined ? { toolName: tool } : { toolName: tool, ruleContent: content });
       shown.push(`${tool}${content !== undefined ? `(${content})` : ''} in ${where}`);
     }
-    if (shown.length > MAX_RULES) return once();
+    if (shown.length > APPROVAL_OFFER_MAX_RULES) return once();
     updates.push({ type: 'addRules', rules, behavior: 'allow', destination: dest });
   }
   return { keys: ['1', '2', '3'], rules: shown, updates };

@@ -1,11 +1,10 @@
 // The words a hook report carries out of the pane (spec: What each event reports): one line,
 // whitespace collapsed, anything that looks like a credential replaced by `***`, cut to 100
 // characters. The message reaches every attached client, alerts and after-agent-state hooks, so
-// it is cleaned here, in the reporter, before it leaves the harness. Pure and dependency-free:
-// it runs in every hook call.
+// it is cleaned here, in the reporter, before it leaves the harness. Pure, and it imports nothing
+// but its cut (core/limits.ts): it runs in every hook call.
+import { HOOK_MESSAGE_MAX } from '../../limits.js';
 
-/** The length a reported message and an approval line are cut to (the risk rules' LINE_MAX). */
-export const MESSAGE_MAX = 100;
 const CUT = '...';
 export const MASK = '***';
 
@@ -42,7 +41,7 @@ export function oneLine(text: string): string {
 }
 
 /** Cut to `max` characters (code points), with `...` at the end when anything was cut. */
-export function cut(text: string, max = MESSAGE_MAX): string {
+export function cut(text: string, max = HOOK_MESSAGE_MAX): string {
   const cps = [...text];
   if (cps.length <= max) return text;
   return cps.slice(0, max - CUT.length).join('').trimEnd() + CUT;

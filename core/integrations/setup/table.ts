@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookCommand, type EventEntry, type Shape } from './hook-entries.js';
-import { HOLD_HOOK_TIMEOUT_S } from '../hooks/limits.js';
+import { HOLD_HOOK_TIMEOUT_S } from '../../limits.js';
 import { ampPluginText, piExtensionText } from './plugins.js';
 
 export type Env = Record<string, string | undefined>;

@@ -11,7 +11,7 @@ import { HOME, shown } from './words.js';
 
 export { RULE_NAMES, type RuleName } from './rules.js';
 export { compileRiskRules, DEFAULT_RISK_RULES, SHELL_TOOLS, FILE_TOOLS, type RiskConfig, type RiskRules, type UserRuleConfig } from './user-rules.js';
-export { approvalLine, readApprovalLine, LINE_MAX, type ApprovalLine } from './line.js';
+export { approvalLine, readApprovalLine, type ApprovalLine } from './line.js';
 export { splitShell, type SplitOptions } from './shell.js';
 export { chooseRoot, type Realpath } from './paths.js';
 export type { SimpleCommand, Split, Word, Redirect } from './words.js';

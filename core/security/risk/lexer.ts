@@ -1,11 +1,7 @@
 // The lexer half of the shell splitter: words, quoting, expansions and here-documents. Reading
 // `$( )`, backticks and `${ }` needs the grammar, which the splitter (shell.ts) supplies.
 import { HOME, VAR, type PipeRef, type Redirect, type SimpleCommand, type Sub, type Word } from './words.js';
-
-/** Substitutions, subshells and shell lines nest at most this deep; deeper is not read. */
-export const MAX_NESTING = 16;
-/** Characters read over all nested lines (`sh -c`, `eval`, backticks re-read their text). */
-export const MAX_WORK_CHARS = 256 * 1024;
+import { RISK_MAX_NESTING, RISK_MAX_WORK_CHARS } from '../../limits.js';
 
 const BLANK = new Set([' ', '\t', '\r']);
 export const META = new Set([' ', '\t', '\r', '\n', ';', '&', '|', '<', '>', '(', ')']);
@@ -73,7 +69,7 @@ export abstract class Lexer {
   protected abstract substitution(s: Source, scope: Scope, kind: Sub['kind']): Sub;
 
   protected enter(): boolean {
-    if (this.level >= MAX_NESTING) {
+    if (this.level >= RISK_MAX_NESTING) {
       this.stopped = true;
       return false;
     }
@@ -127,7 +123,7 @@ export abstract class Lexer {
   protected expansions(body: string, scope: Scope): void {
     if (!/[$`]/.test(body)) return;
     this.work += body.length;
-    if (this.work > MAX_WORK_CHARS) {
+    if (this.work > RISK_MAX_WORK_CHARS) {
       this.stopped = true;
       return;
     }

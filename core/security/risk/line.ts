@@ -1,9 +1,8 @@
 // An approval line, as panes and tuios's hooks report it: `approve <Tool>: <what>`, clipped to 100
 // characters with `...`, a part that looks like a key replaced with `***`. Such a line may hide
 // the risky part, so it is "cut short" (spec: Risk rules).
+import { APPROVAL_LINE_MAX } from '../../limits.js';
 
-/** The length a reported line is clipped to. */
-export const LINE_MAX = 100;
 const CUT = '...';
 /** What dialogs add when the message is not the whole call (spec: Crush permission prompts). */
 const NOT_ALL_SHOWN = '(not all shown)';
@@ -36,7 +35,7 @@ export function readApprovalLine(line: string): ApprovalLine {
   if (text.endsWith(CUT) || text.endsWith('…')) {
     text = text.slice(0, text.endsWith(CUT) ? -CUT.length : -1);
     cutShort = tailCut = true;
-  } else if (text.length >= LINE_MAX) cutShort = tailCut = true;
+  } else if (text.length >= APPROVAL_LINE_MAX) cutShort = tailCut = true;
   const m = APPROVE.exec(text);
   const tool = m ? m[1]! : null;
   const what = m ? text.slice(m[0].length) : text;
@@ -53,9 +52,9 @@ const KEYISH = [
   /()\b(sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abpr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|glpat-[A-Za-z0-9_-]{20,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g,
 ];
 
-/** The line a hook reports for a call: key-like parts masked, then clipped to LINE_MAX with `...`. */
+/** The line a hook reports for a call: key-like parts masked, then clipped to APPROVAL_LINE_MAX with `...`. */
 export function approvalLine(tool: string | null, what: string): string {
   let text = (tool ? `approve ${tool}: ${what}` : what).replace(/\s+/g, ' ').trim();
   for (const re of KEYISH) text = text.replace(re, '$1***');
-  return text.length > LINE_MAX ? text.slice(0, LINE_MAX - CUT.length) + CUT : text;
+  return text.length > APPROVAL_LINE_MAX ? text.slice(0, APPROVAL_LINE_MAX - CUT.length) + CUT : text;
 }

@@ -2,14 +2,10 @@
 // root). Pure: the only file-system access is the injected `realpath`, so tests run on made-up
 // trees and the daemon passes `fs.realpathSync.native`.
 import { HOME, VAR } from './words.js';
+import { RISK_MAX_PATH_CHARS, RISK_MAX_PATH_SEGMENTS } from '../../limits.js';
 
 /** Resolves links in an existing path; throws (or returns a non-absolute value) for a missing one. */
 export type Realpath = (path: string) => string;
-
-/** No real path has this many parts; past it a path is not resolved and counts as outside. */
-const MAX_SEGMENTS = 256;
-/** PATH_MAX: a folder the shell could not even enter is one the line does not show. */
-const MAX_PATH_CHARS = 4096;
 
 /** `..`, `.` and repeated slashes resolved by text, the way the shell's `cd` reads a path. */
 export function normalizePath(abs: string): string {
@@ -29,7 +25,7 @@ export function resolveFolder(value: string, cwd: string | null, home: string | 
   if (value.startsWith(HOME)) abs = home === null ? null : home + '/' + value.slice(1);
   else if (value.startsWith('/')) abs = value;
   else abs = cwd === null ? null : cwd + '/' + value;
-  return abs === null || abs.length > MAX_PATH_CHARS ? null : normalizePath(abs);
+  return abs === null || abs.length > RISK_MAX_PATH_CHARS ? null : normalizePath(abs);
 }
 
 /** Not outside: writing there changes no file of yours. */
@@ -118,9 +114,9 @@ export class PathJudge {
 
   /** The path the kernel would reach: each part's links resolved in turn, then `..` from there. */
   physical(abs: string): string | null {
-    if (abs.length > MAX_PATH_CHARS) return null;
+    if (abs.length > RISK_MAX_PATH_CHARS) return null;
     const segs = abs.split('/').filter((s) => s !== '' && s !== '.');
-    if (segs.length > MAX_SEGMENTS) return null;
+    if (segs.length > RISK_MAX_PATH_SEGMENTS) return null;
     let cur = '/';
     for (const seg of segs) {
       if (seg === '..') {

@@ -1,16 +1,12 @@
 // The shell splitter: a command line (POSIX sh / bash, as far as the rules need) read into the
 // simple commands it would run, with the folder each runs in. It never throws and never runs
 // anything; on input it cannot read whole it gives its best split and says so.
-import { arithmeticEnd, Lexer, MAX_WORK_CHARS, META, type Scope, Source } from './lexer.js';
+import { arithmeticEnd, Lexer, META, type Scope, Source } from './lexer.js';
 import { parseOpts } from './options.js';
 import { normalizePath, resolveFolder } from './paths.js';
 import { VAR, programName, type Redirect, type SimpleCommand, type Split, type Sub, type Word } from './words.js';
 import { assignedName, unwrap, type Unwrapped } from './wrappers.js';
-
-/** Past this many characters a line is not read (a held call's command is rarely over a few KB). */
-export const MAX_LINE_CHARS = 64 * 1024;
-/** Simple commands kept from one line; a real call runs a few dozen at most. */
-export const MAX_COMMANDS = 1000;
+import { RISK_MAX_COMMANDS, RISK_MAX_LINE_CHARS, RISK_MAX_WORK_CHARS } from '../../limits.js';
 
 export interface SplitOptions {
   /** The folder the line runs in; null or absent when it is not known. */
@@ -41,7 +37,7 @@ class Splitter extends Lexer {
   /** Reads one command line (the top line, or one a command runs: `sh -c`, `eval`, backticks). */
   override line(text: string, scope: Scope, partial: boolean): void {
     this.work += text.length;
-    if (this.work > MAX_WORK_CHARS) {
+    if (this.work > RISK_MAX_WORK_CHARS) {
       this.stopped = true;
       return;
     }
@@ -172,7 +168,7 @@ class Splitter extends Lexer {
 
   /** Builds the command from its words, then follows what it runs and where it moves the folder. */
   private emit(s: Source | null, scope: Scope, words: Word[], redirects: Redirect[], textFrom: (i: number) => string): void {
-    if (this.commands.length >= MAX_COMMANDS) {
+    if (this.commands.length >= RISK_MAX_COMMANDS) {
       this.stopped = true;
       return;
     }
@@ -340,8 +336,8 @@ export function splitShell(line: string, opts: SplitOptions = {}): Split {
   const cwd = typeof opts.cwd === 'string' && opts.cwd.startsWith('/') ? normalizePath(opts.cwd) : null;
   let text = typeof line === 'string' ? line : '';
   let clipped = false;
-  if (text.length > MAX_LINE_CHARS) {
-    text = text.slice(0, MAX_LINE_CHARS);
+  if (text.length > RISK_MAX_LINE_CHARS) {
+    text = text.slice(0, RISK_MAX_LINE_CHARS);
     clipped = true;
   }
   const sp = new Splitter(home);

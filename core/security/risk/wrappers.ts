@@ -2,6 +2,7 @@
 // `sudo env FOO=1 nice -n 5 rm -rf x` is matched as `rm -rf x` that ran under sudo.
 import { parseOpts, valuesOf, type Arg, type OptSpec } from './options.js';
 import { programName, type Word } from './words.js';
+import { RISK_MAX_WRAPPERS } from '../../limits.js';
 
 export interface Unwrapped {
   /** The command that finally runs: words[0] is its program. */
@@ -73,13 +74,10 @@ const WRAPPERS: Record<string, Wrapper> = {
   nocorrect: { opts: { stopAtOperand: true } },
 };
 
-/** Bounds the loop: no real command nests wrappers this deep. */
-const MAX_WRAPPERS = 32;
-
 export function unwrap(words: Word[]): Unwrapped {
   const out: Unwrapped = { words, sudo: false, cwdUnknown: false, cdpath: false, splitString: null };
   let ws = words;
-  for (let n = 0; n < MAX_WRAPPERS; n++) {
+  for (let n = 0; n < RISK_MAX_WRAPPERS; n++) {
     const name = programName(ws[0]);
     const wrapper = name ? WRAPPERS[name] : undefined;
     if (!wrapper) break;
