@@ -12,9 +12,12 @@ import { enforce } from '../security/access.js';
 import { remoteTargetOf, type RemoteTarget } from './target.js';
 import { LINK_CALL_MARGIN_MS } from '../limits.js';
 
-/** The remote target of a targeted call, or null when it runs here (with `local:` stripped in place). */
+/**
+ * The machine a call's session and window params name, for a targeted verb or one with hostRefs;
+ * null when it runs here (with `local:` stripped in place).
+ */
 export function remoteTargetFor(svc: Services, verb: VerbInfo, params: Record<string, unknown>): RemoteTarget | null {
-  if (verb.target === 'none') return null;
+  if (verb.target === 'none' && !verb.hostRefs) return null;
   const session = typeof params.session === 'string' ? params.session : undefined;
   const window = typeof params.window === 'string' && !(params.window === 'human' && verb.humanMailbox) ? params.window : undefined;
   if (session === undefined && window === undefined) return null;

@@ -125,9 +125,10 @@ export class Dispatcher {
         answer(await hosted);
         return;
       }
-      // A target on another machine: the call runs there, under that machine's link policy.
+      // A target on another machine: the call runs there, under that machine's link policy. A verb
+      // with hostRefs gets the machine in ctx.remote and reaches it its own way.
       const remote = this.svc.forward.targetFor(verb, params);
-      if (remote) {
+      if (remote && !verb.hostRefs) {
         answer(await this.svc.forward.call(verb, remote, params, caller, out.signal));
         return;
       }
@@ -146,6 +147,7 @@ export class Dispatcher {
         caller,
         session,
         window,
+        remote: verb.hostRefs ? remote : null,
         signal: out.signal,
         pendingBytes: () => out.pendingBytes(),
         emit: (event) => {

@@ -85,6 +85,14 @@ export interface VerbInfo<S extends z.ZodObject = z.ZodObject, R extends z.ZodTy
    * a call that waits on purpose, bounded by its budget.
    */
   hosted?: 'report' | 'mail' | 'wait';
+  /**
+   * A verb with no target the dispatcher resolves (target none) whose session and window params
+   * may still name another machine: the dispatcher parses HOST:SESSION and HOST:SESSION:WINDOW
+   * (`local:` names this machine and is stripped from the params) and hands the handler
+   * `ctx.remote`, the host and the refs as it reads them; the handler decides how that machine is
+   * reached (a pull fetches from it, a fan or a message runs there). Handlers never parse a target.
+   */
+  hostRefs?: boolean;
   cli?: CliSpec;
   /**
    * A verb that waits on purpose (for agents to be ready, for a checkout): the longest it may run

@@ -8,6 +8,7 @@ import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from './caller.js';
 import type { ErrorBody } from '../errors.js';
+import type { RemoteTarget } from '../hosts/target.js';
 
 import { type VerbInfo } from './verb-info.js';
 
@@ -20,6 +21,8 @@ export interface VerbContext<P> {
   /** Resolved by the dispatcher for `session`, `window` (the window's session) and their variants. */
   session: Session | null;
   window: Window | null;
+  /** For a verb with hostRefs: the machine its session or window params name; null for this one. */
+  remote: RemoteTarget | null;
   /** Aborted when the connection closes or the daemon stops: long verbs must end then. */
   signal: AbortSignal;
   /** For stream verbs: one more event line after the first result. */

@@ -13,7 +13,6 @@ import type { Window } from '../model/window.js';
 import { addWorktree, branchExists, deleteBranchIfEmpty, mergeIntoBase, removeWorktree, statusOf, worktreePathFor } from '../git/repo.js';
 import { firstPrompts, groupOf, resolveHarness, worktreeOf, type FirstPrompt, type WorktreeAttr } from '../git/fleet.js';
 import { callOnHost, callerDir, grantsFor, launcherOf, linkedHost, localSession, repoFor, startAgentWindow, worktreeSession } from '../git/sessions.js';
-import { remoteTargetOf } from '../hosts/target.js';
 import { GIT_TRANSFER_TIMEOUT_MS, MAX_FAN, READY_WAIT_MS, START_AGENT_WAIT_MS } from '../git/limits.js';
 import { PROMPT_MAX_BYTES } from '../delivery/typing.js';
 import { removeAttempt, removedWorktreeSchema, promptStatusSchema } from './worktree.js';
@@ -82,6 +81,7 @@ function paneResult(svc: Services, w: Window, fp: FirstPrompt | null): z.infer<t
 
 export const startAgent = defineVerb({
   name: 'start-agent',
+  hostRefs: true,
   link: { untargeted: true },
   access: 'fan',
   summary: 'Start one agent in a new pane and return once it is ready (idle or done), its first prompt typed',
@@ -104,12 +104,9 @@ export const startAgent = defineVerb({
   result: startAgentSchema,
   print: (r) => `${r.window_id}  ${r.name} ${r.state}${r.prompt_status ? ` prompt ${r.prompt_status}` : ''}`,
   budgetMs: (p) => waitOf(p),
-  async run({ params, svc, caller, signal }) {
-    if (params.session) {
-      const where = remoteTargetOf({ session: params.session }, svc.remote, (n) => !!svc.model.sessionByName(n));
-      // The host runs this verb, so its answer is this record's result.
-      if ('remote' in where) return { host: where.remote.host, ...((await callOnHost(svc, caller, 'start-agent', where.remote.host, params, signal, where.remote.session)) as z.infer<typeof startAgentSchema>) };
-    }
+  async run({ params, svc, caller, signal, remote }) {
+    // A HOST:SESSION: the host runs this verb, so its answer is this record's result.
+    if (remote) return { host: remote.host, ...((await callOnHost(svc, caller, 'start-agent', remote.host, params, signal, remote.session)) as z.infer<typeof startAgentSchema>) };
     let s: Session | null = params.session ? localSession(svc, 'start-agent', params.session) : null;
     if (!s) {
       const own = svc.callerPane(caller);

@@ -13,7 +13,7 @@ import { confirmToken } from '../agent-state/selector.js';
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
-import { remoteTargetOf, type RemoteTarget } from '../hosts/target.js';
+import type { RemoteTarget } from '../hosts/target.js';
 import type { MailOutcome } from '../hosts/remote.js';
 import { str } from '../rpc/print-helpers.js';
 
@@ -84,6 +84,8 @@ function messageJson(m: Message, svc: Services): z.infer<typeof messageSchema> {
 export const sendAgentMessage = defineVerb({
   name: 'send-agent-message',
   hosted: 'mail',
+  hostRefs: true,
+  humanMailbox: true,
   access: 'none',
   summary: 'Leave a message in a pane\'s inbox (or human\'s) without touching its keyboard',
   help: '-w human writes to the person. --from is a claim; a pane cannot send as human or to itself. --select sends one message to each matching pane after confirmation (--confirm TOKEN), at most 32. -s HOST:SESSION (or -w HOST:SESSION:WINDOW) mails an agent on a linked host through the outbox here: delivered when that host answers within 10 s, else it waits, in order, and goes when the link is back (queued: true).',
@@ -113,16 +115,11 @@ export const sendAgentMessage = defineVerb({
     if (h.delivered) return h.held ? `delivered to ${h.host}, held there for the person (it was for ${str(h.held_for)})` : `delivered to ${h.host}`;
     return `queued for ${h.host}: ${str(h.waiting)} waiting (${str(h.reason)}); it goes when the link is back`;
   },
-  run({ params, svc, caller, signal }) {
+  run({ params, svc, caller, signal, remote }) {
     if (Buffer.byteLength(params.text) > BODY_MAX_BYTES) throw new TuiosError('invalid_params', `A message is at most ${BODY_MAX_BYTES} bytes.`, 'Send a shorter message, or attach a file.', { field: 'text' });
     const s = senderOf(svc, caller, params.from, params.nonce);
     // A selector writes only to panes of this machine (spec: Selectors).
-    const where = params.select || params.window === 'human' ? null : remoteTargetOf({ session: params.session, window: params.window }, svc.remote, (n) => !!svc.model.sessionByName(n));
-    if (where && 'remote' in where) return sendToHost(svc, caller, s, where.remote, params, signal);
-    if (where) {
-      params.session = where.local.session;
-      params.window = where.local.window;
-    }
+    if (remote && !params.select) return sendToHost(svc, caller, s, remote, params, signal);
     let targets: Array<Window | 'human'>;
     if (params.select) {
       const panes = agentPanes(svc, { session: params.session, select: params.select }).filter((w) => w !== s.pane);

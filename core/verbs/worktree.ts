@@ -14,7 +14,7 @@ import { git, gitText } from '../git/run.js';
 import { listHaves, packWorktree, unpackWorktree, type PullProgress, type UnpackResult } from '../git/transfer.js';
 import { firstPrompts, groupOf, worktreeOf, type WorktreeAttr } from '../git/fleet.js';
 import { callOnHost, grantsFor, launcherOf, linkedHost, localSession, repoFor, worktreeSession } from '../git/sessions.js';
-import { remoteTargetOf } from '../hosts/target.js';
+import type { RemoteTarget } from '../hosts/target.js';
 import { WORKTREE_PACK_STREAM } from '../git/pack-stream.js';
 import type { RepoInfo } from '../git/repo.js';
 import { table, str } from '../rpc/print-helpers.js';
@@ -121,10 +121,9 @@ function worktreeSessionOf(svc: Services, verb: string, ref: string): { s: Sessi
   return { s, wt };
 }
 
-/** The linked host and its session when `ref` is HOST:SESSION, else null (this machine; `local:` too). */
-function onHost(svc: Services, ref: string): { host: string; session: string } | null {
-  const where = remoteTargetOf({ session: ref }, svc.remote, (n) => !!svc.model.sessionByName(n));
-  return 'remote' in where ? { host: where.remote.host, session: where.remote.session! } : null;
+/** The linked host and its session a HOST:SESSION names (the dispatcher parsed it: hostRefs), else null. */
+function onHost(remote: RemoteTarget | null): { host: string; session: string } | null {
+  return remote?.session ? { host: remote.host, session: remote.session } : null;
 }
 
 /** Cuts a byte string at a character boundary. */
@@ -315,6 +314,7 @@ export const listWorktrees = defineVerb({
 
 export const diffWorktreeVerb = defineVerb({
   name: 'diff-worktree',
+  hostRefs: true,
   link: { untargeted: true, right: 'files' },
   summary: 'What a worktree session changed against its base: commits and uncommitted work together',
   help: 'Untracked files show with status U; ignored files are left out. The working state is read through a temporary copy of the index, so the worktree, its index and what was staged are never changed. A diff stops at 400 files or 2 MiB of text (truncated); all its git calls are bounded at 10 s together. --stat leaves the patch out. HOST:SESSION reads a worktree on a linked host, which needs files = true in that host\'s [hosts] table for this machine (a diff is the files\' content, as a pull is); over the link the patch is cut to fit one answer (truncated).',
@@ -332,8 +332,8 @@ export const diffWorktreeVerb = defineVerb({
     const list = files.map((f) => `${f.status} ${f.path}  ${f.added === null ? 'binary' : `+${f.added} -${f.deleted}`}`).join('\n');
     return [head, list, r.patch ? '\n' + r.patch.replace(/\n$/, '') : ''].filter(Boolean).join('\n');
   },
-  async run({ params, svc, caller, signal }) {
-    const there = onHost(svc, params.session);
+  async run({ params, svc, caller, signal, remote }) {
+    const there = onHost(remote);
     if (there) {
       // The host runs this verb for a link caller: its answer is this record's result, the patch in parts.
       const r = (await callOnHost(svc, caller, 'diff-worktree', there.host, { stat: params.stat }, signal, there.session)) as DiffWorktreeResult;
@@ -351,6 +351,7 @@ export const diffWorktreeVerb = defineVerb({
 
 export const removeWorktreeVerb = defineVerb({
   name: 'remove-worktree',
+  hostRefs: true,
   link: { untargeted: true },
   summary: 'Remove a worktree session: its session, its worktree, and its branch if it holds nothing new',
   help: 'Refuses a worktree with uncommitted work (tracked changes or untracked files) with dirty_worktree, listing them, unless --force. A branch with commits its base lacks is kept (branch_deleted: false). HOST:SESSION removes one on a linked host, which needs write there, with the same refusal.',
@@ -367,8 +368,8 @@ export const removeWorktreeVerb = defineVerb({
     removed: removedWorktreeSchema,
   }),
   print: (r) => `removed ${r.removed.session} (${r.removed.path})${r.removed.branch_deleted ? '' : `; branch ${r.removed.branch} kept`}`,
-  async run({ params, svc, caller, signal }) {
-    const there = onHost(svc, params.session);
+  async run({ params, svc, caller, signal, remote }) {
+    const there = onHost(remote);
     // The host runs this verb, so its answer is this record's result.
     if (there) return { host: there.host, ...((await callOnHost(svc, caller, 'remove-worktree', there.host, { force: params.force }, signal, there.session)) as { removed: z.infer<typeof removedWorktreeSchema> }) };
     const { s, wt } = worktreeSessionOf(svc, 'worktree rm', params.session);
@@ -440,6 +441,7 @@ async function openPulled(svc: Services, caller: Caller, dest: RepoInfo, r: Unpa
 
 export const pullWorktree = defineVerb({
   name: 'pull-worktree',
+  hostRefs: true,
   access: 'fan',
   summary: 'Bring a worktree session\'s commits and uncommitted work into a new worktree of another clone',
   help: 'The commits arrive as commits (the same hashes), the uncommitted work as uncommitted work: modified, staged, deleted and untracked files as they were. The source worktree and its index are not touched. The new worktree has the same branch name, suffixed (-2) when the clone has that branch; a session opens in it. A transfer that fails midway leaves nothing behind. HOST:SESSION pulls from a linked host over the link, which needs files = true in that host\'s [hosts] table for this machine. Progress goes out as worktree-progress events (tuios subscribe worktree-progress: phase, bytes, objects, and pull_id, the --progress-id the caller gave); at a terminal the CLI draws them on stderr as one line, and prints nothing of them when stderr is not a terminal or with --json.',
@@ -455,10 +457,10 @@ export const pullWorktree = defineVerb({
   }),
   result: pullWorktreeSchema,
   print: (r) => `${r.session}  ${r.path}  (${r.branch} at ${r.head.slice(0, 12)}, ${Math.round(r.bytes / 1024)} KB)`,
-  async run({ params, svc, caller, signal }) {
-    const where = remoteTargetOf({ session: params.session }, svc.remote, (n) => !!svc.model.sessionByName(n));
-    if ('remote' in where) return pullFromHost(svc, caller, where.remote.host, where.remote.session!, params, signal);
-    const src = localSession(svc, 'worktree pull', where.local.session ?? params.session);
+  async run({ params, svc, caller, signal, remote }) {
+    const there = onHost(remote);
+    if (there) return pullFromHost(svc, caller, there.host, there.session, params, signal);
+    const src = localSession(svc, 'worktree pull', params.session);
     check(svc, caller, 'pull-worktree', 'read', src);
     const srcWt = worktreeOf(src);
     const srcDir = srcWt?.path ?? src.cwd;

@@ -75,6 +75,13 @@ test('worktree diff shows committed and uncommitted work, untracked files as U',
   assert.is(r.commits, 1);
   assert.match(r.patch, /\+changed/);
   assert.is(status(e.path).trim().split('\n').length, 2, 'the diff changed nothing in the worktree');
+  // local:SESSION names this machine: the dispatcher strips it, the verb never parses it.
+  const here = await d.json<{ files: Array<{ path: string; status: string }>; commits: number }>(['worktree', 'diff', 'local:api-feat-a']);
+  assert.equal([here.files, here.commits], [r.files, r.commits]);
+  // A host this machine has no link to is refused before anything runs.
+  const far = await d.cli(['worktree', 'diff', 'nowhere:api-feat-a']);
+  assert.is(far.code, 1);
+  assert.match(far.stderr, /\((host_not_found|unsupported)\)/);
 });
 
 test('worktree rm refuses uncommitted work, and --force removes the session and the worktree', async () => {
