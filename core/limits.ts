@@ -452,3 +452,18 @@ export const PTY_READER_HOLD_BYTES = 256 * 1024;
 export const ATTACH_INPUT_CHUNK_BYTES = 64 * 1024;
 /** `tuios doctor agents`: at most this many uncovered panes are explained (one explain-agent-detect call each). */
 export const DOCTOR_VERSION_PANES = 50;
+
+// --- Verbs (core/verbs/) ---
+
+/** Input one tui-input call carries, as base64 (a long paste comes in several calls). */
+export const TUI_INPUT_MAX_B64 = 512 * 1024;
+/** Panes one send-agent-message --select writes to at most. */
+export const SELECT_MAX_MESSAGES = 32;
+/** Panes one ask-agent --select asks at most. */
+export const ASK_SELECT_MAX = 16;
+/** How long ask-agent waits for the agent's turn to end, by default (--timeout). */
+export const ASK_TURN_MS = 10 * 60_000;
+/** How long ask-agent waits for a working agent to come to rest before it types (--force types now). */
+export const ASK_READY_WAIT_MS = 10 * 60_000;
+/** How long respond waits, by default, for the pane to move after the keys. */
+export const DEFAULT_RESPOND_WAIT_MS = 5000;

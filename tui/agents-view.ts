@@ -15,7 +15,7 @@ import { Card, type CardContent, type PeekedPrompt } from './card.js';
 import { Editor, typeInto } from './editor.js';
 import { HeldCard, heldItem, heldOffers } from './held-card.js';
 import { capBytes } from '../core/agent-state/store.js';
-import { REASON_MAX_BYTES } from '../core/integrations/hooks/limits.js';
+import { REASON_MAX_BYTES } from '../core/limits.js';
 import { AGE_TICK_MS, SETTLE_MS } from './limits.js';
 import { dispatchKey, hintRows, hintText, rowLabel } from './key-table.js';
 import { AgentsModel, hostAgentSignature, hostItemSignature, type AgentsSource, type AgentsViewMemory, type ViewRow } from './agents-model.js';

@@ -8,7 +8,7 @@ import { attr, roleAttr, A_BOLD, PLAIN } from './canvas.js';
 import type { Rect } from './pane-draw.js';
 import type { Item } from '../core/inbox/inbox.js';
 import { clean, fit } from './text.js';
-import { HOLD_SETTLE_MS } from '../core/integrations/hooks/limits.js';
+import { HOLD_SETTLE_MS } from '../core/limits.js';
 
 /** The held item a row stands for, if any. */
 export function heldItem(items: Item[]): Item | undefined {

@@ -14,7 +14,6 @@ export interface InputSpec {
 }
 
 /** Re-exported for core/verbs/fan.ts until the verb records land; the limit is core/limits.ts's. */
-export { PROMPT_MAX_BYTES } from '../limits.js';
 
 export const DEFAULT_INPUT: InputSpec = { submit: 'cr', bracketed_paste: true, focus_before_submit: false };
 

@@ -9,7 +9,6 @@ import { TuiosError } from '../errors.js';
 import { ANSWER_MAX_BYTES, ASK_MAX_OPTIONS, DEFAULT_ASK_MS, QUESTION_MAX_BYTES } from '../limits.js';
 
 /** Re-exported for core/verbs/mail.ts until the verb records land; the limit is core/limits.ts's. */
-export { DEFAULT_ASK_MS } from '../limits.js';
 
 export type AskOutcome = { status: 'answered'; answer: string; index: number } | { status: 'pending' } | { status: 'dismissed'; reason: string };
 

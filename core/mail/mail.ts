@@ -8,7 +8,6 @@ import { cleanName, cleanUntrusted } from './fence.js';
 import { BODY_MAX_BYTES, MAIL_RATE_BURST, MAIL_RATE_PER_SEC, MAILBOX_MAX, SUBJECT_MAX } from '../limits.js';
 
 /** Re-exported for core/verbs/mail.ts until the verb records land; the limit is core/limits.ts's. */
-export { BODY_MAX_BYTES } from '../limits.js';
 
 export type SenderKind = 'pane' | 'shell' | 'human' | 'link';
 

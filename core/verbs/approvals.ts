@@ -9,7 +9,7 @@ import { findHarness } from '../detection/manifest.js';
 import { holdableCall, holdablePlan } from '../integrations/hooks/hold.js';
 import { claudeOffers, planOffers, type Offers } from '../integrations/hooks/offers.js';
 import { planSha } from '../inbox/holds.js';
-import { HOOK_HOLD_MAX_MS, REASON_MAX_BYTES } from '../integrations/hooks/limits.js';
+import { HOOK_HOLD_MAX_MS, REASON_MAX_BYTES } from '../limits.js';
 import { capBytes } from '../agent-state/store.js';
 import type { Services } from '../daemon/services.js';
 

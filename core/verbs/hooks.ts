@@ -5,13 +5,12 @@ import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { readStat } from '../pty/procfs.js';
-import { AGENT_ID_RE } from '../agent-state/limits.js';
+import { AGENT_ID_RE, MAX_ANCESTRY } from '../limits.js';
 import { cleanMessage } from '../integrations/hooks/text.js';
 import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
 
-const MAX_ANCESTRY = 64;
 
 /** Panes on this machine by their shell's pid (a pane's shell leads its terminal's session). */
 function panesByPid(svc: Services): Map<number, Window> {

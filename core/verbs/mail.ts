@@ -6,8 +6,8 @@ import { defineVerb, type VerbContext } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import type { WaitParams } from './wait.js';
 import { fence } from '../mail/fence.js';
-import { BODY_MAX_BYTES, type Message, type SenderKind } from '../mail/mail.js';
-import { DEFAULT_ASK_MS } from '../mail/ask.js';
+import type { Message, SenderKind } from '../mail/mail.js';
+import { BODY_MAX_BYTES, DEFAULT_ASK_MS, SELECT_MAX_MESSAGES } from '../limits.js';
 import { agentPanes } from './agents.js';
 import { confirmToken } from '../agent-state/selector.js';
 import type { Services } from '../daemon/services.js';
@@ -18,7 +18,6 @@ import type { MailOutcome } from '../hosts/remote.js';
 import { str } from '../rpc/print-helpers.js';
 
 const nonceParam = z.string().max(128).optional().describe('The attach nonce (acting as the person)');
-export const SELECT_MAX_MESSAGES = 32;
 
 interface Sender {
   kind: SenderKind;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { PROMPT_SETTLE_MS, PROMPT_SETTLE_MAX_MS, PROMPT_QUIET_MS } from '../limits.js';
+import { DEFAULT_RESPOND_WAIT_MS, PROMPT_SETTLE_MS, PROMPT_SETTLE_MAX_MS, PROMPT_QUIET_MS } from '../limits.js';
 import { readPrompt, answerBytes, type Prompt } from '../delivery/prompt.js';
 import { fence } from '../mail/fence.js';
 import { paneOf, enforce } from '../security/access.js';
@@ -14,7 +14,6 @@ import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
 import { STATES } from '../agent-state/state.js';
 
-const DEFAULT_RESPOND_WAIT_MS = 5000;
 
 /** A prompt on the wire, as peek-prompt answers it: its text is the pane's, untrusted. */
 export const promptInfoSchema = z.object({

@@ -10,7 +10,7 @@ import { evaluateTitle, type Evaluation, type Verdict } from '../detection/rules
 import { findHarness } from '../detection/manifest.js';
 import { parseFixture, SCREEN_MARK } from '../detection/fixture.js';
 import { progressText } from '../screen/emulator.js';
-import { MAX_TAIL_LINES } from '../detection/rules/compile.js';
+import { MAX_TAIL_LINES } from '../limits.js';
 import { STATES, KINDS } from '../agent-state/state.js';
 
 const RULE_STATES = ['needs_input', 'working', 'idle', 'done'] as const;

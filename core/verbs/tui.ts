@@ -9,10 +9,8 @@ import { enforce } from '../security/access.js';
 import type { Services } from '../daemon/services.js';
 import type { Caller } from '../rpc/caller.js';
 import type { AttachedClient } from '../security/person.js';
-import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
+import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS, TUI_INPUT_MAX_B64 } from '../limits.js';
 
-/** Input one tui-input call carries, as base64 (a long paste comes in several calls). */
-const MAX_INPUT_B64 = 512 * 1024;
 
 export interface TuiOptions {
   svc: Services;
@@ -149,7 +147,7 @@ export const tuiInput = defineVerb({
   mutates: false,
   params: z.object({
     client: z.number().int().min(1).describe('The client id attach returned'),
-    data: z.string().max(MAX_INPUT_B64).describe('The bytes, base64'),
+    data: z.string().max(TUI_INPUT_MAX_B64).describe('The bytes, base64'),
   }),
   result: z.object({}),
   print: 'fields',

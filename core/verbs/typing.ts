@@ -1,5 +1,6 @@
 // Driving agents with a receipt: ask-agent (type a prompt once, know it was taken, return what the
 // pane printed), and the delivery queue (queue-prompt, list-queued, cancel-queued).
+import { ASK_READY_WAIT_MS, ASK_SELECT_MAX, ASK_TURN_MS } from '../limits.js';
 import { z } from 'zod';
 import { defineVerb, type VerbContext } from '../rpc/verb.js';
 import { TuiosError, ERROR_CODES, type ErrorBody } from '../errors.js';
@@ -15,9 +16,6 @@ import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
 
-export const ASK_SELECT_MAX = 16;
-const DEFAULT_TURN_MS = 10 * 60_000;
-const READY_WAIT_MS = 10 * 60_000;
 
 /** What ask-agent answers for one pane: its turn ended (or the wait did), and what it printed. */
 export const askReplySchema = z.object({
@@ -124,7 +122,7 @@ async function askOne(ctx: VerbContext<unknown>, o: AskOne): Promise<AskReply> {
   const w = o.w;
   const started = Date.now();
   let state = svc.agents.stateOf(w);
-  if (state === 'working' && !o.force) state = await waitReady(svc, w, READY_WAIT_MS, signal);
+  if (state === 'working' && !o.force) state = await waitReady(svc, w, ASK_READY_WAIT_MS, signal);
   if (state === 'needs_input' && !o.allowBlocked) {
     throw new TuiosError('agent_blocked', `${w.name} is waiting on a prompt (needs_input); text typed there would answer it.`, 'Answer the prompt first (tuios peek-prompt / respond, or the Inbox), or queue the message: tuios queue -w ' + w.shortId + ' TEXT', { typed: false });
   }
@@ -207,7 +205,7 @@ export const askAgent = defineVerb({
     if (params.from === 'human' && svc.placement(caller).kind !== 'outside') {
       throw new TuiosError('forbidden', 'A pane cannot ask as human: no ask is recorded as the person\'s.');
     }
-    const one = (w: Window) => askOne(ctx as VerbContext<unknown>, { w, text: params.text, force: !!params.force, allowBlocked: !!params.allow_blocked, turnMs: params.timeout ?? DEFAULT_TURN_MS });
+    const one = (w: Window) => askOne(ctx as VerbContext<unknown>, { w, text: params.text, force: !!params.force, allowBlocked: !!params.allow_blocked, turnMs: params.timeout ?? ASK_TURN_MS });
     if (params.select) {
       if (paneOf(svc, caller).window && svc.placement(caller).kind === 'inside') throw new TuiosError('forbidden', 'A selector is refused from a pane this daemon cannot name.');
       const panes = agentPanes(svc, { select: params.select }).filter((w) => w.id !== paneOf(svc, caller).window?.id);

@@ -19,7 +19,7 @@ import { WORKTREE_PACK_STREAM } from '../git/pack-stream.js';
 import type { RepoInfo } from '../git/repo.js';
 import { table, str } from '../rpc/print-helpers.js';
 import { STATES } from '../agent-state/state.js';
-import { DIFF_LINK_MAX_BYTES, DIFF_LINK_PART_BYTES, GIT_DIFF_BUDGET_MS, GIT_TRANSFER_TIMEOUT_MS, LS_CONCURRENCY } from '../git/limits.js';
+import { DIFF_LINK_MAX_BYTES, DIFF_LINK_PART_BYTES, GIT_DIFF_BUDGET_MS, GIT_TRANSFER_TIMEOUT_MS, LS_CONCURRENCY } from '../limits.js';
 
 const branchParam = z.string().min(1).max(200).describe('The branch');
 const repoParam = z.string().min(1).max(4096).optional().describe('A folder of the repository (default: the caller\'s folder)');

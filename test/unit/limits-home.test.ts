@@ -18,7 +18,6 @@ const BOUND_NAME = /^(MAX_|MIN_)|_MAX$|_MAX_|_KEPT$|_BYTES$|_LIMIT$|_CAP$/;
 /** A top-level constant (or variable), as this codebase writes them: at the start of a line. */
 const TOP_LEVEL = /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*[:=]/gm;
 
-const VERB_RECORDS = 'a bound in a verb file: moves to core/limits.ts when the verb records land (core/verbs/ is being edited)';
 /** FILE:NAME -> why it stays where it is. */
 const EXCEPTIONS: Record<string, string> = {
   'link/codec/schema.ts:PROTOCOL_MAX': 'the newest link protocol version this build speaks, beside PROTOCOL_MIN: a version, not a budget',
@@ -26,10 +25,6 @@ const EXCEPTIONS: Record<string, string> = {
   'core/agent-state/record.ts:MIN_TURN_MS': 'state tuning: a turn shorter than this that ends at rest is a flicker (hysteresis, not a bound)',
   'core/detection/screen-tier.ts:IDLE_CONFIRM_MAX_MS': 'detection tuning: the idle confirmation (with IDLE_CONFIRM_LOOKS and IDLE_CONFIRM_GAP_MS), kept with its group',
   'core/detection/screen-tier.ts:RELEASE_MAX_MS': 'detection tuning: how long the idle confirmation may hold a rest reading, kept with its group',
-  'core/verbs/tui.ts:MAX_INPUT_B64': VERB_RECORDS,
-  'core/verbs/hooks.ts:MAX_ANCESTRY': VERB_RECORDS + ' (it is core/limits.ts MAX_ANCESTRY, defined a second time)',
-  'core/verbs/mail.ts:SELECT_MAX_MESSAGES': VERB_RECORDS,
-  'core/verbs/typing.ts:ASK_SELECT_MAX': VERB_RECORDS,
 };
 
 function walk(dir: string): string[] {

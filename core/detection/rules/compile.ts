@@ -59,7 +59,6 @@ export interface CompiledRules {
 }
 
 /** Re-exported for core/verbs/screen.ts until the verb records land; the limit is core/limits.ts's. */
-export { MAX_TAIL_LINES } from '../../limits.js';
 const ANSWER_KEYS = new Set(['enter', 'esc', 'tab', 'space', 'up', 'down', 'left', 'right', 'backspace']);
 const RULE_FIELDS = new Set(['id', 'state', 'priority', 'region', 'kind', 'message', 'message_from', 'skip_state', 'answers', 'show', 'tool_field', 'what_fields', 'hint_fields', 'all', 'any', 'not', 'regex', 'not_regex', 'all_of', 'any_of', 'none_of']);
 const BLOCK_FIELDS = new Set(['enabled', 'fold_case', 'lines', 'rule']);
