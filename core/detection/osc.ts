@@ -3,7 +3,7 @@
 import type { Window } from '../model/window.js';
 import type { Logger } from '../log.js';
 import type { AgentStore } from '../agent-state/store.js';
-import type { ProgressReport, Notification } from '../screen/emulator.js';
+import type { ProgressReport, Notification } from '../screen/osc-reports.js';
 import type { AgentState } from '../agent-state/state.js';
 import { parseProgramStatus } from './program-status.js';
 

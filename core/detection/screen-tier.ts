@@ -9,10 +9,10 @@
 import type { Window } from '../model/window.js';
 import type { AgentStore } from '../agent-state/store.js';
 import type { ManifestSet } from './manifest.js';
-import type { ProgressReport, Notification } from '../screen/emulator.js';
+import type { ProgressReport, Notification } from '../screen/osc-reports.js';
 import { decideLook } from './rules/look.js';
 import { evaluateNotify, evaluateTitle, type Verdict } from './rules/evaluate.js';
-import { progressText } from '../screen/emulator.js';
+import { progressText } from '../screen/osc-reports.js';
 import type { OscReaders } from './osc.js';
 
 export const IDLE_CONFIRM_LOOKS = 3;

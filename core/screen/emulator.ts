@@ -8,40 +8,17 @@
 // store's lines, oldest first, then xterm's buffer.
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
-import type { IBufferLine, IBufferCell, IMarker, Terminal as XTerminal } from '@xterm/headless';
+import type { IBufferCell, IMarker, Terminal as XTerminal } from '@xterm/headless';
 import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS, RECENT_NOTIFICATIONS, RECENT_NOTIFICATION_CHARS } from '../limits.js';
 import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
 import { RowTextCache } from './row-text.js';
 import { installFastPrint } from './fast-print.js';
 import { lineString } from './line-text.js';
+import { lineToSgr } from './sgr.js';
+import { parseProgress, safeBase64, type Notification, type ProgressReport, type PromptMark } from './osc-reports.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
-
-export interface Notification {
-  /** Which sequence carried it: 9, 777 or 99. */
-  osc: 9 | 777 | 99;
-  title: string;
-  body: string;
-}
-
-/** OSC 9;4: state 0 remove, 1 set, 2 error, 3 indeterminate, 4 paused. */
-export interface ProgressReport {
-  state: 0 | 1 | 2 | 3 | 4;
-  percent: number | null;
-}
-
-/** A report as the rules and fixtures write it: `4;<state>`, and `;<percent>` where it means something. */
-export function progressText(p: ProgressReport | null): string | undefined {
-  if (!p) return undefined;
-  return p.state === 0 || p.state === 3 || p.percent === null ? `4;${p.state}` : `4;${p.state};${p.percent}`;
-}
-
-export interface PromptMark {
-  /** OSC 133 A (prompt start), B (input start), C (output start), D (command done). */
-  kind: 'A' | 'B' | 'C' | 'D';
-  exitCode: number | null;
-}
 
 export interface EmulatorHooks {
   onTitle?(title: string): void;
@@ -564,81 +541,4 @@ export class Emulator {
     if (r.length > RECENT_NOTIFICATIONS) r.shift();
     this.hooks.onNotification?.(n);
   }
-}
-
-function safeBase64(s: string): string {
-  try {
-    return Buffer.from(s, 'base64').toString('utf8');
-  } catch {
-    return '';
-  }
-}
-
-export function parseProgress(data: string): ProgressReport | null {
-  const parts = data.split(';');
-  if (parts[0] !== '4') return null;
-  const st = Number.parseInt(parts[1] ?? '0', 10);
-  if (!(st >= 0 && st <= 4)) return null;
-  const pct = parts[2] !== undefined && parts[2] !== '' ? Number.parseInt(parts[2], 10) : NaN;
-  return {
-    state: st as ProgressReport['state'],
-    percent: Number.isFinite(pct) ? Math.max(0, Math.min(100, pct)) : null,
-  };
-}
-
-/** SGR rendering of one buffer line, trailing default blanks dropped. */
-export function lineToSgr(line: Pick<IBufferLine, 'length' | 'getCell'>, nullCell: IBufferCell): string {
-  let out = '';
-  let prev = '';
-  let cell: IBufferCell | undefined;
-  // Find the last non-blank or styled cell so trailing default space is not emitted.
-  let last = -1;
-  for (let x = line.length - 1; x >= 0; x--) {
-    cell = line.getCell(x, cell ?? nullCell);
-    if (!cell) continue;
-    if (cell.getChars() !== '' || !cell.isAttributeDefault() || !cell.isBgDefault()) {
-      last = x;
-      break;
-    }
-  }
-  for (let x = 0; x <= last; x++) {
-    cell = line.getCell(x, cell ?? nullCell);
-    if (!cell) continue;
-    if (cell.getWidth() === 0) continue; // second half of a wide char
-    const sgr = cellSgr(cell);
-    if (sgr !== prev) {
-      out += `\x1b[0${sgr}m`;
-      prev = sgr;
-    }
-    out += cell.getChars() || ' ';
-  }
-  if (prev !== '') out += '\x1b[0m';
-  return out;
-}
-
-function cellSgr(c: IBufferCell): string {
-  let s = '';
-  if (c.isBold()) s += ';1';
-  if (c.isDim()) s += ';2';
-  if (c.isItalic()) s += ';3';
-  if (c.isUnderline()) s += ';4';
-  if (c.isBlink()) s += ';5';
-  if (c.isInverse()) s += ';7';
-  if (c.isInvisible()) s += ';8';
-  if (c.isStrikethrough()) s += ';9';
-  if (c.isFgRGB()) {
-    const v = c.getFgColor();
-    s += `;38;2;${(v >> 16) & 255};${(v >> 8) & 255};${v & 255}`;
-  } else if (c.isFgPalette()) {
-    const v = c.getFgColor();
-    s += v < 8 ? `;${30 + v}` : v < 16 ? `;${90 + v - 8}` : `;38;5;${v}`;
-  }
-  if (c.isBgRGB()) {
-    const v = c.getBgColor();
-    s += `;48;2;${(v >> 16) & 255};${(v >> 8) & 255};${v & 255}`;
-  } else if (c.isBgPalette()) {
-    const v = c.getBgColor();
-    s += v < 8 ? `;${40 + v}` : v < 16 ? `;${100 + v - 8}` : `;48;5;${v}`;
-  }
-  return s;
 }

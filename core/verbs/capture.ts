@@ -5,7 +5,7 @@ import { MAX_CAPTURE_LINES } from '../limits.js';
 import { formatFixture, type Fixture } from '../detection/fixture.js';
 import { readExe } from '../pty/procfs.js';
 import type { Window } from '../model/window.js';
-import { progressText } from '../screen/emulator.js';
+import { progressText } from '../screen/osc-reports.js';
 
 export interface FixtureFields {
   harness?: string;

@@ -9,7 +9,7 @@ import { classifyCapture, type Classification } from '../detection/rules/classif
 import { evaluateTitle, type Evaluation, type Verdict } from '../detection/rules/evaluate.js';
 import { findHarness } from '../detection/manifest.js';
 import { parseFixture, SCREEN_MARK } from '../detection/fixture.js';
-import { progressText } from '../screen/emulator.js';
+import { progressText } from '../screen/osc-reports.js';
 import { MAX_TAIL_LINES } from '../limits.js';
 import { STATES, KINDS } from '../agent-state/state.js';
 

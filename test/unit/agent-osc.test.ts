@@ -2,7 +2,8 @@
 // OSC 9 / 777 / 99 notifications, read by the emulator and capped before they reach an event.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Emulator, type Notification, type ProgressReport } from '../../core/screen/emulator.js';
+import { Emulator } from '../../core/screen/emulator.js';
+import type { Notification, ProgressReport } from '../../core/screen/osc-reports.js';
 import { parseProgramStatus, formatProgramStatus } from '../../core/detection/program-status.js';
 import { PROGRAM_MESSAGE_MAX } from '../../core/limits.js';
 import { progressMeaning } from '../../core/detection/osc.js';

@@ -5,7 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal } from '@xterm/headless';
-import { Emulator, lineToSgr } from '../../core/screen/emulator.js';
+import { Emulator } from '../../core/screen/emulator.js';
+import { lineToSgr } from '../../core/screen/sgr.js';
 import { Scrollback, type CoreLine } from '../../core/screen/scrollback.js';
 import { SCROLLBACK_HOT_LINES } from '../../core/limits.js';
 

@@ -33,7 +33,7 @@ import { evaluateTitle, type Evaluation, type Verdict } from './evaluate.js';
 import { progressMeaning } from '../osc.js';
 import type { AgentState, BlockKind } from '../../agent-state/state.js';
 import { AgentRecord, LOAN_STALE_MS, type Origin } from '../../agent-state/record.js';
-import type { ProgressReport } from '../../screen/emulator.js';
+import type { ProgressReport } from '../../screen/osc-reports.js';
 
 export interface Capture {
   /** The live screen, one string per row. */
