@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { listHaves, packWorktree, unpackWorktree, FrameReader, PULL_MAGIC, frame, FRAME_PACK, type PullProgress } from '../../core/git/transfer.js';
+import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../../core/git/transfer.js';
+import { FrameReader, PULL_MAGIC, frame, FRAME_PACK } from '../../core/git/transfer-frames.js';
 import { TuiosError } from '../../core/errors.js';
 import { commit, identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
 

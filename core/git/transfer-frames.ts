@@ -1,0 +1,126 @@
+// The worktree transfer's wire format (transfer.ts packs and unpacks it): the magic, then frames
+// of [type u8][length u32 BE][payload], read back by FrameReader with a limit per frame, and the
+// errors a bad or cut stream answers.
+import type { Writable } from 'node:stream';
+import { TuiosError } from '../errors.js';
+import { PULL_CHUNK_BYTES, PULL_MAX_HEADER_BYTES } from '../limits.js';
+
+export const PULL_MAGIC = Buffer.from('TUIOSWT1', 'latin1');
+export const FRAME_HEADER = 1;
+export const FRAME_PACK = 2;
+export const FRAME_END = 3;
+/** The pack frames after it belong to the next pack. */
+export const FRAME_NEXT = 4;
+export const PULL_FORMAT = 1;
+
+export function frame(type: number, payload: Buffer): Buffer {
+  const h = Buffer.alloc(5);
+  h.writeUInt8(type, 0);
+  h.writeUInt32BE(payload.length, 1);
+  return Buffer.concat([h, payload]);
+}
+
+export interface Frame {
+  type: number;
+  payload: Buffer;
+}
+
+/** Splits a byte stream into frames; pure, fed chunk by chunk. Chunks are joined only once a frame is whole. */
+export class FrameReader {
+  private parts: Buffer[] = [];
+  private held = 0;
+  private magicSeen = false;
+  /** Bytes fed so far. */
+  bytes = 0;
+
+  private take(n: number): Buffer {
+    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
+    const out = Buffer.from(all.subarray(0, n));
+    const rest = all.subarray(n);
+    this.parts = rest.length ? [rest] : [];
+    this.held = rest.length;
+    return out;
+  }
+
+  private peek(n: number): Buffer {
+    if (this.parts[0]!.length < n) {
+      const all = Buffer.concat(this.parts, this.held);
+      this.parts = [all];
+    }
+    return this.parts[0]!.subarray(0, n);
+  }
+
+  feed(chunk: Buffer): Frame[] {
+    this.bytes += chunk.length;
+    if (chunk.length) {
+      this.parts.push(chunk);
+      this.held += chunk.length;
+    }
+    const out: Frame[] = [];
+    if (!this.magicSeen) {
+      if (this.held < PULL_MAGIC.length) return out;
+      if (!this.take(PULL_MAGIC.length).equals(PULL_MAGIC)) throw badStream('it does not start as a tuios worktree transfer');
+      this.magicSeen = true;
+    }
+    while (this.held >= 5) {
+      const h = this.peek(5);
+      const type = h.readUInt8(0);
+      const len = h.readUInt32BE(1);
+      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END && type !== FRAME_NEXT) throw badStream(`it holds a frame of unknown type ${type}`);
+      const limit = type === FRAME_PACK ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
+      if (len > limit) throw badStream(`a frame of ${len} bytes is past its limit of ${limit}`);
+      if (this.held < 5 + len) break;
+      const f = this.take(5 + len);
+      out.push({ type, payload: f.subarray(5) });
+    }
+    return out;
+  }
+
+  /** Bytes held that do not yet make a whole frame. */
+  get pending(): number {
+    return this.held;
+  }
+}
+
+export function badStream(why: string): TuiosError {
+  return new TuiosError('invalid_request', `The worktree transfer is not valid: ${why}. Nothing was made.`, undefined, { reason: 'bad_stream' });
+}
+
+export function cutStream(bytes: number): TuiosError {
+  return new TuiosError('git_failed', `The worktree transfer was cut after ${bytes} bytes. Nothing was made.`, 'Pull again once the connection is back.', { reason: 'cut' });
+}
+
+export async function writeOut(out: Writable, buf: Buffer, signal?: AbortSignal): Promise<void> {
+  if (out.destroyed || out.writableEnded) throw new TuiosError('git_failed', 'The transfer\'s output closed before the end.', undefined, { reason: 'cut' });
+  if (out.write(buf)) return;
+  await new Promise<void>((resolve, reject) => {
+    const cleanup = () => {
+      out.off('drain', onDrain);
+      out.off('close', onClose);
+      out.off('error', onErr);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onDrain = () => {
+      cleanup();
+      resolve();
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new TuiosError('git_failed', 'The transfer\'s output closed before the end.', undefined, { reason: 'cut' }));
+    };
+    const onErr = (e: Error) => {
+      cleanup();
+      reject(e);
+    };
+    const onAbort = () => {
+      cleanup();
+      reject(new TuiosError('timeout', 'The transfer was cancelled.'));
+    };
+    out.on('drain', onDrain);
+    out.on('close', onClose);
+    out.on('error', onErr);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+// ---- the receiver's offer ----
