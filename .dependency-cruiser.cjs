@@ -64,8 +64,8 @@ module.exports = {
     {
       name: 'the-flow-takes-narrow-dependencies',
       severity: 'error',
-      comment: 'Detection, the state store, delivery, the Inbox, mail and the low layers are built with the narrow interfaces they use, passed in: none of them takes the whole Services (the verbs and the composition root do).',
-      from: { path: '^core/(agent-state|detection|delivery|inbox|mail|pty|screen|model|store|config)/|^core/bus\\.ts$' },
+      comment: 'Detection, the state store, delivery, the harness integrations, the Inbox, mail, security and the low layers are built with the narrow interfaces they use, passed in: none of them takes the whole Services (the verbs and the composition root do).',
+      from: { path: '^core/(agent-state|detection|delivery|integrations|inbox|mail|security|pty|screen|model|store|config)/|^core/bus\\.ts$' },
       to: { path: '^core/daemon/services\\.ts$' },
     },
   ],

@@ -2,7 +2,22 @@
 // (spec: Resuming after a restart): `daemon.resume_agents` ask (a Resume row), auto (typed at the
 // new shell's prompt, staggered; the row when the prompt never comes) or off. Made once, for the
 // restart that ended the agent: a restored pane has no agent state, so the next save records none.
-import type { Services } from '../daemon/services.js';
+import type { AgentStore } from '../agent-state/store.js';
+import type { ManifestSet } from '../detection/manifest.js';
+import type { Inbox } from '../inbox/inbox.js';
+import type { ConfigStore } from '../config/config.js';
+import type { Bus } from '../bus.js';
+import type { Logger } from '../log.js';
+
+/** What resuming after a restart reads and writes: the panes' agents, their manifests, the Inbox's offers. */
+export interface ResumeDeps {
+  readonly agents: AgentStore;
+  readonly manifests: ManifestSet;
+  readonly inbox: Inbox;
+  readonly config: ConfigStore;
+  readonly bus: Bus;
+  readonly log: Logger;
+}
 import type { Window } from '../model/window.js';
 import type { Disposable } from '../bus.js';
 import { TuiosError } from '../errors.js';
@@ -11,7 +26,7 @@ import { resumeCommand, shellHoldsForeground, waitForShellPrompt } from './resum
 import { RESUME_STAGGER_MS } from '../limits.js';
 
 /** The pane's resume command, or a typed error a person can act on. */
-export function paneResume(svc: Services, w: Window): { argv: string[]; line: string; harness: string } {
+export function paneResume(svc: ResumeDeps, w: Window): { argv: string[]; line: string; harness: string } {
   const s = svc.agents.sessionOf(w);
   const m = s.harness ? findHarness(svc.manifests, s.harness) : undefined;
   const r = resumeCommand(m, s.id);
@@ -20,14 +35,14 @@ export function paneResume(svc: Services, w: Window): { argv: string[]; line: st
 }
 
 /** Types the command into the pane's shell; false when the shell does not hold the foreground. */
-export function typeResume(svc: Services, w: Window, line: string): boolean {
+export function typeResume(svc: ResumeDeps, w: Window, line: string): boolean {
   if (!shellHoldsForeground(w)) return false;
   w.write(`${line}\r`);
   svc.inbox.closeWhere((i) => i.kind === 'resume' && i.window_id === w.id, 'the resume command was typed');
   return true;
 }
 
-export function offerResumes(svc: Services, panes: Window[]): Disposable {
+export function offerResumes(svc: ResumeDeps, panes: Window[]): Disposable {
   const mode = svc.config.current.daemon.resume_agents;
   const timers: NodeJS.Timeout[] = [];
   const sub = svc.bus.on('agent-state', (ev) => {

@@ -1,7 +1,20 @@
 // Applying grants to calls: the dispatcher's check before a verb runs, the check right before
 // text is written, and what a pane without admin may read (the permissions in force:
 // permissions.ts).
-import type { Services } from '../daemon/services.js';
+import type { Model } from '../model/model.js';
+import type { AgentStore } from '../agent-state/store.js';
+import type { Logger } from '../log.js';
+import type { Placement } from '../rpc/caller.js';
+import type { PermissionsState } from './permissions.js';
+
+/** What deciding access reads: where a caller runs, the panes and their states, the grants in force. */
+export interface AccessDeps {
+  placement(c: Caller): Placement;
+  readonly model: Model;
+  readonly agents: AgentStore;
+  readonly permissions: PermissionsState;
+  readonly log: Logger;
+}
 import type { Caller } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
 import { checkAccess, defaultGrants, expand, grantsOf, inReach, type EnforceOpts } from './grants.js';
@@ -10,7 +23,7 @@ export type { EnforceOpts } from './grants.js';
 import { TuiosError } from '../errors.js';
 
 /** The pane a caller runs in for grants: its placement's pane; an unknown pane holds the default. */
-export function paneOf(svc: Services, caller: Caller): { window: Window | null; inside: boolean } {
+export function paneOf(svc: AccessDeps, caller: Caller): { window: Window | null; inside: boolean } {
   const p = svc.placement(caller);
   if (p.kind === 'outside') return { window: null, inside: false };
   if (p.kind === 'pane') return { window: p.window, inside: true };
@@ -20,7 +33,7 @@ export function paneOf(svc: Services, caller: Caller): { window: Window | null; 
 
 
 /** Throws forbidden when a caller inside a pane may not do this; the person passes. */
-export function enforce(svc: Services, caller: Caller, o: EnforceOpts): void {
+export function enforce(svc: AccessDeps, caller: Caller, o: EnforceOpts): void {
   if (caller.channel === 'link') {
     // A linked host is held to its [hosts] policy, which the link applied before the call ran.
     // Typing into a pane waiting on a prompt answers it: that is the person's, vouched for.
@@ -53,7 +66,7 @@ export function enforce(svc: Services, caller: Caller, o: EnforceOpts): void {
 }
 
 /** True for the person and a pane holding admin: the callers that read another machine's rows. */
-export function readsEverySession(svc: Services, caller: Caller): boolean {
+export function readsEverySession(svc: AccessDeps, caller: Caller): boolean {
   // A linked host does not read a third host's rows through this one.
   if (caller.channel === 'link') return false;
   const { window: pane, inside } = paneOf(svc, caller);
@@ -63,7 +76,7 @@ export function readsEverySession(svc: Services, caller: Caller): boolean {
 }
 
 /** Sessions a caller may read: every one for the person and admin, else its reach. */
-export function readableSessions(svc: Services, caller: Caller): (sessionId: string) => boolean {
+export function readableSessions(svc: AccessDeps, caller: Caller): (sessionId: string) => boolean {
   // A linked host reads what its [hosts] policy lets it (the link checked `list` already).
   if (caller.channel === 'link') return () => true;
   const { window: pane, inside } = paneOf(svc, caller);
