@@ -6,7 +6,8 @@ import { attr, roleAttr, A_BOLD, A_DIM, A_INVERSE, PLAIN, ROLE_COLOR } from './c
 import type { Rect } from './pane-draw.js';
 import { VIEW_GROUP_TITLE, askText, countedIn, needWord, showsAge, type AgentRow, type ViewGroup } from './rows.js';
 import type { CardContent, Card, PeekedPrompt } from './card.js';
-import { editorHint, type Editor } from './editor.js';
+import type { Editor } from './editor.js';
+import { drawEditorBox } from './editor-draw.js';
 import { heldItem, type HeldCard } from './held-card.js';
 import { stateMark } from './marks.js';
 import { age, clean, fit, pad, textWidth } from './text.js';
@@ -295,19 +296,7 @@ function drawCard(p: AgentsPicture, cv: Canvas, r: Rect, c: CardContent, now: nu
 }
 
 function drawEditor(p: AgentsPicture, cv: Canvas, r: Rect, ed: Editor | null, title: string): { x: number; y: number } | null {
-  if (!ed) return null;
-  const ascii = p.ascii;
-  const end = r.x + r.w;
-  cv.fill(r.x, r.y, r.w, r.h);
-  cv.text(r.x, r.y, fit(title, r.w, ascii), attr(-1, -1, A_BOLD), end);
-  const v = ed.view(Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2)));
-  v.lines.forEach((l, i) => {
-    cv.text(r.x, r.y + 1 + i, i === 0 ? (ascii ? '> ' : '› ') : '  ', roleAttr('accent'), end);
-    cv.text(r.x + 2, r.y + 1 + i, fit(l, r.w - 3, ascii), PLAIN, end);
-  });
-  const foot = r.y + 1 + Math.max(1, v.lines.length);
-  cv.text(r.x, foot, fit(editorHint(ascii), r.w, ascii), roleAttr('muted'), end);
-  return { x: r.x + 2 + Math.min(v.cursor.x, r.w - 3), y: r.y + 1 + v.cursor.y };
+  return ed ? drawEditorBox(cv, r, ed, title, p.ascii, true) : null;
 }
 
 function drawBulkAllow(p: AgentsPicture, cv: Canvas, r: Rect): null {

@@ -11,6 +11,7 @@ import type { Overlay, TuiHost } from './overlay.js';
 import type { AgentRow } from './rows.js';
 import type { Disposable } from '../core/bus.js';
 import { Editor, typeInto, typingHint } from './editor.js';
+import { drawEditorBox } from './editor-draw.js';
 import { dispatchKey, hintRows, hintText } from './key-table.js';
 import { MAILBOX_COMPOSE_KEYS, MAILBOX_KEYS, MAILBOX_REPLY_KEYS, type MailboxKeyState, type MailboxKeyTarget, type MailboxMode } from './mailbox-keys.js';
 import { stateMark } from './marks.js';
@@ -452,17 +453,9 @@ export class MailboxView implements Overlay, MailboxKeyTarget {
 
   private drawEditor(cv: Canvas, r: Rect, ed: Editor | null, title: string): { x: number; y: number } | null {
     if (!ed || r.h < 3 || r.w < 8) return null;
-    const ascii = this.host.ascii;
-    const end = r.x + r.w;
-    cv.fill(r.x, r.y, r.w, r.h);
-    cv.text(r.x, r.y, fit(title, r.w, ascii), attr(-1, -1, A_BOLD), end);
-    const v = ed.view(Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2)));
-    v.lines.forEach((l, i) => {
-      cv.text(r.x, r.y + 1 + i, i === 0 ? (ascii ? '> ' : '› ') : '  ', roleAttr('accent'), end);
-      cv.text(r.x + 2, r.y + 1 + i, fit(l, r.w - 3, ascii), PLAIN, end);
-    });
-    return { x: r.x + 2 + Math.min(v.cursor.x, r.w - 3), y: r.y + 1 + v.cursor.y };
+    return drawEditorBox(cv, r, ed, title, this.host.ascii, false);
   }
+
 
   private drawFooter(cv: Canvas, r: Rect): void {
     const st = this.keyState();

@@ -1,0 +1,22 @@
+// An editor drawn in a box: its title, its lines behind a prompt mark, and (for a reply) the line
+// of its keys. The agents view's reply and the mailbox's compose draw through it.
+import type { Canvas } from './canvas.js';
+import { attr, roleAttr, A_BOLD, PLAIN } from './canvas.js';
+import type { Rect } from './pane-draw.js';
+import { editorHint, type Editor } from './editor.js';
+import { fit } from './text.js';
+import { EDITOR_MAX_ROWS } from './limits.js';
+
+/** Draws `ed` in `r` under `title`; `keys` adds the editor's key line under its text. Returns where the cursor goes. */
+export function drawEditorBox(cv: Canvas, r: Rect, ed: Editor, title: string, ascii: boolean, keys: boolean): { x: number; y: number } {
+  const end = r.x + r.w;
+  cv.fill(r.x, r.y, r.w, r.h);
+  cv.text(r.x, r.y, fit(title, r.w, ascii), attr(-1, -1, A_BOLD), end);
+  const v = ed.view(Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2)));
+  v.lines.forEach((l, i) => {
+    cv.text(r.x, r.y + 1 + i, i === 0 ? (ascii ? '> ' : '› ') : '  ', roleAttr('accent'), end);
+    cv.text(r.x + 2, r.y + 1 + i, fit(l, r.w - 3, ascii), PLAIN, end);
+  });
+  if (keys) cv.text(r.x, r.y + 1 + Math.max(1, v.lines.length), fit(editorHint(ascii), r.w, ascii), roleAttr('muted'), end);
+  return { x: r.x + 2 + Math.min(v.cursor.x, r.w - 3), y: r.y + 1 + v.cursor.y };
+}
