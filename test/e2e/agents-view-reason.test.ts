@@ -3,29 +3,16 @@
 // hook prints the deny with that reason as its message; esc drops the line and sends nothing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
+import { holdingHook, type HoldingHook } from '../helpers/holding-hook.js';
 import { Terminal } from '../helpers/terminal.js';
 import { waitFor } from '../helpers/wait.js';
 
 let d: TestDaemon;
 let w = '';
 
-interface Held {
-  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
 /** A Claude Code PermissionRequest hook for the pane, which holds until the person answers. */
-function holdingHook(command: string): Held {
-  const payload = { hook_event_name: 'PermissionRequest', session_id: 'conv-r', tool_name: 'Bash', tool_input: { command } };
-  const p = spawn(process.execPath, [BIN, 'agent-hook', 'claude-code', '--explain', '--timeout', '10000'], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.on('data', (b) => (stdout += b));
-  p.stderr.on('data', (b) => (stderr += b));
-  p.stdin.end(JSON.stringify(payload));
-  return { done: new Promise((resolve) => p.on('close', (code) => resolve({ code, stdout, stderr }))) };
-}
+const hold = (command: string): HoldingHook => holdingHook(d.env, w, 'conv-r', command);
 
 interface InboxItem {
   window_id: string | null;
@@ -34,7 +21,7 @@ interface InboxItem {
 }
 
 /** The hook's end, or a failure with the screen after 20 s. */
-async function ended(h: Held, term: Terminal): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function ended(h: HoldingHook, term: Terminal): Promise<{ code: number | null; stdout: string; stderr: string }> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([h.done, new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`the hook did not end\n${term.screen()}`)), 20_000)))]);
@@ -54,7 +41,7 @@ test.before(async () => {
 test.after(() => d.stop());
 
 test('R, a reason, enter: the hook denies with the reason; esc first drops it', async () => {
-  const hook = holdingHook('rm -rf build');
+  const hook = hold('rm -rf build');
   await heldNow();
   const term = new Terminal(d.env, `${process.execPath} ${BIN} attach -s person`);
   try {
@@ -83,7 +70,7 @@ test('R, a reason, enter: the hook denies with the reason; esc first drops it', 
 });
 
 test('R with an empty line sends the default reason', async () => {
-  const hook = holdingHook('rm -rf dist');
+  const hook = hold('rm -rf dist');
   await heldNow();
   const term = new Terminal(d.env, `${process.execPath} ${BIN} attach -s person`);
   try {

@@ -4,10 +4,10 @@
 // change that gives panes more, which waited for it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TestDaemon, BIN } from '../helpers/daemon.js';
+import { TestDaemon } from '../helpers/daemon.js';
+import { holdingHook, type HoldingHook } from '../helpers/holding-hook.js';
 import { waitFor } from '../helpers/wait.js';
 import type { RpcClient } from '../../core/rpc/client.js';
 import type { ItemJson } from '../../core/verbs/inbox.js';
@@ -19,29 +19,10 @@ let w = '';
 
 const CONFIG = '[agents.approvals]\nenabled = ["claude"]\nhold_seconds = 120\n[agents.permissions]\nmode = "strict"\n[ssh]\nenabled = false\n';
 
-interface Hook {
-  done: Promise<{ code: number | null; stdout: string }>;
-  /** What --explain said so far (for a failure's message). */
-  said(): string;
-}
+/** A Claude Code PermissionRequest hook for the pane, which holds until the hold ends. */
+const hold = (command: string): HoldingHook => holdingHook(d.env, w, 'conv-rel', command);
 
-/**
- * A Claude Code PermissionRequest hook for the pane, which holds until the hold ends. Its budget
- * to reach the daemon is raised from 500 ms to 10 s (--timeout): a loaded machine starts node
- * slower than that, and this tests the hold, not the hook's deadline.
- */
-function holdingHook(command: string): Hook {
-  const payload = { hook_event_name: 'PermissionRequest', session_id: 'conv-rel', tool_name: 'Bash', tool_input: { command } };
-  const p = spawn(process.execPath, [BIN, 'agent-hook', 'claude-code', '--explain', '--timeout', '10000'], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.on('data', (b) => (stdout += b));
-  p.stderr.on('data', (b) => (stderr += b));
-  p.stdin.end(JSON.stringify(payload));
-  return { done: new Promise((resolve) => p.on('close', (code) => resolve({ code, stdout }))), said: () => stderr };
-}
-
-const heldNow = (h: Hook) =>
+const heldNow = (h: HoldingHook) =>
   waitFor(async () => (await d.call<{ items: ItemJson[] }>('list-attention')).items.find((i) => i.window_id === w && i.held && i.ref.request_id), { timeout: 20_000, what: 'the held approval' }).catch((e: Error) => {
     throw new Error(`${e.message}; the hook said: ${h.said() || 'nothing'}`);
   });
@@ -61,7 +42,7 @@ test.after(async () => {
 });
 
 test('release-approval: the person ends a held approval with no answer; the hook ends, the row goes; again, nothing is held', async () => {
-  const hook = holdingHook('rm -rf build');
+  const hook = hold('rm -rf build');
   await heldNow(hook);
   const r = await client.call<{ window_id: string; released: boolean }>('release-approval', { window: w, nonce });
   assert.equal(r, { window_id: w, released: true });
