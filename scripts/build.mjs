@@ -56,6 +56,8 @@ await Promise.all([
     outfile: join(dist, 'cli.cjs'),
   }),
   build({ ...common, entryPoints: [join(root, 'app/daemon.ts')], outfile: join(dist, 'daemon.js') }),
+  // `tuios mcp`: the MCP SDK and the verb records, loaded by the CLI only for that command.
+  build({ ...common, entryPoints: [join(root, 'core/cli/mcp.ts')], outfile: join(dist, 'mcp.js') }),
   // The PTY reader thread runs from its own file (core/pty/pty-reader.ts starts it).
   build({ ...common, format: 'cjs', banner: {}, entryPoints: [join(root, 'core/pty/pty-reader.worker.ts')], outfile: join(dist, 'pty-reader.cjs') }),
   build({ ...common, entryPoints: [join(root, 'scripts/gen-verbs.ts')], outfile: join(dist, 'gen-verbs.js') }),

@@ -26,7 +26,9 @@ function mainUsage(table: VerbRow[]): string {
     '       tuios agent-hook HARNESS [--explain]    (what a harness\'s hooks run)',
     '       tuios integration install|uninstall|status HARNESS|--all [--command PATH]',
     '       tuios doctor agents',
+    '       tuios mcp [--write] [--scope all]    (tuios as MCP tools, on stdin/stdout)',
     '       tuios link-serve --stdio    (what a linked hub runs here over OpenSSH)',
+    '       tuios --skill [TOPIC]    (how an agent in a pane drives tuios; no daemon needed)',
     '',
     'verbs:',
     ...table.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`),
@@ -232,6 +234,7 @@ export async function main(argv: string[]): Promise<number> {
     };
     return mod.runDaemon({ foreground, server });
   }
+  if (first === '--skill') return (await import('./skill.js')).skillCommand(rest);
   if (first === 'status') return statusCommand(rest);
   if (first === 'link-serve') {
     const { linkServeCommand } = await import('./link-serve.js');
@@ -239,6 +242,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   // A harness's hook: its own fast path, which never starts a daemon and always exits 0.
   if (first === 'agent-hook') return (await import('./agent-hook.js')).agentHookCommand(rest);
+  // The MCP server: its own bundle (dist/mcp.js), so the SDK loads for it alone.
+  if (first === 'mcp') return ((await import(new URL('./mcp.js', import.meta.url).href)) as { mcpCommand(a: string[]): Promise<number> }).mcpCommand(rest);
   if (first === 'integration') return (await import('./integration.js')).integrationCommand(rest);
   if (first === 'doctor' && rest[0] === 'agents') return (await import('./integration.js')).doctorAgentsCommand(rest.slice(1));
   // The terminal client (core/cli/attach.ts); `attach --mode control` stays a plain verb call.

@@ -95,6 +95,13 @@ export interface VerbInfo<S extends z.ZodObject = z.ZodObject, R extends z.ZodTy
   hostRefs?: boolean;
   cli?: CliSpec;
   /**
+   * It is a tool of `tuios mcp` (core/cli/mcp.ts): the tool's name, whether only `--write` offers
+   * it, and whether its result carries a pane's text or a peer's mail (the tool's answer then says
+   * that it is data, not instructions). The tool's input schema is `params` (with the target
+   * params), its output schema `result`.
+   */
+  mcp?: { tool: string; writes?: boolean; data?: boolean };
+  /**
    * A verb that waits on purpose (for agents to be ready, for a checkout): the longest it may run
    * with these params. A call to it over a link waits this plus LINK_CALL_MARGIN_MS instead of the
    * generic LINK_CALL_TIMEOUT_MS.

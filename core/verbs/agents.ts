@@ -143,6 +143,7 @@ export const remoteAgentSchema = z.object({
 
 export const setAgentState = defineVerb({
   name: 'set-agent-state',
+  mcp: { tool: 'tuios_report_state' },
   hosted: 'report',
   access: 'self',
   summary: 'Report a pane\'s agent state (from inside a pane: your own pane)',
@@ -228,6 +229,7 @@ export const setAgentState = defineVerb({
 
 export const getAgentState = defineVerb({
   name: 'get-agent-state',
+  mcp: { tool: 'tuios_get_state' },
   hosted: 'report',
   summary: 'A pane\'s agent state, source, harness, confidence and metadata',
   target: 'window',
@@ -269,6 +271,7 @@ export function agentPanes(svc: Services, opts: { session?: string; select?: str
 
 export const listAgents = defineVerb({
   name: 'list-agents',
+  mcp: { tool: 'tuios_list_agents' },
   link: { untargeted: true },
   summary: 'Every pane running an agent, in every session (or -s), with its state and what it needs',
   help: 'With --select only the panes a selector matches, and `confirm`, the token for exactly that set (what a write by selector needs). --all-hosts adds the agents of every linked host, each with its `host` (this machine is local); a host whose link is down keeps its rows, `down` and not counted. ' + VERSION_HELP,
@@ -321,6 +324,7 @@ function parseTtl(ttl: string): number {
 
 export const setAgentMeta = defineVerb({
   name: 'set-agent-meta',
+  mcp: { tool: 'tuios_set_meta' },
   hosted: 'report',
   access: 'self',
   summary: 'Set display-only facts about a pane\'s agent: KEY=VALUE ... (an empty value clears a key)',

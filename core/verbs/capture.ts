@@ -39,6 +39,7 @@ export function paneFixture(w: Window, attributed: string | null, o: FixtureFiel
 
 export const capturePane = defineVerb({
   name: 'capture-pane',
+  mcp: { tool: 'tuios_capture_pane', data: true },
   summary: 'Print a window\'s screen, or its last N lines of scrollback (-e keeps colours)',
   help: 'The result has `lines` (one string per row), `cursor`, the size and the title. Trailing blank rows are kept for the visible screen so rows line up with the pane.',
   target: 'window',

@@ -16,6 +16,7 @@ function typeMatcher(patterns: string[] | undefined): (t: string) => boolean {
 
 export const subscribe = defineVerb({
   name: 'subscribe',
+  mcp: { tool: 'tuios_events' },
   summary: 'Stream typed events: session-*, window-*, agent-state, attention, notification, ...',
   help: '`types` narrows the stream (a trailing * matches a prefix, e.g. window-*). A reader that falls too far behind gets events_lost and is disconnected.',
   target: 'none',

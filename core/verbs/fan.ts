@@ -152,6 +152,7 @@ function stemFrom(text: string): string {
 
 export const fanOut = defineVerb({
   name: 'fan-out',
+  mcp: { tool: 'tuios_fan', writes: true },
   link: { untargeted: true },
   access: 'fan',
   summary: 'N worktrees with an agent in each, each prompt typed once its agent is ready',

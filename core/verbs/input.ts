@@ -18,6 +18,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const sendText = defineVerb({
   name: 'send-text',
+  mcp: { tool: 'tuios_send_text', writes: true },
   types: true,
   summary: 'Paste TEXT into a window (bracketed when the program asked for it); --submit presses Enter after',
   help: 'Control characters are removed and line breaks become carriage returns, as a terminal paste does. The paste is bracketed (ESC[200~ ... ESC[201~) only when the program set DECSET 2004.',
@@ -51,6 +52,7 @@ export const sendText = defineVerb({
 
 export const sendKeys = defineVerb({
   name: 'send-keys',
+  mcp: { tool: 'tuios_send_keys', writes: true },
   types: true,
   summary: 'Press keys in a window: Enter, Tab, Escape, Up, C-c, M-x, F1-F12, PageUp, ... or literal text',
   help: 'Each argument is a key name when it is one (tmux names; C- ctrl, M- meta, S- shift), else typed as text. --literal types every argument as text.',

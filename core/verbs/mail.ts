@@ -82,6 +82,7 @@ function messageJson(m: Message, svc: Services): z.infer<typeof messageSchema> {
 
 export const sendAgentMessage = defineVerb({
   name: 'send-agent-message',
+  mcp: { tool: 'tuios_send_mail' },
   hosted: 'mail',
   hostRefs: true,
   humanMailbox: true,
@@ -195,6 +196,7 @@ function mailboxOf(svc: Services, caller: Caller, window: string | undefined, se
 
 export const readAgentMessages = defineVerb({
   name: 'read-agent-messages',
+  mcp: { tool: 'tuios_read_mail', data: true },
   hosted: 'mail',
   access: 'none',
   summary: 'Read a mailbox (your pane\'s by default; -w human for the person\'s), every body fenced as data',

@@ -136,6 +136,7 @@ function checkAnswerer(svc: Services, caller: Caller, w: Window, nonce: string |
 
 export const respond = defineVerb({
   name: 'respond',
+  mcp: { tool: 'tuios_respond', writes: true },
   access: 'none',
   link: { right: 'respond' },
   summary: 'Answer the prompt a pane waits on: approve, approve_always, deny, choose N, or text',

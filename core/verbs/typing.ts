@@ -182,6 +182,7 @@ async function askOne(ctx: VerbContext<unknown>, o: AskOne): Promise<AskReply> {
 
 export const askAgent = defineVerb({
   name: 'ask-agent',
+  mcp: { tool: 'tuios_ask_agent', writes: true, data: true },
   summary: 'Type a prompt at an agent at its prompt, check it was taken, and return what the pane printed',
   help: 'Refuses a pane on needs_input (agent_blocked) and an unknown one (unless force); waits for a working one. The prompt is typed once: a retry with the same --op-id replays the result and never types again. --select asks every matching pane (with --confirm, at most 16).',
   target: 'window-optional',

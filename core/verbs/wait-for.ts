@@ -21,6 +21,7 @@ const conditions: Record<WaitParams['condition'], WaitHandler<WaitResult>> = {
 
 export const waitFor = defineVerb({
   name: 'wait-for',
+  mcp: { tool: 'tuios_wait_for', data: true },
   hosted: 'wait',
   summary: 'Block until a condition holds: window-output PATTERN, agent-state --until S, agent-message',
   help: 'Exit 124 (error code timeout) when the time runs out first. A wait ends when its caller disconnects.',

@@ -106,6 +106,7 @@ function hostFolder(dir: string): string {
 
 export const listWindows = defineVerb({
   name: 'list-windows',
+  mcp: { tool: 'tuios_list_panes' },
   link: { untargeted: true },
   summary: 'List the windows of every session, or of one with -s',
   help: 'With --json every field of every window: id, name, session, workspace, pid, foreground process, cwd, title, size, exit status.',
