@@ -15,9 +15,9 @@ module.exports = {
     {
       name: 'core-imports-no-extension',
       severity: 'error',
-      comment: 'core/ is the daemon and the CLI; the TUI, the links, the SSH server and the app that composes them are extensions built on it.',
+      comment: 'core/ is the daemon and the CLI; the TUI, the links, the SSH server, herdr compatibility and the app that composes them are extensions built on it.',
       from: { path: '^core/' },
-      to: { path: '^(tui|link|ssh-server|app)/' },
+      to: { path: '^(tui|link|ssh-server|herdr|app)/' },
     },
     {
       name: 'low-layers-import-nothing-above',

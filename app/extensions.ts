@@ -5,9 +5,10 @@ import { sshExtension, SubsystemRegistry } from '../ssh-server/index.js';
 import { tuiExtension } from '../tui/index.js';
 import { sshShell } from '../tui/ssh-shell.js';
 import { linkExtension } from '../link/index.js';
+import { herdrExtension } from '../herdr/index.js';
 
 export function extensions(): DaemonExtension[] {
   // One registry per daemon: the link answers tuios-link on the SSH server through it.
   const subsystems = new SubsystemRegistry();
-  return [tuiExtension(), sshExtension({ shell: sshShell, subsystems }), linkExtension({ subsystems })];
+  return [tuiExtension(), sshExtension({ shell: sshShell, subsystems }), linkExtension({ subsystems }), herdrExtension()];
 }

@@ -1,0 +1,489 @@
+// herdr's socket methods, each run through the tuios verb that does the same work (spec: herdr
+// compatibility, Methods), by the dispatcher with the caller's own identity: the verb's access
+// checks, grants and limits apply as on the verb socket, and there is no second implementation of
+// any of them here. This file turns herdr's params into a verb's and the verb's answer into herdr's.
+import { basename } from 'node:path';
+import { TuiosError } from '../core/errors.js';
+import type { Services } from '../core/daemon/services.js';
+import type { Caller } from '../core/rpc/caller.js';
+import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseWorkspaceId } from './ids.js';
+import { HERDR_ID_MAX, HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
+
+/** An answer in herdr's error shape: `{"id","error":{"code","message"}}`. */
+export class HerdrError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Params = Record<string, unknown>;
+
+export interface MethodContext {
+  svc: Services;
+  caller: Caller;
+  params: Params;
+}
+
+type Method = (ctx: MethodContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+// ---- params, read as serde reads them: a missing field and a wrong type are invalid_request ----
+
+function field(p: Params, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(p, name) ? p[name] : undefined;
+}
+
+function reqString(p: Params, name: string, max = HERDR_ID_MAX): string {
+  const v = field(p, name);
+  if (v === undefined || v === null) throw new HerdrError('invalid_request', `missing field \`${name}\``);
+  return checkString(v, name, max);
+}
+
+function optString(p: Params, name: string, max = HERDR_ID_MAX): string | undefined {
+  const v = field(p, name);
+  return v === undefined || v === null ? undefined : checkString(v, name, max);
+}
+
+function checkString(v: unknown, name: string, max: number): string {
+  if (typeof v !== 'string') throw new HerdrError('invalid_request', `invalid type for \`${name}\`: expected a string`);
+  if (v.length > max) throw new HerdrError('invalid_params', `\`${name}\` is longer than ${max} characters`);
+  return v;
+}
+
+function optInt(p: Params, name: string, min: number, max: number): number | undefined {
+  const v = field(p, name);
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new HerdrError('invalid_request', `invalid type for \`${name}\`: expected an integer`);
+  if (v < min || v > max) throw new HerdrError('invalid_params', `\`${name}\` must be from ${min} to ${max}`);
+  return v;
+}
+
+function optBool(p: Params, name: string): boolean | undefined {
+  const v = field(p, name);
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw new HerdrError('invalid_request', `invalid type for \`${name}\`: expected a boolean`);
+  return v;
+}
+
+function optEnv(p: Params): Record<string, string> | undefined {
+  const v = field(p, 'env');
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new HerdrError('invalid_request', 'invalid type for `env`: expected a map');
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
+    if (typeof val !== 'string') throw new HerdrError('invalid_request', 'invalid type for `env`: expected string values');
+    // The pane's identity is tuios's to set, and tmux's variables would confuse programs.
+    if (k.startsWith('TUIOS_') || k === 'TMUX' || k === 'TMUX_PANE') throw new HerdrError('invalid_params', `env may not set ${k.slice(0, 64)}`);
+    out[k] = val;
+  }
+  return out;
+}
+
+// ---- the verbs, through the dispatcher ----
+
+/** A tuios error in herdr's words: what a herdr client looks for when an id finds nothing. */
+function herdrCode(code: string): string {
+  if (code === 'session_not_found') return 'workspace_not_found';
+  if (code === 'window_not_found') return 'pane_not_found';
+  return code;
+}
+
+async function call<T = Record<string, unknown>>(ctx: MethodContext, verb: string, params: Record<string, unknown>): Promise<T> {
+  try {
+    return (await ctx.svc.dispatcher.call(verb, params, ctx.caller)) as T;
+  } catch (e) {
+    if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
+    throw e;
+  }
+}
+
+// ---- tuios's sessions and windows as herdr's workspaces, tabs and panes ----
+
+interface SessionRow {
+  id: string;
+  name: string;
+  active_workspace: number;
+  last_active_at: number;
+}
+
+interface WindowRow {
+  id: string;
+  name: string;
+  session_id: string;
+  workspace: number;
+  focused: boolean;
+  cwd: string | null;
+  title: string;
+  cols: number;
+  rows: number;
+  running: boolean;
+  command: string[] | null;
+  agent_state?: { state: string; harness_id?: string | null; agent_session_id?: string | null; meta?: Record<string, unknown> };
+}
+
+/** herdr's agent_status for a tuios state (spec: Agent state maps onto herdr's agent_status). */
+export function herdrStatus(state: string | undefined): string {
+  switch (state) {
+    case 'working':
+      return 'working';
+    case 'needs_input':
+      return 'blocked';
+    case 'idle':
+      return 'idle';
+    case 'done':
+    case 'errored':
+      return 'done';
+    default:
+      return 'unknown';
+  }
+}
+
+/** herdr's name for a harness: a few differ, every other is tuios's id. */
+const HERDR_AGENT: Record<string, string> = { 'claude-code': 'claude', 'gemini-cli': 'gemini', 'cursor-agent': 'cursor', antigravity: 'agy', qoder: 'qodercli' };
+
+export function herdrAgent(harness: string | null | undefined): string | null {
+  return harness ? (HERDR_AGENT[harness] ?? harness) : null;
+}
+
+/** herdr's order of urgency: a tab and a workspace show their most urgent pane's status. */
+const URGENCY = ['blocked', 'done', 'working', 'idle', 'unknown'];
+
+export function mostUrgent(statuses: string[]): string {
+  let best = 'unknown';
+  for (const s of statuses) if (URGENCY.indexOf(s) < URGENCY.indexOf(best)) best = s;
+  return best;
+}
+
+/** Everything the caller may read, once per request: list-sessions and list-windows. */
+class View {
+  constructor(
+    readonly sessions: SessionRow[],
+    readonly windows: WindowRow[],
+  ) {}
+
+  static async read(ctx: MethodContext): Promise<View> {
+    const s = await call<{ sessions: SessionRow[] }>(ctx, 'list-sessions', {});
+    const w = await call<{ windows: WindowRow[] }>(ctx, 'list-windows', {});
+    return new View(s.sessions, w.windows);
+  }
+
+  panesOf(sessionId: string, tab?: number): WindowRow[] {
+    return this.windows.filter((w) => w.session_id === sessionId && (tab === undefined || w.workspace === tab));
+  }
+
+  /**
+   * A session's tabs: the workspaces that hold a window, and the one that shows. The tab number is
+   * the workspace number (tuios has no workspace moves yet, so the two never part).
+   */
+  tabsOf(s: SessionRow): number[] {
+    const set = new Set(this.panesOf(s.id).map((w) => w.workspace));
+    set.add(s.active_workspace);
+    return [...set].sort((a, b) => a - b);
+  }
+
+  /** The session herdr's workspace id names; workspace_not_found when none the caller reads. */
+  session(workspaceId: string): SessionRow {
+    const prefix = parseWorkspaceId(workspaceId);
+    const s = prefix ? this.sessions.find((x) => x.id.startsWith(prefix)) : undefined;
+    if (!s) throw new HerdrError('workspace_not_found', `workspace ${workspaceId.slice(0, 64)} not found`);
+    return s;
+  }
+
+  /** The window a pane id names; pane_not_found when none the caller reads. */
+  pane(paneId: string): WindowRow {
+    const prefix = parsePaneId(paneId);
+    const found = prefix ? this.windows.filter((w) => w.id.startsWith(prefix)) : [];
+    if (found.length !== 1) throw new HerdrError('pane_not_found', `pane ${paneId.slice(0, 64)} not found`);
+    return found[0]!;
+  }
+
+  /** The focused session: the one last active. */
+  focusedSession(): SessionRow | undefined {
+    return [...this.sessions].sort((a, b) => b.last_active_at - a.last_active_at)[0];
+  }
+
+  paneInfo(w: WindowRow): Record<string, unknown> {
+    const a = w.agent_state;
+    const sessionId = w.session_id;
+    const s = this.sessions.find((x) => x.id === sessionId);
+    return {
+      pane_id: herdrPaneId(sessionId, w.id),
+      workspace_id: herdrWorkspaceId(sessionId),
+      tab_id: herdrTabId(sessionId, w.workspace),
+      focused: w.focused && s?.active_workspace === w.workspace,
+      label: w.name,
+      title: w.title,
+      cwd: w.cwd,
+      agent: herdrAgent(a?.harness_id),
+      agent_status: herdrStatus(a?.state),
+      // tuios's own id of the window, for a tool that also speaks tuios.
+      terminal_id: w.id,
+    };
+  }
+
+  tabInfo(s: SessionRow, tab: number): Record<string, unknown> {
+    const panes = this.panesOf(s.id, tab);
+    return {
+      tab_id: herdrTabId(s.id, tab),
+      workspace_id: herdrWorkspaceId(s.id),
+      number: tab,
+      // An unnamed tab's label is its workspace number, which is what the dock shows.
+      label: String(tab),
+      focused: s.active_workspace === tab,
+      pane_count: panes.length,
+      agent_status: mostUrgent(panes.map((w) => herdrStatus(w.agent_state?.state))),
+    };
+  }
+
+  workspaceInfo(s: SessionRow): Record<string, unknown> {
+    const panes = this.panesOf(s.id);
+    return {
+      workspace_id: herdrWorkspaceId(s.id),
+      number: this.sessions.indexOf(s) + 1,
+      label: s.name,
+      focused: this.focusedSession()?.id === s.id,
+      pane_count: panes.length,
+      tab_count: this.tabsOf(s).length,
+      active_tab_id: herdrTabId(s.id, s.active_workspace),
+      agent_status: mostUrgent(panes.map((w) => herdrStatus(w.agent_state?.state))),
+    };
+  }
+}
+
+const ok = (): Record<string, unknown> => ({ type: 'ok' });
+
+// ---- the methods, in the order of the spec's table ----
+
+export const methods: Record<string, Method> = {
+  ping: () => ({ type: 'pong', version: HERDR_VERSION, protocol: HERDR_PROTOCOL, server: 'tuios' }),
+
+  async 'workspace.list'(ctx) {
+    const v = await View.read(ctx);
+    return { type: 'workspace_list', workspaces: v.sessions.map((s) => v.workspaceInfo(s)) };
+  },
+
+  async 'workspace.get'(ctx) {
+    const id = reqString(ctx.params, 'workspace_id');
+    const v = await View.read(ctx);
+    return { type: 'workspace_info', workspace: v.workspaceInfo(v.session(id)) };
+  },
+
+  async 'workspace.create'(ctx) {
+    // `label` is the display name; `focus` does nothing (no client is moved by a tool).
+    const label = optString(ctx.params, 'label', 128);
+    const cwd = optString(ctx.params, 'cwd', 4096);
+    const env = optEnv(ctx.params);
+    optBool(ctx.params, 'focus');
+    const made = await call<{ session: { id: string }; window: { id: string } }>(ctx, 'new-session', {
+      ...(label ? { name: label } : {}),
+      ...(cwd ? { cwd } : {}),
+      ...(env ? { env } : {}),
+    });
+    const v = await View.read(ctx);
+    const s = v.sessions.find((x) => x.id === made.session.id);
+    const w = v.windows.find((x) => x.id === made.window.id);
+    if (!s || !w) throw new HerdrError('workspace_not_found', 'the new workspace closed before it could be read');
+    return { type: 'workspace_created', workspace: v.workspaceInfo(s), tab: v.tabInfo(s, w.workspace), root_pane: v.paneInfo(w) };
+  },
+
+  async 'workspace.rename'(ctx) {
+    const id = reqString(ctx.params, 'workspace_id');
+    const label = reqString(ctx.params, 'label', 128);
+    const v = await View.read(ctx);
+    const s = v.session(id);
+    await call(ctx, 'set-session-name', { session: s.id, name: label });
+    const after = await View.read(ctx);
+    return { type: 'workspace_info', workspace: after.workspaceInfo(after.session(id)) };
+  },
+
+  async 'workspace.close'(ctx) {
+    const id = reqString(ctx.params, 'workspace_id');
+    const v = await View.read(ctx);
+    await call(ctx, 'kill-session', { session: v.session(id).id });
+    return ok();
+  },
+
+  async 'tab.list'(ctx) {
+    const only = optString(ctx.params, 'workspace_id');
+    const v = await View.read(ctx);
+    const sessions = only ? [v.session(only)] : v.sessions;
+    return { type: 'tab_list', tabs: sessions.flatMap((s) => v.tabsOf(s).map((t) => v.tabInfo(s, t))) };
+  },
+
+  async 'pane.list'(ctx) {
+    const ws = optString(ctx.params, 'workspace_id');
+    const v = await View.read(ctx);
+    const only = ws ? v.session(ws).id : null;
+    return { type: 'pane_list', panes: v.windows.filter((w) => !only || w.session_id === only).map((w) => v.paneInfo(w)) };
+  },
+
+  async 'pane.get'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const v = await View.read(ctx);
+    return { type: 'pane_info', pane: v.paneInfo(v.pane(id)) };
+  },
+
+  async 'pane.read'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const source = optString(ctx.params, 'source', 32) ?? 'visible';
+    if (!['visible', 'recent', 'recent_unwrapped', 'detection'].includes(source)) throw new HerdrError('invalid_request', `unknown variant \`${source.slice(0, 32)}\`, expected one of \`visible\`, \`recent\`, \`recent_unwrapped\`, \`detection\``);
+    const lines = optInt(ctx.params, 'lines', 1, HERDR_READ_MAX_LINES);
+    const v = await View.read(ctx);
+    const w = v.pane(id);
+    // `recent` reads into the scrollback; `recent_unwrapped` reads as `recent` (tuios does not
+    // join wrapped rows), and `detection` as `visible`.
+    const recent = source === 'recent' || source === 'recent_unwrapped';
+    const r = await call<{ lines: string[] }>(ctx, 'capture-pane', { window: w.id, ...(recent ? { lines: lines ?? HERDR_READ_DEFAULT_LINES } : {}) });
+    return { type: 'pane_read', read: { pane_id: herdrPaneId(w.session_id, w.id), source, text: r.lines.join('\n') } };
+  },
+
+  async 'pane.send_text'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const text = reqString(ctx.params, 'text', Number.MAX_SAFE_INTEGER);
+    const v = await View.read(ctx);
+    // A paste (spec: Where tuios differs from herdr): send-text removes control characters and
+    // brackets it when the program wants that. A tool's own bracketed paste markers come off
+    // first, so the paste puts on its own.
+    await call(ctx, 'send-text', { window: v.pane(id).id, text: stripPasteMarkers(text) });
+    return ok();
+  },
+
+  async 'pane.send_keys'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const keys = field(ctx.params, 'keys');
+    if (keys === undefined || keys === null) throw new HerdrError('invalid_request', 'missing field `keys`');
+    if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string')) throw new HerdrError('invalid_request', 'invalid type for `keys`: expected a sequence of strings');
+    for (const k of keys as string[]) {
+      if (/^(cmd|super|hyper)[-+]/i.test(k)) throw new HerdrError('invalid_key', `tuios cannot send ${k.slice(0, 32)}: cmd, super and hyper are not keys a terminal carries`);
+    }
+    const v = await View.read(ctx);
+    await call(ctx, 'send-keys', { window: v.pane(id).id, keys });
+    return ok();
+  },
+
+  async 'pane.rename'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    if (!Object.prototype.hasOwnProperty.call(ctx.params, 'label')) throw new HerdrError('invalid_request', 'missing field `label`');
+    const label = optString(ctx.params, 'label', 128);
+    const v = await View.read(ctx);
+    const w = v.pane(id);
+    // `label: null` clears the name: the window takes its program's name back, as at its start.
+    const program = basename(w.command?.[0] ?? '') || 'shell';
+    await call(ctx, 'set-window', { window: w.id, name: label || program });
+    const after = await View.read(ctx);
+    return { type: 'pane_info', pane: after.paneInfo(after.pane(w.id)) };
+  },
+
+  async 'pane.close'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const v = await View.read(ctx);
+    await call(ctx, 'close-window', { window: v.pane(id).id });
+    return ok();
+  },
+};
+
+/** The bracketed paste markers a tool put around its own text. */
+export function stripPasteMarkers(text: string): string {
+  return text.replaceAll('\x1b[200~', '').replaceAll('\x1b[201~', '');
+}
+
+/** Methods tuios does not answer, each for a reason (spec: What tuios does not answer). */
+const UNSUPPORTED = new Set([
+  'workspace.move',
+  'workspace.move_block',
+  'layout.export',
+  'layout.apply',
+  'layout.set_split_ratio',
+  'agent.view.set',
+  'agent.view.clear',
+  'pane.scroll',
+  'pane.clear',
+  'pane.edit_scrollback',
+  'pane.selection.read',
+  'pane.copy_motion',
+  'pane.copy_search',
+  'pane.input.set',
+  'pane.link.activate',
+  'pane.link.resolve',
+  'command.invoke',
+  'client_shell.surface.set',
+  'integration.list',
+  'integration.install',
+  'integration.uninstall',
+  'server.stop',
+  'server.live_handoff',
+  'server.ssh_agent.register',
+  'server.reload_agent_manifests',
+]);
+
+/**
+ * herdr 0.9.5's other methods, as the spec names them: tuios maps each, and until its mapping
+ * lands here it answers `unsupported`, as a method tuios does not answer does.
+ */
+const HERDR_METHODS = new Set([
+  'session.snapshot',
+  'workspace.focus',
+  'workspace.report_metadata',
+  'tab.get',
+  'tab.create',
+  'tab.rename',
+  'tab.focus',
+  'tab.move',
+  'tab.close',
+  'pane.current',
+  'pane.layout',
+  'pane.send_input',
+  'pane.focus',
+  'pane.split',
+  'pane.wait_for_output',
+  'pane.process_info',
+  'pane.neighbor',
+  'pane.edges',
+  'pane.focus_direction',
+  'pane.swap',
+  'pane.zoom',
+  'pane.resize',
+  'pane.move',
+  'pane.report_agent',
+  'pane.report_agent_session',
+  'pane.release_agent',
+  'pane.report_metadata',
+  'pane.clear_agent_authority',
+  'agent.list',
+  'agent.get',
+  'agent.read',
+  'agent.send_keys',
+  'agent.focus',
+  'agent.wait',
+  'agent.start',
+  'agent.prompt',
+  'agent.rename',
+  'agent.explain',
+  'notification.show',
+  'client.window_title.set',
+  'client.window_title.clear',
+  'server.agent_manifests',
+  'server.reload_config',
+  'release_notes.dismiss',
+  'product_announcement.dismiss',
+  'worktree.list',
+  'worktree.create',
+  'worktree.open',
+  'worktree.remove',
+  'events.subscribe',
+  'events.wait',
+  'popup.close',
+]);
+
+/** The method a name calls, or the error herdr's client gets for it. */
+export function methodFor(name: string): Method {
+  const m = Object.prototype.hasOwnProperty.call(methods, name) ? methods[name] : undefined;
+  if (m) return m;
+  if (name.startsWith('pane.graphics.')) throw new HerdrError('unknown_method', `unknown method ${name}`);
+  if (UNSUPPORTED.has(name) || HERDR_METHODS.has(name) || name.startsWith('plugin.')) {
+    throw new HerdrError('unsupported', `tuios does not answer ${name}`);
+  }
+  throw new HerdrError('invalid_request', `unknown variant \`${name.slice(0, 64)}\``);
+}

@@ -1,0 +1,184 @@
+// The herdr socket: `<daemon socket>.herdr`, owner only, herdr's wire (spec: herdr's pane state
+// protocol): one JSON object on one line per connection, `{"id","method","params"}`, answered with
+// one line, `{"id","result":{...}}` or `{"id","error":{"code","message"}}`, and the connection
+// closes. The verb socket's bounds hold here too: a line is at most MAX_LINE_BYTES, a process
+// holds at most MAX_CONNECTIONS_PER_PROCESS connections, and bad input is an error line on that
+// connection, never a crash.
+import { createServer, type Server, type Socket } from 'node:net';
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import type { Services } from '../core/daemon/services.js';
+import { readPeer, type Caller } from '../core/rpc/caller.js';
+import { LineSplitter } from '../core/rpc/framing.js';
+import { toErrorBody } from '../core/errors.js';
+import { MAX_CONNECTIONS_PER_PROCESS, MAX_LINE_BYTES } from '../core/limits.js';
+import { HerdrError, methodFor, type Params } from './methods.js';
+import { HERDR_ID_MAX } from './limits.js';
+
+export function herdrSocketPath(verbSocket: string): string {
+  return `${verbSocket}.herdr`;
+}
+
+type RequestId = string | number | null;
+
+export interface HerdrRequest {
+  id: RequestId;
+  method: string;
+  params: Params;
+}
+
+/** herdr's request envelope, or the error its client gets for the line. */
+export function parseRequest(line: string): HerdrRequest {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    throw new HerdrError('invalid_request', 'the request is not JSON');
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new HerdrError('invalid_request', 'the request is not a JSON object');
+  const o = v as Record<string, unknown>;
+  if (!('id' in o)) throw new HerdrError('invalid_request', 'missing field `id`');
+  const id = o.id;
+  if (!(typeof id === 'string' || typeof id === 'number' || id === null)) throw new HerdrError('invalid_request', 'invalid type for `id`');
+  if (typeof id === 'string' && id.length > HERDR_ID_MAX) throw new HerdrError('invalid_request', `\`id\` is longer than ${HERDR_ID_MAX} characters`);
+  if (!('method' in o)) throw new HerdrError('invalid_request', 'missing field `method`');
+  if (typeof o.method !== 'string') throw new HerdrError('invalid_request', 'invalid type for `method`: expected a string');
+  if (o.method.length > HERDR_ID_MAX) throw new HerdrError('invalid_request', 'unknown method');
+  const params = o.params ?? {};
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new HerdrError('invalid_request', 'invalid type for `params`: expected a map');
+  return { id, method: o.method, params: params as Params };
+}
+
+/** The id of a line that failed to parse, when it has a usable one. */
+function idOf(line: string): RequestId {
+  try {
+    const v = JSON.parse(line) as { id?: unknown };
+    if (typeof v.id === 'number' || (typeof v.id === 'string' && v.id.length <= HERDR_ID_MAX)) return v.id;
+  } catch {
+    // no id to give back
+  }
+  return null;
+}
+
+let nextConn = 4_000_000;
+
+export class HerdrSocket {
+  private server: Server | null = null;
+  private readonly perPid = new Map<number, number>();
+  private readonly conns = new Set<Socket>();
+  readonly path: string;
+
+  constructor(private readonly svc: Services) {
+    this.path = herdrSocketPath(svc.paths.socket);
+  }
+
+  listen(): Promise<void> {
+    // The daemon holds the lock on its socket, so a file here is left from a daemon that died.
+    if (existsSync(this.path)) unlinkSync(this.path);
+    return new Promise((resolve, reject) => {
+      const srv = createServer((sock) => this.accept(sock));
+      srv.once('error', reject);
+      srv.listen(this.path, () => {
+        srv.off('error', reject);
+        srv.on('error', (e) => this.svc.log.warn('herdr socket error', { error: e.message }));
+        try {
+          chmodSync(this.path, 0o600);
+        } catch {
+          // the folder is 0700 already
+        }
+        this.server = srv;
+        resolve();
+      });
+    });
+  }
+
+  get connectionCount(): number {
+    return this.conns.size;
+  }
+
+  private accept(sock: Socket): void {
+    sock.on('error', () => undefined);
+    const { pid, uid } = readPeer(sock);
+    if (pid !== null) {
+      const n = (this.perPid.get(pid) ?? 0) + 1;
+      if (n > MAX_CONNECTIONS_PER_PROCESS) {
+        this.svc.log.warn('herdr socket refused a connection: too many from one process', { pid });
+        sock.end(JSON.stringify({ id: null, error: { code: 'rate_limited', message: `this process already holds ${MAX_CONNECTIONS_PER_PROCESS} connections to the herdr socket` } }) + '\n');
+        return;
+      }
+      this.perPid.set(pid, n);
+    }
+    this.conns.add(sock);
+    const ctl = new AbortController();
+    const caller: Caller = { connId: nextConn++, channel: 'socket', pid, uid, readOnly: false, paneHint: null };
+    let answered = false;
+    const send = (msg: unknown): void => {
+      answered = true;
+      if (sock.destroyed || !sock.writable) return;
+      sock.end(JSON.stringify(msg) + '\n');
+    };
+    const splitter = new LineSplitter(
+      MAX_LINE_BYTES,
+      (line) => {
+        // One request per connection: what follows the first line is not read.
+        if (answered || ctl.signal.aborted) return;
+        answered = true;
+        void this.run(line, caller, ctl.signal).then(send);
+      },
+      () => {
+        if (answered) return sock.destroy();
+        this.svc.log.warn('herdr socket closed a connection: line over the limit', { pid, limit: MAX_LINE_BYTES });
+        send({ id: null, error: { code: 'invalid_request', message: `a request line is at most ${MAX_LINE_BYTES} bytes` } });
+      },
+    );
+    sock.on('data', (chunk: Buffer) => {
+      try {
+        splitter.push(chunk);
+      } catch (e) {
+        this.svc.log.error('herdr connection handler threw', { conn: caller.connId, error: String(e) });
+        sock.destroy();
+      }
+    });
+    sock.on('close', () => {
+      this.conns.delete(sock);
+      ctl.abort();
+      if (pid !== null) {
+        const n = (this.perPid.get(pid) ?? 1) - 1;
+        if (n <= 0) this.perPid.delete(pid);
+        else this.perPid.set(pid, n);
+      }
+    });
+  }
+
+  /** One request to its answer line. Never throws: every failure is herdr's error shape. */
+  private async run(line: string, caller: Caller, signal: AbortSignal): Promise<unknown> {
+    let id: RequestId = null;
+    try {
+      const req = parseRequest(line);
+      id = req.id;
+      const method = methodFor(req.method);
+      if (signal.aborted) return null;
+      const result = await method({ svc: this.svc, caller, params: req.params });
+      return { id, result };
+    } catch (e) {
+      if (id === null) id = idOf(line);
+      if (e instanceof HerdrError) return { id, error: { code: e.code, message: e.message } };
+      const b = toErrorBody(e);
+      if (b.code === 'internal') this.svc.log.error('herdr method failed', { error: String(e) });
+      return { id, error: { code: b.code, message: b.message } };
+    }
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.server) return resolve();
+      this.server.close(() => resolve());
+      for (const c of this.conns) c.destroy();
+      this.server = null;
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // gone
+      }
+    });
+  }
+}

@@ -1,0 +1,61 @@
+// A herdr socket client written from the spec's tables (agents-guide.md, herdr's pane state
+// protocol and herdr compatibility): one JSON object on one line per connection, `{"id","method",
+// "params"}`, one answer line, `{"id","result"}` or `{"id","error":{"code","message"}}`, and the
+// server closes the connection.
+import { connect } from 'node:net';
+
+export interface HerdrAnswer<T = Record<string, unknown>> {
+  id: string | number | null;
+  result?: T;
+  error?: { code: string; message: string };
+}
+
+let seq = 0;
+
+/** Sends raw bytes and reads what comes back until the server closes the connection. */
+export function herdrRaw(socket: string, bytes: string | Buffer, timeoutMs = 20_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(socket);
+    let out = '';
+    const timer = setTimeout(() => {
+      s.destroy();
+      reject(new Error(`the herdr socket did not close within ${timeoutMs} ms; read so far: ${out.slice(0, 200)}`));
+    }, timeoutMs);
+    s.setEncoding('utf8');
+    s.on('data', (x: string) => (out += x));
+    s.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    s.on('close', () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+    s.write(bytes);
+  });
+}
+
+/** One request and its one answer line. */
+export async function herdrCall<T = Record<string, unknown>>(socket: string, method: string, params: Record<string, unknown> = {}): Promise<HerdrAnswer<T>> {
+  const id = `t${++seq}`;
+  const out = await herdrRaw(socket, JSON.stringify({ id, method, params }) + '\n');
+  const lines = out.split('\n').filter(Boolean);
+  if (lines.length !== 1) throw new Error(`expected one answer line, got ${lines.length}: ${out.slice(0, 300)}`);
+  const a = JSON.parse(lines[0]!) as HerdrAnswer<T>;
+  if (a.id !== id) throw new Error(`answer id ${String(a.id)} is not the request's ${id}`);
+  return a;
+}
+
+/** The result, or a thrown error carrying herdr's code. */
+export async function herdrOk<T = Record<string, unknown>>(socket: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const a = await herdrCall<T>(socket, method, params);
+  if (a.error) throw Object.assign(new Error(`${method}: ${a.error.code}: ${a.error.message}`), { code: a.error.code });
+  return a.result!;
+}
+
+/** The error code a call answers; throws when it succeeds. */
+export async function herdrErr(socket: string, method: string, params: Record<string, unknown> = {}): Promise<{ code: string; message: string }> {
+  const a = await herdrCall(socket, method, params);
+  if (!a.error) throw new Error(`${method} succeeded where an error was expected: ${JSON.stringify(a.result).slice(0, 300)}`);
+  return a.error;
+}
