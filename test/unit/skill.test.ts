@@ -173,6 +173,17 @@ test('every tuios command line in every skill text parses against the verb regis
   assert.ok(count >= 60, `${count} commands checked`);
 });
 
+test('no inline code span crosses a line, so no command escapes the check', () => {
+  for (const t of [undefined, ...skillTopics(DIR)]) {
+    let fenced = false;
+    for (const line of skillText(t, DIR)!.split('\n')) {
+      if (line.startsWith('```')) fenced = !fenced;
+      else if (!fenced) assert.is((line.match(/`/g) ?? []).length % 2, 0, `${t ?? 'core'}: ${line}`);
+    }
+    assert.not.ok(fenced, `${t ?? 'core'}: a code block is left open`);
+  }
+});
+
 test('the check refuses what tuios does not have', () => {
   const topics = skillTopics(DIR);
   const bad = [
