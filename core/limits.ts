@@ -467,3 +467,26 @@ export const ASK_TURN_MS = 10 * 60_000;
 export const ASK_READY_WAIT_MS = 10 * 60_000;
 /** How long respond waits, by default, for the pane to move after the keys. */
 export const DEFAULT_RESPOND_WAIT_MS = 5000;
+
+// --- Turn checkpoints (core/git/checkpoints.ts) ---
+// (spec: Turn checkpoints, [agents.checkpoints].)
+
+/** One git call of a checkpoint (spec: "with a limit of 30 seconds each"). */
+export const CHECKPOINT_GIT_TIMEOUT_MS = 30_000;
+/** All the git calls of one checkpoint diff together: the caps of review-diff apply (spec). */
+export const CHECKPOINT_DIFF_BUDGET_MS = 10_000;
+/** Checkpoints a pane keeps by default, and the range `keep` may ask for (spec: 50, 1 to 1000). */
+export const CHECKPOINT_KEEP_DEFAULT = 50;
+export const CHECKPOINT_KEEP_MIN = 1;
+export const CHECKPOINT_KEEP_MAX = 1000;
+/** Checkpoints one list reads at most: the most `keep` allows. */
+export const CHECKPOINT_LIST_MAX = 1000;
+/** A checkpoint's label (a prompt, a last line): a short line, like a commit subject. */
+export const CHECKPOINT_LABEL_MAX = 100;
+/**
+ * New untracked files one checkpoint saves: a tree an agent filled with an unignored dependency
+ * folder is not copied into the object store every turn; the rest are listed as left out.
+ */
+export const CHECKPOINT_MAX_UNTRACKED_FILES = 20_000;
+/** Paths a restore's answer lists per list (written, removed, kept); the counts say the rest. */
+export const CHECKPOINT_REPORT_PATHS = 200;

@@ -1,0 +1,484 @@
+// Turn checkpoints (spec: Turn checkpoints): a pane's work tree saved as a commit under
+// refs/tuios/checkpoints/<window id>/<n>, written with plumbing through an index of our own, so the
+// repository's index, HEAD, branch, stash and files never change. Tracked files as on disk, and
+// untracked files git does not ignore up to max_untracked_mb each; the commit's parent is HEAD.
+//
+// Cost: each window keeps a private index (under the cache folder) whose entries are its last
+// checkpoint's tree with their stat data. "Did anything change?" is one `git ls-files -m -d -o`
+// against it: a turn that changed nothing costs that one call and takes no checkpoint.
+//
+// Every git call here runs through the safe runner (core/git/run.ts) with the checkpoint budget,
+// one at a time per Checkpoints instance (the daemon has one).
+import { copyFile, lstat, mkdir, mkdtemp, readdir, rm, rmdir, stat, utimes } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve, sep } from 'node:path';
+import { TuiosError } from '../errors.js';
+import { git, gitText } from './run.js';
+import type { DiffFile } from './repo.js';
+import {
+  CHECKPOINT_DIFF_BUDGET_MS,
+  CHECKPOINT_GIT_TIMEOUT_MS,
+  CHECKPOINT_KEEP_DEFAULT,
+  CHECKPOINT_LABEL_MAX,
+  CHECKPOINT_LIST_MAX,
+  CHECKPOINT_MAX_UNTRACKED_FILES,
+  CHECKPOINT_REPORT_PATHS,
+  DIFF_MAX_BYTES,
+  DIFF_MAX_FILES,
+  MAX_UNTRACKED_FILE_BYTES,
+} from '../limits.js';
+
+export const CHECKPOINT_REFS = 'refs/tuios/checkpoints';
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const WINDOW_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export type CheckpointKind = 'turn' | 'safety';
+
+export interface Checkpoint {
+  n: number;
+  commit: string;
+  tree: string;
+  /** HEAD when it was taken; null in a repository with no commits. */
+  parent: string | null;
+  kind: CheckpointKind;
+  /** The pane's finished-turn count then (completion_seq), null when not known. */
+  turn: number | null;
+  /** The agent state the turn ended in ('' for a safety checkpoint). */
+  state: string;
+  /** ISO time it was taken. */
+  time: string;
+  /** What the turn was: its prompt, its last line or the state's message (cleaned, cut). */
+  label: string;
+}
+
+export interface Skipped {
+  path: string;
+  /** Its size; null when it was left out because of the file count, not its size. */
+  bytes: number | null;
+}
+
+export interface TakeMeta {
+  kind?: CheckpointKind;
+  turn?: number | null;
+  state?: string;
+  label?: string;
+}
+
+export interface TakeResult {
+  /** The new checkpoint; null when nothing changed since the last one. */
+  checkpoint: Checkpoint | null;
+  /** The newest checkpoint when nothing changed (its tree is the work tree now). */
+  latest: Checkpoint | null;
+  /** Untracked files not saved (past max_untracked_mb, or past the file count). */
+  skipped: Skipped[];
+  /** Checkpoints deleted past `keep`. */
+  pruned: number[];
+}
+
+export interface CheckpointDiff {
+  n: number;
+  /** The checkpoint compared with; null: HEAD when N was taken (or the empty tree). */
+  from_n: number | null;
+  from: string;
+  to: string;
+  files: DiffFile[];
+  added: number;
+  deleted: number;
+  patch: string;
+  truncated: boolean;
+}
+
+export interface RestoreResult {
+  restored: Checkpoint;
+  /** The safety checkpoint holding the work tree as it was before (restore it to undo). */
+  safety: Checkpoint;
+  /** false when the work tree was already the newest checkpoint, which then serves as the safety one. */
+  safety_taken: boolean;
+  written: string[];
+  removed: string[];
+  /** Counts of the lists above before they were cut. */
+  written_count: number;
+  removed_count: number;
+  /** Files left as they are because no checkpoint holds them (too large or past the count): never lost. */
+  kept: Skipped[];
+}
+
+export interface CheckpointOptions {
+  signal?: AbortSignal;
+  /** Largest untracked file saved ([agents.checkpoints] max_untracked_mb). */
+  maxUntrackedBytes?: number;
+  /** Checkpoints kept per window ([agents.checkpoints] keep). */
+  keep?: number;
+}
+
+interface WindowCache {
+  top: string;
+  dir: string;
+  /** The private index file, holding the last checkpoint's tree. */
+  index: string;
+  /** The user's index as it was when the private index was built from it (mtime:size:ino). */
+  userIndex: string;
+  userIndexPath: string;
+  latest: Checkpoint | null;
+  skipped: Skipped[];
+}
+
+function checkWindow(windowId: string): void {
+  if (!WINDOW_RE.test(windowId)) throw new TuiosError('invalid_params', `"${windowId}" is not a window id a checkpoint ref can hold.`, 'Name the window by its id.', { field: 'window' });
+}
+
+/** A label is text from a pane: control characters out, one line, cut. */
+export function cleanLabel(s: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const t = (s ?? '').replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return t.length > CHECKPOINT_LABEL_MAX ? t.slice(0, CHECKPOINT_LABEL_MAX - 1) + '…' : t;
+}
+
+function statKey(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.mtimeMs}:${s.size}:${s.ino}`;
+  } catch {
+    return 'none';
+  }
+}
+
+function messageOf(n: number, meta: TakeMeta, time: string, windowId: string): string {
+  const kind = meta.kind ?? 'turn';
+  const label = cleanLabel(meta.label);
+  const head = kind === 'safety' ? `tuios checkpoint ${n}: safety` : `tuios checkpoint ${n}: turn${meta.turn != null ? ` ${meta.turn}` : ''}${label ? `: ${label}` : ''}`;
+  return [head, '', `kind: ${kind}`, `turn: ${meta.turn ?? ''}`, `state: ${cleanLabel(meta.state).slice(0, 32)}`, `time: ${time}`, `window: ${windowId}`, `label: ${label}`, ''].join('\n');
+}
+
+function parseMessage(msg: string): Pick<Checkpoint, 'kind' | 'turn' | 'state' | 'time' | 'label'> {
+  const field = (k: string) => new RegExp(`^${k}: (.*)$`, 'm').exec(msg)?.[1] ?? '';
+  const turn = field('turn');
+  return { kind: field('kind') === 'safety' ? 'safety' : 'turn', turn: /^\d+$/.test(turn) ? Number(turn) : null, state: field('state'), time: field('time'), label: field('label') };
+}
+
+/** The checkpoints of every pane, their private indexes, and the queue their git calls wait in. */
+export class Checkpoints {
+  private readonly cache = new Map<string, WindowCache>();
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** `cacheDir`: where the private indexes live (the daemon's state folder); a temp folder by default. */
+  constructor(private readonly cacheDir: string = join(tmpdir(), `tuios-checkpoints-${process.pid}`)) {}
+
+  /** Runs `f` after every call before it: one checkpoint operation at a time. */
+  private serial<T>(f: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(f, f);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  take(dir: string, windowId: string, meta: TakeMeta = {}, o: CheckpointOptions = {}): Promise<TakeResult> {
+    checkWindow(windowId);
+    return this.serial(() => this.takeNow(dir, windowId, meta, o, false));
+  }
+
+  list(dir: string, windowId: string, o: CheckpointOptions = {}): Promise<Checkpoint[]> {
+    checkWindow(windowId);
+    return this.serial(async () => (await listRefs(await topOf(dir, o.signal), windowId, o.signal)).reverse());
+  }
+
+  diff(dir: string, windowId: string, n: number, from: number | null = null, o: CheckpointOptions = {}): Promise<CheckpointDiff> {
+    checkWindow(windowId);
+    return this.serial(() => diffNow(dir, windowId, n, from, o));
+  }
+
+  restore(dir: string, windowId: string, n: number, o: CheckpointOptions = {}): Promise<RestoreResult> {
+    checkWindow(windowId);
+    return this.serial(() => this.restoreNow(dir, windowId, n, o));
+  }
+
+  /** Deletes every checkpoint of a window (its worktree was removed, or the pane closed for good). */
+  remove(dir: string, windowId: string, o: CheckpointOptions = {}): Promise<number> {
+    checkWindow(windowId);
+    return this.serial(async () => {
+      const top = await topOf(dir, o.signal);
+      const all = await listRefs(top, windowId, o.signal);
+      await deleteRefs(top, windowId, all.map((c) => c.n), o.signal);
+      await this.forget(windowId);
+      return all.length;
+    });
+  }
+
+  /** Drops what is kept in memory and on disk for a window; its refs stay. */
+  async forget(windowId: string): Promise<void> {
+    const c = this.cache.get(windowId);
+    this.cache.delete(windowId);
+    if (c) await rm(c.index, { force: true });
+  }
+
+  private async takeNow(dir: string, windowId: string, meta: TakeMeta, o: CheckpointOptions, forRestore: boolean): Promise<TakeResult> {
+    const { signal } = o;
+    const maxBytes = o.maxUntrackedBytes ?? MAX_UNTRACKED_FILE_BYTES;
+    let c = this.cache.get(windowId);
+    if (c && c.dir !== dir) c = undefined;
+    // The quick look: nothing differs from the private index (the last checkpoint), so no checkpoint.
+    if (c && !forRestore && c.latest && existsSync(c.index) && statKey(c.userIndexPath) === c.userIndex) {
+      const r = await git(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard'], { cwd: c.top, signal, env: { GIT_INDEX_FILE: c.index }, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+      const known = new Set(c.skipped.map((s) => s.path));
+      const changed = r.stdout.toString('utf8').split('\0').filter((p) => p && !known.has(p));
+      if (changed.length === 0 && (await stillSkipped(c.top, c.skipped, maxBytes))) return { checkpoint: null, latest: c.latest, skipped: c.skipped, pruned: [] };
+    }
+    const built = await this.build(dir, windowId, c, maxBytes, signal);
+    c = built.cache;
+    const refs = await listRefs(c.top, windowId, signal);
+    const latest = refs[refs.length - 1] ?? null;
+    c.latest = latest;
+    if (latest && latest.tree === built.tree) return { checkpoint: null, latest, skipped: c.skipped, pruned: [] };
+    const n = (latest?.n ?? 0) + 1;
+    const time = new Date().toISOString();
+    const env = {
+      GIT_AUTHOR_NAME: 'tuios',
+      GIT_AUTHOR_EMAIL: 'tuios@localhost',
+      GIT_COMMITTER_NAME: 'tuios',
+      GIT_COMMITTER_EMAIL: 'tuios@localhost',
+      GIT_AUTHOR_DATE: time,
+      GIT_COMMITTER_DATE: time,
+    };
+    const commit = await gitText(['commit-tree', '--no-gpg-sign', built.tree, ...(built.head ? ['-p', built.head] : []), '-F', '-'], { cwd: c.top, signal, env, input: messageOf(n, meta, time, windowId), timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+    // Create-only: a ref that appeared meanwhile (another daemon) is not written over.
+    await git(['update-ref', '-m', 'tuios checkpoint', `${CHECKPOINT_REFS}/${windowId}/${n}`, commit, '0'.repeat(commit.length)], { cwd: c.top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+    const m = parseMessage(messageOf(n, meta, time, windowId));
+    const checkpoint: Checkpoint = { n, commit, tree: built.tree, parent: built.head, ...m };
+    c.latest = checkpoint;
+    const keep = Math.max(1, o.keep ?? CHECKPOINT_KEEP_DEFAULT);
+    const all = [...refs.map((r) => r.n), n];
+    const pruned = all.length > keep ? all.slice(0, all.length - keep) : [];
+    if (pruned.length) await deleteRefs(c.top, windowId, pruned, signal);
+    return { checkpoint, latest: checkpoint, skipped: c.skipped, pruned };
+  }
+
+  /** The work tree as a tree, through the window's private index (made from the user's index when missing or stale). */
+  private async build(dir: string, windowId: string, prev: WindowCache | undefined, maxBytes: number, signal?: AbortSignal): Promise<{ cache: WindowCache; tree: string; head: string | null }> {
+    const timeoutMs = CHECKPOINT_GIT_TIMEOUT_MS;
+    const top = prev?.top ?? (await topOf(dir, signal));
+    const userIndexPath = prev?.userIndexPath ?? resolve(top, await gitText(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: top, signal, timeoutMs }));
+    const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1], timeoutMs })).stdout.toString().trim() || null;
+    await mkdir(this.cacheDir, { recursive: true, mode: 0o700 });
+    const index = join(this.cacheDir, `${windowId}.index`);
+    const env = { GIT_INDEX_FILE: index };
+    const userIndex = statKey(userIndexPath);
+    if (!prev || prev.userIndex !== userIndex || prev.top !== top || !existsSync(index)) {
+      await rm(index, { force: true });
+      if (existsSync(userIndexPath)) {
+        await copyFile(userIndexPath, index);
+        // Keep the index's own mtime: git trusts a cached stat only for an entry older than its
+        // index file, so a fresh mtime would hide a same-size edit made in the same clock tick.
+        const s = await stat(userIndexPath);
+        await utimes(index, s.atime, s.mtime);
+      } else if (head) await git(['read-tree', head], { cwd: top, env, signal, timeoutMs });
+      // A conflicted index has no single tree: its entries are taken from the files as they are.
+      const unmerged = (await git(['ls-files', '-z', '--unmerged'], { cwd: top, env, signal, timeoutMs })).stdout.length > 0;
+      if (unmerged) {
+        await rm(index, { force: true });
+        if (head) await git(['read-tree', head], { cwd: top, env, signal, timeoutMs });
+      }
+    }
+    await git(['add', '--update', '--', '.'], { cwd: top, env, signal, timeoutMs });
+    const others = (await git(['ls-files', '-z', '--others', '--exclude-standard'], { cwd: top, env, signal, timeoutMs })).stdout.toString('utf8').split('\0').filter((p) => p && !p.endsWith('/'));
+    const take: string[] = [];
+    const skipped: Skipped[] = [];
+    for (const p of others) {
+      let st;
+      try {
+        st = await lstat(join(top, p));
+      } catch {
+        continue; // gone since it was listed
+      }
+      if (st.isDirectory()) continue; // a nested repository
+      if (st.size > maxBytes) skipped.push({ path: p, bytes: st.size });
+      else if (take.length >= CHECKPOINT_MAX_UNTRACKED_FILES) skipped.push({ path: p, bytes: null });
+      else take.push(p);
+    }
+    if (take.length) await git(['add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: top, env, signal, input: take.join('\0'), timeoutMs });
+    const tree = await gitText(['write-tree'], { cwd: top, env, signal, timeoutMs });
+    const cache: WindowCache = { top, dir, index, userIndex, userIndexPath, latest: prev?.latest ?? null, skipped };
+    this.cache.set(windowId, cache);
+    return { cache, tree, head };
+  }
+
+  private async restoreNow(dir: string, windowId: string, n: number, o: CheckpointOptions): Promise<RestoreResult> {
+    const { signal } = o;
+    const top = await topOf(dir, signal);
+    const refs = await listRefs(top, windowId, signal);
+    const target = refs.find((r) => r.n === n);
+    if (!target) throw notFound(windowId, n, refs);
+    // First the work tree as it is now, so the restore can be undone.
+    const saved = await this.takeNow(dir, windowId, { kind: 'safety', label: `before restoring ${n}` }, o, true);
+    const safety = saved.checkpoint ?? saved.latest!;
+    const keptSet = new Set(saved.skipped.map((s) => s.path));
+    const raw = (await git(['diff-tree', '-r', '-z', '--no-renames', safety.tree, target.tree], { cwd: top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS })).stdout.toString('utf8').split('\0');
+    const write: string[] = [];
+    const remove: string[] = [];
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const m = /^:(\d{6}) (\d{6}) \S+ \S+ (\w)/.exec(raw[i]!);
+      const path = raw[i + 1]!;
+      if (!m) continue;
+      const [, oldMode, newMode, status] = m;
+      if (status === 'D') {
+        if (oldMode !== '160000') remove.push(path);
+      } else if (newMode === '160000') continue; // a submodule: its own repository
+      else if (keptSet.has(path)) continue; // unsaved work there: kept
+      else {
+        if (oldMode === '160000') continue;
+        write.push(path);
+      }
+    }
+    for (const p of remove) {
+      const abs = join(top, p);
+      if (!abs.startsWith(top + sep)) continue;
+      await rm(abs, { force: true });
+      await pruneEmptyDirs(top, dirname(abs));
+    }
+    if (write.length) {
+      const tmp = await mkdtemp(join(tmpdir(), 'tuios-restore-'));
+      const env = { GIT_INDEX_FILE: join(tmp, 'index') };
+      try {
+        await git(['read-tree', target.tree], { cwd: top, env, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+        // A file where a folder of the checkpoint goes (or the other way) is moved out of the way first.
+        for (const p of write) await clearPathFor(top, p);
+        await git(['checkout-index', '-f', '-z', '--stdin'], { cwd: top, env, signal, input: write.join('\0') + '\0', timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+      } finally {
+        await rm(tmp, { recursive: true, force: true });
+      }
+    }
+    return {
+      restored: target,
+      safety,
+      safety_taken: saved.checkpoint !== null,
+      written: write.slice(0, CHECKPOINT_REPORT_PATHS),
+      removed: remove.slice(0, CHECKPOINT_REPORT_PATHS),
+      written_count: write.length,
+      removed_count: remove.length,
+      kept: saved.skipped.slice(0, CHECKPOINT_REPORT_PATHS),
+    };
+  }
+}
+
+/** True while every file left out last time is still one that would be left out (and is there). */
+async function stillSkipped(top: string, skipped: Skipped[], maxBytes: number): Promise<boolean> {
+  for (const s of skipped) {
+    if (s.bytes === null) return false; // left out for the count: look properly
+    try {
+      const st = await lstat(join(top, s.path));
+      if (st.size <= maxBytes) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+async function pruneEmptyDirs(top: string, d: string): Promise<void> {
+  while (d.startsWith(top + sep)) {
+    try {
+      if ((await readdir(d)).length) return;
+      await rmdir(d);
+    } catch {
+      return;
+    }
+    d = dirname(d);
+  }
+}
+
+/** Removes a file standing where a folder of `p` must go. */
+async function clearPathFor(top: string, p: string): Promise<void> {
+  const parts = p.split('/');
+  let d = top;
+  for (const part of parts.slice(0, -1)) {
+    d = join(d, part);
+    try {
+      const st = await lstat(d);
+      if (!st.isDirectory()) await rm(d, { force: true });
+    } catch {
+      return;
+    }
+  }
+  const abs = join(top, p);
+  try {
+    const st = await lstat(abs);
+    // An empty folder where the file goes; a folder with files is left for git to refuse.
+    if (st.isDirectory()) await rmdir(abs).catch(() => undefined);
+  } catch {
+    // nothing there
+  }
+}
+
+async function topOf(dir: string, signal?: AbortSignal): Promise<string> {
+  if (!existsSync(dir)) throw new TuiosError('not_repo', `The folder ${dir} does not exist.`);
+  try {
+    return await gitText(['rev-parse', '--show-toplevel'], { cwd: dir, signal, noRepo: true, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+  } catch (e) {
+    if (e instanceof TuiosError && e.code === 'git_failed') throw new TuiosError('not_repo', `${dir} is not inside a git work tree, so it has no checkpoints.`, 'Checkpoints are taken for panes whose folder is in a git work tree.');
+    throw e;
+  }
+}
+
+/** A window's checkpoints, oldest first (at most CHECKPOINT_LIST_MAX, the newest). */
+async function listRefs(top: string, windowId: string, signal?: AbortSignal): Promise<Checkpoint[]> {
+  const out = (await git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(parent)%00%(contents)%00', `${CHECKPOINT_REFS}/${windowId}/`], { cwd: top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS })).stdout.toString('utf8');
+  const f = out.split('\0');
+  const res: Checkpoint[] = [];
+  for (let i = 0; i + 4 < f.length; i += 5) {
+    const ref = f[i]!.replace(/^\n/, '');
+    const n = Number(ref.slice(ref.lastIndexOf('/') + 1));
+    if (!Number.isInteger(n) || n < 1) continue;
+    res.push({ n, commit: f[i + 1]!, tree: f[i + 2]!, parent: f[i + 3]!.split(' ')[0] || null, ...parseMessage(f[i + 4]!) });
+  }
+  res.sort((a, b) => a.n - b.n);
+  return res.slice(-CHECKPOINT_LIST_MAX);
+}
+
+async function deleteRefs(top: string, windowId: string, ns: number[], signal?: AbortSignal): Promise<void> {
+  if (!ns.length) return;
+  await git(['update-ref', '--stdin', '-z'], { cwd: top, signal, input: ns.map((n) => `delete ${CHECKPOINT_REFS}/${windowId}/${n}\0\0`).join(''), timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+}
+
+function notFound(windowId: string, n: number, refs: Checkpoint[]): TuiosError {
+  const have = refs.map((r) => r.n);
+  return new TuiosError('not_found', `The pane has no checkpoint ${n}${have.length ? ` (it has ${have[0]} to ${have[have.length - 1]})` : ' (it has none)'}.`, 'List them with: tuios checkpoint list -w ' + windowId.slice(0, 12), { available: have.slice(-20) });
+}
+
+async function diffNow(dir: string, windowId: string, n: number, fromN: number | null, o: CheckpointOptions): Promise<CheckpointDiff> {
+  const { signal } = o;
+  const deadline = Date.now() + CHECKPOINT_DIFF_BUDGET_MS;
+  const left = () => {
+    const ms = deadline - Date.now();
+    if (ms <= 0) throw new TuiosError('timeout', 'The checkpoint diff ran past its time budget.', 'The repository may be very large; try again.');
+    return ms;
+  };
+  const top = await topOf(dir, signal);
+  const refs = await listRefs(top, windowId, signal);
+  const to = refs.find((r) => r.n === n);
+  if (!to) throw notFound(windowId, n, refs);
+  let from: Checkpoint | null = null;
+  if (fromN !== null) {
+    from = refs.find((r) => r.n === fromN) ?? null;
+    if (!from) throw notFound(windowId, fromN, refs);
+  } else from = [...refs].reverse().find((r) => r.n < n) ?? null;
+  const fromTree = from ? from.tree : to.parent ? `${to.parent}^{tree}` : EMPTY_TREE;
+  const args = ['-r', '-z', '--no-renames', '--no-ext-diff', '--no-textconv'];
+  const ns = (await git(['diff-tree', ...args, '--numstat', fromTree, to.tree], { cwd: top, signal, timeoutMs: left() })).stdout.toString('utf8');
+  const st = (await git(['diff-tree', ...args, '--name-status', fromTree, to.tree], { cwd: top, signal, timeoutMs: left() })).stdout.toString('utf8').split('\0');
+  const statusOfPath = new Map<string, string>();
+  for (let i = 0; i + 1 < st.length; i += 2) statusOfPath.set(st[i + 1]!, st[i]!);
+  const files: DiffFile[] = [];
+  let added = 0;
+  let deleted = 0;
+  for (const rec of ns.split('\0')) {
+    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(rec);
+    if (!m) continue;
+    const binary = m[1] === '-';
+    const a = binary ? null : Number(m[1]);
+    const d = binary ? null : Number(m[2]);
+    added += a ?? 0;
+    deleted += d ?? 0;
+    files.push({ path: m[3]!, status: statusOfPath.get(m[3]!) ?? 'M', added: a, deleted: d, binary });
+  }
+  const r = await git(['diff-tree', '-p', '-r', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color', fromTree, to.tree], { cwd: top, signal, maxOutputBytes: DIFF_MAX_BYTES, cut: true, timeoutMs: left() });
+  return { n, from_n: from?.n ?? null, from: from ? from.commit : (to.parent ?? EMPTY_TREE), to: to.commit, files: files.slice(0, DIFF_MAX_FILES), added, deleted, patch: r.stdout.toString('utf8'), truncated: r.truncated || files.length > DIFF_MAX_FILES };
+}
