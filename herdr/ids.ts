@@ -1,19 +1,9 @@
 // herdr's ids for tuios's things (spec: How tuios maps onto herdr): a herdr workspace is a tuios
 // session, `w` and the first 12 hex digits of its id; a tab is a tuios workspace,
 // `<workspace id>:t<tab number>`; a pane is a window, `<workspace id>:p` and the first 12 hex
-// digits of the window id. Pure, so core/pty/env.ts's HERDR_* variables and the socket agree.
+// digits of the window id. The forms are core/pty/env.ts's, which sets the panes' HERDR_* variables.
 
-export function herdrWorkspaceId(sessionId: string): string {
-  return `w${sessionId.slice(0, 12)}`;
-}
-
-export function herdrTabId(sessionId: string, tab: number): string {
-  return `${herdrWorkspaceId(sessionId)}:t${tab}`;
-}
-
-export function herdrPaneId(sessionId: string, windowId: string): string {
-  return `${herdrWorkspaceId(sessionId)}:p${windowId.slice(0, 12)}`;
-}
+export { herdrWorkspaceId, herdrTabId, herdrPaneId } from '../core/pty/env.js';
 
 const WORKSPACE_RE = /^w([0-9a-f]{12})$/;
 const TAB_RE = /^w([0-9a-f]{12}):t([1-9][0-9]{0,3})$/;

@@ -10,6 +10,23 @@ export interface PaneIdentity {
   sessionName: string;
   paneToken: string;
   grants?: string;
+  /** The window's session id and the workspace it starts on: the pane's herdr ids. */
+  sessionId: string;
+  workspace: number;
+}
+
+// herdr's ids for a session, a workspace and a window (spec: How tuios maps onto herdr), here so
+// the pane's HERDR_* variables and the herdr socket (herdr/ids.ts) read one definition.
+export function herdrWorkspaceId(sessionId: string): string {
+  return `w${sessionId.slice(0, 12)}`;
+}
+
+export function herdrTabId(sessionId: string, tab: number): string {
+  return `${herdrWorkspaceId(sessionId)}:t${tab}`;
+}
+
+export function herdrPaneId(sessionId: string, windowId: string): string {
+  return `${herdrWorkspaceId(sessionId)}:p${windowId.slice(0, 12)}`;
 }
 
 /** Variables from the daemon's own environment that must not leak into a pane. */
@@ -43,6 +60,13 @@ export function buildPaneEnv(
   env.TUIOS_PANE_TOKEN = id.paneToken;
   if (id.grants) env.TUIOS_PANE_GRANTS = id.grants;
   if (id.explicitSocket) env.TUIOS_SERVER = id.socket;
+  // herdr's environment (spec: herdr's pane state protocol), so an agent that reports to herdr
+  // reports to tuios's herdr socket. The tab is the workspace the pane starts on, and stays.
+  env.HERDR_ENV = '1';
+  env.HERDR_SOCKET_PATH = `${id.socket}.herdr`;
+  env.HERDR_PANE_ID = herdrPaneId(id.sessionId, id.windowId);
+  env.HERDR_TAB_ID = herdrTabId(id.sessionId, id.workspace);
+  env.HERDR_WORKSPACE_ID = herdrWorkspaceId(id.sessionId);
   if (!env.TERM_PROGRAM || env.TERM_PROGRAM === 'tmux') env.TERM_PROGRAM = 'TUIOS';
   return env;
 }

@@ -93,6 +93,8 @@ export class PtyStarter implements PaneStarter {
         explicitSocket: this.deps.explicitSocket,
         windowId: w.id,
         sessionName: session.name,
+        sessionId: session.id,
+        workspace: w.workspace,
         paneToken: w.paneToken,
         grants: this.deps.paneGrants?.(w, session),
       },

@@ -35,7 +35,7 @@ test("TERM: the client's when this machine has its terminfo entry, else xterm-25
 });
 
 test("the pane environment carries tuios's variables and drops the daemon's own", () => {
-  const env = buildPaneEnv({ PATH: '/bin', TMUX: 'x', TUIOS_AGENT: 'codex', TUIOS_PANE_ID: 'old', npm_config_x: '1' }, { FOO: 'bar' }, { socket: '/s', explicitSocket: true, windowId: 'w'.repeat(32), sessionName: 'work', paneToken: 'tok' }, 'xterm-256color');
+  const env = buildPaneEnv({ PATH: '/bin', TMUX: 'x', TUIOS_AGENT: 'codex', TUIOS_PANE_ID: 'old', npm_config_x: '1' }, { FOO: 'bar' }, { socket: '/s', explicitSocket: true, windowId: 'w'.repeat(32), sessionName: 'work', paneToken: 'tok', sessionId: 's'.repeat(32), workspace: 1 }, 'xterm-256color');
   assert.is(env.TUIOS_ENV, '1');
   assert.is(env.TUIOS_SOCKET, '/s');
   assert.is(env.TUIOS_PANE_ID, 'w'.repeat(32));
