@@ -2,7 +2,8 @@
 // official SDK. Every tool is a verb whose record says so (`mcp` in core/rpc/verb-info.ts): the
 // tool's name, whether only --write offers it, and whether its answer carries a pane's text or a
 // peer's mail. Its input schema is the verb's params, its output schema the verb's result, and a
-// call is that verb on the daemon's socket, as the CLI calls it. Built as its own bundle
+// call is that verb on the daemon's socket, as the CLI calls it, on a connection the daemon holds
+// to the pane's reach with restrict-connection unless --scope all. Built as its own bundle
 // (dist/mcp.js), so the SDK and the records load only for `tuios mcp`.
 import { z } from 'zod';
 import { fullSchema, type VerbInfo } from '../rpc/verb-info.js';
@@ -190,12 +191,29 @@ export async function mcpCommand(args: string[]): Promise<number> {
   const { ListToolsRequestSchema, CallToolRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
 
   const tools = mcpTools(allVerbs, { write: opts.write });
+  const scopeAll = opts.scopeAll;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const { socket } = resolveSocket(process.env, opts.server);
   const pane = process.env.TUIOS_PANE_ID ?? null;
   let feed: EventFeed | null = null;
 
-  const connect = () => RpcClient.connect(socket, { pane });
+  /**
+   * A connection for one call, restricted first (unless --scope all): the daemon then holds it to
+   * the pane's reach, found from the kernel's record of this process; the pane token is the proof
+   * for where the kernel cannot say.
+   */
+  async function connect(): Promise<RpcClient> {
+    const client = await RpcClient.connect(socket, { pane });
+    if (scopeAll) return client;
+    try {
+      const token = process.env.TUIOS_PANE_TOKEN;
+      await client.call('restrict-connection', pane && token ? { pane, pane_token: token } : {});
+      return client;
+    } catch (e) {
+      client.close();
+      throw e;
+    }
+  }
 
   async function events(tool: McpTool, params: Record<string, unknown>): Promise<ToolAnswer> {
     const key = JSON.stringify([params.types ?? null, params.session ?? null]);

@@ -32,6 +32,12 @@ export interface Caller {
    * `respond`: it may act as the person. Only the link sets it, never anything a caller sends.
    */
   vouched?: boolean;
+  /**
+   * Set once by restrict-connection (what `tuios mcp` sends first): this connection reaches only
+   * this pane's session, its fan group and the sessions a fan from it started, and only the verbs
+   * that are MCP tools. Nothing lifts it.
+   */
+  restrictedTo?: Window;
 }
 
 type PeerCredFn = ((fd: number) => { pid: number; uid: number; gid: number }) | null;

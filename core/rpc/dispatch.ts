@@ -9,7 +9,7 @@ import { fullSchema, type VerbDef, type VerbContext } from './verb.js';
 import { TuiosError, toErrorBody, type ErrorBody } from '../errors.js';
 import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
-import { enforce } from '../security/access.js';
+import { enforce, enforceRestriction } from '../security/access.js';
 import { printResult } from './print.js';
 import type { Responder } from './responder.js';
 
@@ -112,6 +112,7 @@ export class Dispatcher {
         throw new TuiosError('forbidden', `${verb.name} changes state, and this connection is read-only.`, 'Over ssh exec, set [ssh] exec_write = true to allow write verbs.');
       }
       const params = validate(this.schemas.get(verb.name)!, env.params);
+      enforceRestriction(this.svc, caller, verb, params as Record<string, unknown>);
       const answer = (result: unknown): void => {
         if (out.signal.aborted) return;
         const body = result ?? {};
@@ -128,6 +129,7 @@ export class Dispatcher {
       // A target on another machine: the call runs there, under that machine's link policy. A verb
       // with hostRefs gets the machine in ctx.remote and reaches it its own way.
       const remote = this.svc.forward.targetFor(verb, params);
+      if (remote && caller.restrictedTo) throw new TuiosError('forbidden', `${verb.name} is refused: this connection was restricted to a pane's reach, and the target is on another machine.`);
       if (remote && !verb.hostRefs) {
         answer(await this.svc.forward.call(verb, remote, params, caller, out.signal));
         return;

@@ -17,7 +17,8 @@ export interface AccessDeps {
 }
 import type { Caller } from '../rpc/caller.js';
 import type { Window } from '../model/window.js';
-import { checkAccess, defaultGrants, expand, grantsOf, inReach, type EnforceOpts } from './grants.js';
+import { checkAccess, defaultGrants, expand, grantsOf, inReach, type EnforceOpts, type Grant } from './grants.js';
+import type { VerbInfo } from '../rpc/verb-info.js';
 
 export type { EnforceOpts } from './grants.js';
 import { TuiosError } from '../errors.js';
@@ -32,8 +33,47 @@ export function paneOf(svc: AccessDeps, caller: Caller): { window: Window | null
 }
 
 
+/** A connection restricted by restrict-connection reaches this session: the pane's own, its fan group's, one a fan from it started. */
+export function inRestriction(svc: AccessDeps, caller: Caller, sessionId: string): boolean {
+  const pane = caller.restrictedTo;
+  return !pane || inReach(pane, sessionId, new Set<Grant>(['fan']), svc.model);
+}
+
+function outsideRestriction(verb: string, pane: Window, what: string): TuiosError {
+  return new TuiosError(
+    'forbidden',
+    `${verb} is refused: ${what} is outside what this connection was restricted to (the session of the pane ${pane.name}, its fan group and the sessions a fan from it started).`,
+    'A tuios mcp server reaches further only when started with --scope all.',
+  );
+}
+
+/**
+ * What a restricted connection may call, before anything runs: the verbs that are MCP tools (and
+ * restrict-connection itself), nothing on another machine, no selector (it would reach past the
+ * restriction), and a session or window named by an untargeted verb inside the restriction.
+ */
+export function enforceRestriction(svc: AccessDeps, caller: Caller, verb: VerbInfo, params: Record<string, unknown>): void {
+  const pane = caller.restrictedTo;
+  if (!pane) return;
+  if (!verb.mcp && verb.name !== 'restrict-connection') throw outsideRestriction(verb.name, pane, 'a verb that is no MCP tool');
+  if (typeof params.host === 'string') throw outsideRestriction(verb.name, pane, 'another machine');
+  if (typeof params.select === 'string') throw outsideRestriction(verb.name, pane, 'a selector');
+  if (verb.target !== 'none') return;
+  if (typeof params.session === 'string' && !inRestriction(svc, caller, svc.model.findSession(params.session).id)) {
+    throw outsideRestriction(verb.name, pane, `the session ${params.session}`);
+  }
+  if (typeof params.window === 'string' && !(params.window === 'human' && verb.humanMailbox)) {
+    const w = svc.model.findWindow(params.window);
+    if (!inRestriction(svc, caller, w.sessionId)) throw outsideRestriction(verb.name, pane, `the window ${w.name}`);
+  }
+}
+
 /** Throws forbidden when a caller inside a pane may not do this; the person passes. */
 export function enforce(svc: AccessDeps, caller: Caller, o: EnforceOpts): void {
+  if (caller.restrictedTo) {
+    const sid = o.target?.sessionId ?? o.sessionId ?? null;
+    if (sid !== null && !inRestriction(svc, caller, sid)) throw outsideRestriction(o.verb, caller.restrictedTo, o.target ? `the window ${o.target.name}` : 'that session');
+  }
   if (caller.channel === 'link') {
     // A linked host is held to its [hosts] policy, which the link applied before the call ran.
     // Typing into a pane waiting on a prompt answers it: that is the person's, vouched for.
@@ -68,15 +108,20 @@ export function enforce(svc: AccessDeps, caller: Caller, o: EnforceOpts): void {
 /** True for the person and a pane holding admin: the callers that read another machine's rows. */
 export function readsEverySession(svc: AccessDeps, caller: Caller): boolean {
   // A linked host does not read a third host's rows through this one.
-  if (caller.channel === 'link') return false;
+  if (caller.channel === 'link' || caller.restrictedTo) return false;
   const { window: pane, inside } = paneOf(svc, caller);
   if (!inside) return true;
   if (!pane) return expand(defaultGrants(svc.permissions.current)).has('admin');
   return grantsOf(pane, svc.permissions.current).grants.has('admin');
 }
 
-/** Sessions a caller may read: every one for the person and admin, else its reach. */
+/** Sessions a caller may read: every one for the person and admin, else its reach; a restricted connection, within its restriction. */
 export function readableSessions(svc: AccessDeps, caller: Caller): (sessionId: string) => boolean {
+  const may = grantedSessions(svc, caller);
+  return caller.restrictedTo ? (sid) => inRestriction(svc, caller, sid) && may(sid) : may;
+}
+
+function grantedSessions(svc: AccessDeps, caller: Caller): (sessionId: string) => boolean {
   // A linked host reads what its [hosts] policy lets it (the link checked `list` already).
   if (caller.channel === 'link') return () => true;
   const { window: pane, inside } = paneOf(svc, caller);

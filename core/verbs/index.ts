@@ -24,6 +24,7 @@ import { resolvePane, reportAgentActivity } from './hooks.js';
 import { requestApproval, replyApproval, releaseApproval } from './approvals.js';
 import { resumeAgent } from './resume.js';
 import { listVerbs, serverInfo, killServer, sshHostKey } from './server.js';
+import { restrictConnection } from './restrict.js';
 
 export const allVerbs: VerbDef[] = [
   newSession,
@@ -88,4 +89,5 @@ export const allVerbs: VerbDef[] = [
   serverInfo,
   killServer,
   sshHostKey,
+  restrictConnection,
 ];
