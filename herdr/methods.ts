@@ -6,8 +6,9 @@ import { basename } from 'node:path';
 import { TuiosError } from '../core/errors.js';
 import type { Services } from '../core/daemon/services.js';
 import type { Caller } from '../core/rpc/caller.js';
-import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseWorkspaceId } from './ids.js';
-import { HERDR_ID_MAX, HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
+import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
+import { enforce, paneOf } from '../core/security/access.js';
+import { HERDR_MAX_WAIT_MS, HERDR_ID_MAX, HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
 
 /** An answer in herdr's error shape: `{"id","error":{"code","message"}}`. */
 export class HerdrError extends Error {
@@ -25,6 +26,8 @@ export interface MethodContext {
   svc: Services;
   caller: Caller;
   params: Params;
+  /** Aborted when the client closes the connection: a wait ends with it. */
+  signal?: AbortSignal;
 }
 
 type Method = (ctx: MethodContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
@@ -60,6 +63,15 @@ function optInt(p: Params, name: string, min: number, max: number): number | und
   return v;
 }
 
+/** A wait's timeout_ms: 24 hours at most (spec: A wait ... takes a timeout_ms of 24 hours at most). */
+function waitTimeout(p: Params): number | undefined {
+  const v = field(p, 'timeout_ms');
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new HerdrError('invalid_request', 'invalid type for `timeout_ms`: expected a non-negative integer');
+  if (v > HERDR_MAX_WAIT_MS) throw new HerdrError('invalid_params', `timeout_ms is at most ${HERDR_MAX_WAIT_MS} (24 hours)`);
+  return v;
+}
+
 function optBool(p: Params, name: string): boolean | undefined {
   const v = field(p, name);
   if (v === undefined || v === null) return undefined;
@@ -92,7 +104,7 @@ function herdrCode(code: string): string {
 
 async function call<T = Record<string, unknown>>(ctx: MethodContext, verb: string, params: Record<string, unknown>): Promise<T> {
   try {
-    return (await ctx.svc.dispatcher.call(verb, params, ctx.caller)) as T;
+    return (await ctx.svc.dispatcher.call(verb, params, ctx.caller, undefined, ctx.signal)) as T;
   } catch (e) {
     if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
     throw e;
@@ -199,6 +211,31 @@ class View {
     return found[0]!;
   }
 
+  /** The panes that hold an agent: a harness tuios found, or a state reported or read. */
+  agents(): WindowRow[] {
+    return this.windows.filter((w) => !!w.agent_state?.harness_id || (w.agent_state?.state ?? 'none') !== 'none');
+  }
+
+  /** An agent by pane id, terminal id, or one agent's label or name; pane_not_found when none. */
+  agent(target: string): WindowRow {
+    const prefix = parsePaneId(target);
+    const byId = prefix ? this.windows.filter((w) => w.id.startsWith(prefix)) : [];
+    if (byId.length === 1) return byId[0]!;
+    const byName = this.agents().filter((w) => w.name === target || herdrAgent(w.agent_state?.harness_id) === target);
+    if (byName.length === 1) return byName[0]!;
+    throw new HerdrError('pane_not_found', byName.length > 1 ? `${target.slice(0, 64)} names ${byName.length} agents; give a pane id` : `agent ${target.slice(0, 64)} not found`);
+  }
+
+  agentInfo(w: WindowRow): Record<string, unknown> {
+    const p = this.paneInfo(w);
+    const sid = w.agent_state?.agent_session_id ?? null;
+    return {
+      ...p,
+      name: w.name,
+      agent_session: sid ? { kind: sid.startsWith('/') ? 'path' : 'id', value: sid } : null,
+    };
+  }
+
   /** The focused session: the one last active. */
   focusedSession(): SessionRow | undefined {
     return [...this.sessions].sort((a, b) => b.last_active_at - a.last_active_at)[0];
@@ -234,6 +271,18 @@ class View {
       focused: s.active_workspace === tab,
       pane_count: panes.length,
       agent_status: mostUrgent(panes.map((w) => herdrStatus(w.agent_state?.state))),
+    };
+  }
+
+  /**
+   * A tab's layout: tuios keeps no split tree, so `splits` is empty; the daemon has no client's
+   * layout either, so each pane fills the tab (spec: Where tuios differs from herdr).
+   */
+  layoutOf(s: SessionRow, tab: number): Record<string, unknown> {
+    return {
+      tab_id: herdrTabId(s.id, tab),
+      panes: this.panesOf(s.id, tab).map((w) => ({ pane_id: herdrPaneId(s.id, w.id), x: 0, y: 0, width: w.cols, height: w.rows })),
+      splits: [],
     };
   }
 
@@ -382,7 +431,169 @@ export const methods: Record<string, Method> = {
     await call(ctx, 'close-window', { window: v.pane(id).id });
     return ok();
   },
+
+  async 'session.snapshot'(ctx) {
+    const v = await View.read(ctx);
+    const focused = v.focusedSession();
+    return {
+      type: 'session_snapshot',
+      version: HERDR_VERSION,
+      protocol: HERDR_PROTOCOL,
+      server: 'tuios',
+      focused_workspace_id: focused ? herdrWorkspaceId(focused.id) : null,
+      workspaces: v.sessions.map((s) => v.workspaceInfo(s)),
+      tabs: v.sessions.flatMap((s) => v.tabsOf(s).map((t) => v.tabInfo(s, t))),
+      panes: v.windows.map((w) => v.paneInfo(w)),
+      layouts: v.sessions.flatMap((s) => v.tabsOf(s).map((t) => v.layoutOf(s, t))),
+    };
+  },
+
+  async 'tab.get'(ctx) {
+    const id = reqString(ctx.params, 'tab_id');
+    const t = parseTabId(id);
+    const v = await View.read(ctx);
+    const s = t ? v.sessions.find((x) => x.id.startsWith(t.session)) : undefined;
+    if (!s || !t || !v.tabsOf(s).includes(t.tab)) throw new HerdrError('tab_not_found', `tab ${id.slice(0, 64)} not found`);
+    return { type: 'tab_info', tab: v.tabInfo(s, t.tab) };
+  },
+
+  async 'pane.current'(ctx) {
+    // The caller's own pane, as the kernel places it (never what it says).
+    const { window } = paneOf(ctx.svc, ctx.caller);
+    if (!window) throw new HerdrError('pane_not_found', 'the caller is not in a pane');
+    const v = await View.read(ctx);
+    return { type: 'pane_info', pane: v.paneInfo(v.pane(window.id)) };
+  },
+
+  async 'pane.layout'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const v = await View.read(ctx);
+    const w = v.pane(id);
+    const s = v.sessions.find((x) => x.id === w.session_id)!;
+    return { type: 'pane_layout', layout: v.layoutOf(s, w.workspace) };
+  },
+
+  async 'pane.send_input'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const text = optString(ctx.params, 'text', Number.MAX_SAFE_INTEGER);
+    const keys = field(ctx.params, 'keys');
+    if (keys !== undefined && keys !== null && (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string'))) throw new HerdrError('invalid_request', 'invalid type for `keys`: expected a sequence of strings');
+    const v = await View.read(ctx);
+    const w = v.pane(id);
+    // The text is a paste, as for pane.send_text; then the keys.
+    if (text) await call(ctx, 'send-text', { window: w.id, text: stripPasteMarkers(text) });
+    if (Array.isArray(keys) && keys.length > 0) await call(ctx, 'send-keys', { window: w.id, keys });
+    return ok();
+  },
+
+  'pane.focus': focusPane('pane_id'),
+  'agent.focus': focusPane('target'),
+
+  async 'pane.wait_for_output'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const pattern = reqString(ctx.params, 'pattern', 4096);
+    const timeout = waitTimeout(ctx.params);
+    const v = await View.read(ctx);
+    const w = v.pane(id);
+    const r = await call<{ line: string; waited_ms: number }>(ctx, 'wait-for', { condition: 'window-output', window: w.id, pattern, ...(timeout !== undefined ? { timeout } : {}) });
+    return { type: 'output_matched', pane_id: herdrPaneId(w.session_id, w.id), line: r.line, waited_ms: r.waited_ms };
+  },
+
+  async 'agent.list'(ctx) {
+    const v = await View.read(ctx);
+    return { type: 'agent_list', agents: v.agents().map((w) => v.agentInfo(w)) };
+  },
+
+  async 'agent.get'(ctx) {
+    const target = reqString(ctx.params, 'target');
+    const v = await View.read(ctx);
+    return { type: 'agent_info', agent: v.agentInfo(v.agent(target)) };
+  },
+
+  async 'agent.read'(ctx) {
+    const target = reqString(ctx.params, 'target');
+    const v = await View.read(ctx);
+    const w = v.agent(target);
+    return methods['pane.read']!({ ...ctx, params: { ...ctx.params, pane_id: w.id } });
+  },
+
+  async 'agent.send_keys'(ctx) {
+    const target = reqString(ctx.params, 'target');
+    const v = await View.read(ctx);
+    const w = v.agent(target);
+    return methods['pane.send_keys']!({ ...ctx, params: { ...ctx.params, pane_id: w.id } });
+  },
+
+  async 'agent.wait'(ctx) {
+    const target = reqString(ctx.params, 'target');
+    const timeout = waitTimeout(ctx.params);
+    const until = field(ctx.params, 'until');
+    if (until !== undefined && until !== null && (!Array.isArray(until) || until.some((u) => typeof u !== 'string' || !(u in STATUS_STATES)))) {
+      throw new HerdrError('invalid_request', 'invalid `until`: expected statuses of working, blocked, idle, done');
+    }
+    const v = await View.read(ctx);
+    const w = v.agent(target);
+    const states = Array.isArray(until) ? [...new Set((until as string[]).flatMap((u) => STATUS_STATES[u]!))] : undefined;
+    const r = await call<{ state: string; waited_ms: number }>(ctx, 'wait-for', { condition: 'agent-state', window: w.id, ...(states ? { until: states } : {}), ...(timeout !== undefined ? { timeout } : {}) });
+    return { type: 'agent_status', pane_id: herdrPaneId(w.session_id, w.id), agent_status: herdrStatus(r.state), waited_ms: r.waited_ms };
+  },
+
+  async 'agent.rename'(ctx) {
+    const target = reqString(ctx.params, 'target');
+    const name = optString(ctx.params, 'name', 128);
+    const v = await View.read(ctx);
+    const w = v.agent(target);
+    // No name clears it: the pane takes its program's name back.
+    await call(ctx, 'set-window', { window: w.id, name: name || basename(w.command?.[0] ?? '') || 'shell' });
+    const after = await View.read(ctx);
+    return { type: 'agent_info', agent: after.agentInfo(after.pane(w.id)) };
+  },
+
+  async 'agent.explain'(ctx) {
+    const target = reqString(ctx.params, 'target');
+    const v = await View.read(ctx);
+    const w = v.agent(target);
+    // tuios's detector's report for the pane, not herdr's.
+    const explain = await call(ctx, 'explain-agent-detect', { window: w.id });
+    return { type: 'agent_explain', pane_id: herdrPaneId(w.session_id, w.id), explain };
+  },
+
+  // tuios reads no herdr config.toml and reads its own when the file changes: nothing to reload.
+  'server.reload_config': () => ({
+    type: 'config_reload',
+    status: 'applied',
+    diagnostics: ['tuios does not read herdr\'s config.toml; its own config is read again when the file changes'],
+  }),
+
+  // tuios shows none of herdr's release notes or announcements, so none is current.
+  'release_notes.dismiss': () => {
+    throw new HerdrError('stale_release_notes', 'no release notes are current');
+  },
+  'product_announcement.dismiss': () => {
+    throw new HerdrError('stale_announcement', 'no announcement is current');
+  },
 };
+
+/** herdr's statuses an agent.wait ends on, as tuios's states. */
+const STATUS_STATES: Record<string, string[]> = { working: ['working'], blocked: ['needs_input'], idle: ['idle'], done: ['done', 'errored'] };
+
+/** pane.focus and agent.focus: select-window, which needs admin here as every focus does. */
+function focusPane(param: 'pane_id' | 'target'): Method {
+  return async (ctx) => {
+    const id = reqString(ctx.params, param);
+    const v = await View.read(ctx);
+    const w = param === 'pane_id' ? v.pane(id) : v.agent(id);
+    try {
+      enforce(ctx.svc, ctx.caller, { verb: param === 'pane_id' ? 'pane.focus' : 'agent.focus', access: 'admin', target: ctx.svc.model.windows.get(w.id) ?? null });
+    } catch (e) {
+      if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
+      throw e;
+    }
+    await call(ctx, 'select-window', { window: w.id });
+    const after = await View.read(ctx);
+    return { type: 'pane_info', pane: after.paneInfo(after.pane(w.id)) };
+  };
+}
 
 /** The bracketed paste markers a tool put around its own text. */
 export function stripPasteMarkers(text: string): string {
@@ -423,21 +634,14 @@ const UNSUPPORTED = new Set([
  * lands here it answers `unsupported`, as a method tuios does not answer does.
  */
 const HERDR_METHODS = new Set([
-  'session.snapshot',
   'workspace.focus',
   'workspace.report_metadata',
-  'tab.get',
   'tab.create',
   'tab.rename',
   'tab.focus',
   'tab.move',
   'tab.close',
-  'pane.current',
-  'pane.layout',
-  'pane.send_input',
-  'pane.focus',
   'pane.split',
-  'pane.wait_for_output',
   'pane.process_info',
   'pane.neighbor',
   'pane.edges',
@@ -451,23 +655,12 @@ const HERDR_METHODS = new Set([
   'pane.release_agent',
   'pane.report_metadata',
   'pane.clear_agent_authority',
-  'agent.list',
-  'agent.get',
-  'agent.read',
-  'agent.send_keys',
-  'agent.focus',
-  'agent.wait',
   'agent.start',
   'agent.prompt',
-  'agent.rename',
-  'agent.explain',
   'notification.show',
   'client.window_title.set',
   'client.window_title.clear',
   'server.agent_manifests',
-  'server.reload_config',
-  'release_notes.dismiss',
-  'product_announcement.dismiss',
   'worktree.list',
   'worktree.create',
   'worktree.open',

@@ -157,7 +157,7 @@ export class HerdrSocket {
       id = req.id;
       const method = methodFor(req.method);
       if (signal.aborted) return null;
-      const result = await method({ svc: this.svc, caller, params: req.params });
+      const result = await method({ svc: this.svc, caller, params: req.params, signal });
       return { id, result };
     } catch (e) {
       if (id === null) id = idOf(line);
