@@ -216,14 +216,44 @@ export class Checkpoints {
     const maxBytes = o.maxUntrackedBytes ?? MAX_UNTRACKED_FILE_BYTES;
     let c = this.cache.get(windowId);
     if (c && c.dir !== dir) c = undefined;
-    // The quick look: nothing differs from the private index (the last checkpoint), so no checkpoint.
-    if (c && !forRestore && c.latest && existsSync(c.index) && statKey(c.userIndexPath) === c.userIndex) {
-      const r = await git(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard'], { cwd: c.top, signal, env: { GIT_INDEX_FILE: c.index }, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
-      const known = new Set(c.skipped.map((s) => s.path));
-      const changed = r.stdout.toString('utf8').split('\0').filter((p) => p && !known.has(p));
-      if (changed.length === 0 && (await stillSkipped(c.top, c.skipped, maxBytes))) return { checkpoint: null, latest: c.latest, skipped: c.skipped, pruned: [] };
+    let built: { cache: WindowCache; tree: string; head: string | null } | null = null;
+    // The quick look: what differs from the private index (the last checkpoint). Nothing: no
+    // checkpoint. Else those paths alone go into it.
+    if (c && c.latest && existsSync(c.index) && statKey(c.userIndexPath) === c.userIndex) {
+      const cache = c;
+      const env = { GIT_INDEX_FILE: cache.index };
+      // -t tags each path: `C ` changed, `R ` removed, `? ` untracked.
+      const r = await git(['ls-files', '-z', '-t', '--modified', '--deleted', '--others', '--exclude-standard'], { cwd: cache.top, signal, env, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+      const known = new Set(cache.skipped.map((s) => s.path));
+      const tracked = new Set<string>();
+      const untracked: string[] = [];
+      for (const e of r.stdout.toString('utf8').split('\0')) {
+        const p = e.slice(2);
+        if (!p || known.has(p)) continue;
+        if (e.startsWith('?')) untracked.push(p);
+        else tracked.add(p);
+      }
+      const changed = [...tracked, ...untracked];
+      if (changed.length === 0 && (await stillSkipped(cache.top, cache.skipped, maxBytes))) {
+        if (!forRestore) return { checkpoint: null, latest: cache.latest, skipped: cache.skipped, pruned: [] };
+      }
+      if (changed.length && (await stillSkipped(cache.top, cache.skipped, maxBytes))) {
+        const sized = await sizeFilter(cache.top, untracked, maxBytes, cache.skipped);
+        sized.take.push(...tracked);
+        try {
+          const [head] = await Promise.all([
+            headOf(cache.top, signal),
+            git(['update-index', '--add', '--remove', '-z', '--stdin'], { cwd: cache.top, env, signal, input: sized.take.join('\0') + '\0', timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS }),
+          ]);
+          const tree = await gitText(['write-tree'], { cwd: cache.top, env, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+          cache.skipped = sized.skipped;
+          built = { cache, tree, head };
+        } catch {
+          built = null; // a file became a folder, or the like: the whole look below
+        }
+      }
     }
-    const built = await this.build(dir, windowId, c, maxBytes, signal);
+    if (!built) built = await this.build(dir, windowId, c, maxBytes, signal);
     c = built.cache;
     const refs = await listRefs(c.top, windowId, signal);
     const latest = refs[refs.length - 1] ?? null;
@@ -257,7 +287,7 @@ export class Checkpoints {
     const timeoutMs = CHECKPOINT_GIT_TIMEOUT_MS;
     const top = prev?.top ?? (await topOf(dir, signal));
     const userIndexPath = prev?.userIndexPath ?? resolve(top, await gitText(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: top, signal, timeoutMs }));
-    const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1], timeoutMs })).stdout.toString().trim() || null;
+    const head = await headOf(top, signal);
     await mkdir(this.cacheDir, { recursive: true, mode: 0o700 });
     const index = join(this.cacheDir, `${windowId}.index`);
     const env = { GIT_INDEX_FILE: index };
@@ -280,20 +310,7 @@ export class Checkpoints {
     }
     await git(['add', '--update', '--', '.'], { cwd: top, env, signal, timeoutMs });
     const others = (await git(['ls-files', '-z', '--others', '--exclude-standard'], { cwd: top, env, signal, timeoutMs })).stdout.toString('utf8').split('\0').filter((p) => p && !p.endsWith('/'));
-    const take: string[] = [];
-    const skipped: Skipped[] = [];
-    for (const p of others) {
-      let st;
-      try {
-        st = await lstat(join(top, p));
-      } catch {
-        continue; // gone since it was listed
-      }
-      if (st.isDirectory()) continue; // a nested repository
-      if (st.size > maxBytes) skipped.push({ path: p, bytes: st.size });
-      else if (take.length >= CHECKPOINT_MAX_UNTRACKED_FILES) skipped.push({ path: p, bytes: null });
-      else take.push(p);
-    }
+    const { take, skipped } = await sizeFilter(top, others, maxBytes, []);
     if (take.length) await git(['add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: top, env, signal, input: take.join('\0'), timeoutMs });
     const tree = await gitText(['write-tree'], { cwd: top, env, signal, timeoutMs });
     const cache: WindowCache = { top, dir, index, userIndex, userIndexPath, latest: prev?.latest ?? null, skipped };
@@ -357,6 +374,38 @@ export class Checkpoints {
       kept: saved.skipped.slice(0, CHECKPOINT_REPORT_PATHS),
     };
   }
+}
+
+async function headOf(top: string, signal?: AbortSignal): Promise<string | null> {
+  return (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1], timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS })).stdout.toString().trim() || null;
+}
+
+/**
+ * The paths to save, less untracked files past the size limit or the count. A path that is gone
+ * goes through (its entry is removed); `before` is what was left out already (they count).
+ */
+async function sizeFilter(top: string, paths: string[], maxBytes: number, before: Skipped[]): Promise<{ take: string[]; skipped: Skipped[] }> {
+  const take: string[] = [];
+  const listed = new Set(paths);
+  const skipped: Skipped[] = before.filter((s) => !listed.has(s.path));
+  let fresh = 0;
+  for (const p of paths) {
+    let st;
+    try {
+      st = await lstat(join(top, p));
+    } catch {
+      take.push(p); // gone: its entry goes
+      continue;
+    }
+    if (st.isDirectory()) continue; // a nested repository
+    if (st.size > maxBytes) skipped.push({ path: p, bytes: st.size });
+    else if (fresh >= CHECKPOINT_MAX_UNTRACKED_FILES) skipped.push({ path: p, bytes: null });
+    else {
+      fresh++;
+      take.push(p);
+    }
+  }
+  return { take, skipped };
 }
 
 /** True while every file left out last time is still one that would be left out (and is there). */
