@@ -1,7 +1,7 @@
 // The config.toml schema. Every section is here with its defaults; a key the schema does not
 // know is a warning that names it, a value of the wrong type keeps the last good config.
 import { z } from 'zod';
-import { DEFAULT_SCROLLBACK_LINES, HOLD_SECONDS_DEFAULT, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, MAX_SCROLLBACK_LINES } from '../limits.js';
+import { CHECKPOINT_KEEP_DEFAULT, CHECKPOINT_KEEP_MAX, CHECKPOINT_KEEP_MIN, MAX_UNTRACKED_FILE_BYTES, DEFAULT_SCROLLBACK_LINES, HOLD_SECONDS_DEFAULT, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, MAX_SCROLLBACK_LINES } from '../limits.js';
 import { compilePattern } from '../re.js';
 
 const daemon = z
@@ -64,6 +64,16 @@ const agents = z
       .object({
         /** Messages a pane's delivery queue holds. */
         max: z.number().int().min(1).max(64).default(8),
+      })
+      .prefault({}),
+    checkpoints: z
+      .object({
+        /** Save the work tree of an agent's pane at the end of each turn (spec: Turn checkpoints). */
+        enabled: z.boolean().default(true),
+        /** Checkpoints kept per pane; the oldest go first. */
+        keep: z.number().int().min(CHECKPOINT_KEEP_MIN).max(CHECKPOINT_KEEP_MAX).default(CHECKPOINT_KEEP_DEFAULT),
+        /** An untracked file larger than this many MB is never read (not saved, not diffed). */
+        max_untracked_mb: z.number().min(0).max(4096).default(MAX_UNTRACKED_FILE_BYTES / 1024 / 1024),
       })
       .prefault({}),
     mail: z

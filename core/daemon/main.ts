@@ -50,6 +50,7 @@ import { HOSTED_PANE_STREAM, HostedPane } from '../hosts/hosted-pane.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { StreamKinds } from '../hosts/streams.js';
+import { CheckpointService } from '../git/checkpoint-service.js';
 
 export interface DaemonArgs {
   foreground: boolean;
@@ -209,6 +210,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   // call made before the services exist cannot happen (the socket listens after).
   const queue = new DeliveryQueue({ bus, model, agents, manifests, config, inbox, mail, log, enforce: (caller, o) => enforce(svc, caller, o) });
   agents.addInfo((w) => ({ queued: queue.count(w) }));
+  const checkpoints = new CheckpointService({ bus, model, agents, config, log, cacheDir: join(paths.stateDir, 'checkpoints') });
   const hook = new AfterStateHook(bus, model, log, () => ({ command: config.current.hooks.after_agent_state ?? null, timeoutMs: config.current.hooks.timeout_ms }), baseEnv);
 
   const svc: Services = {
@@ -300,6 +302,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     snapshot.dispose();
     snapshot.saveNow();
     hook.dispose();
+    checkpoints.dispose();
     asks.dispose();
     queue.dispose();
     fleet.dispose();

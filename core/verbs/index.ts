@@ -24,6 +24,7 @@ import { resolvePane, reportAgentActivity } from './hooks.js';
 import { requestApproval, replyApproval, releaseApproval } from './approvals.js';
 import { resumeAgent } from './resume.js';
 import { listVerbs, serverInfo, killServer, sshHostKey } from './server.js';
+import { listCheckpoints, checkpointDiff, restoreCheckpoint } from './checkpoints.js';
 import { restrictConnection } from './restrict.js';
 
 export const allVerbs: VerbDef[] = [
@@ -90,4 +91,7 @@ export const allVerbs: VerbDef[] = [
   killServer,
   sshHostKey,
   restrictConnection,
+  listCheckpoints,
+  checkpointDiff,
+  restoreCheckpoint,
 ];

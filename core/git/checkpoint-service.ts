@@ -1,0 +1,105 @@
+// When checkpoints are taken (spec: Turn checkpoints): at the end of a turn, as the state machine
+// says it, never on a timer. A pane that goes from `working` to `done`, `idle` or `needs_input`,
+// or to `unknown` at the end of a counted turn (its completion_seq went up), gets its work tree
+// saved, when its folder is in a git work tree, it runs on this machine and [agents.checkpoints]
+// is on. The git work runs off the event path, one checkpoint at a time (core/git/checkpoints.ts).
+import type { Bus } from '../bus.js';
+import type { Model } from '../model/model.js';
+import type { Window } from '../model/window.js';
+import type { AgentStore, AgentStateEvent } from '../agent-state/store.js';
+import type { ConfigStore } from '../config/config.js';
+import type { Logger } from '../log.js';
+import { TuiosError } from '../errors.js';
+import { Checkpoints, type CheckpointOptions, type TakeResult } from './checkpoints.js';
+
+export interface CheckpointDeps {
+  bus: Bus;
+  model: Model;
+  agents: AgentStore;
+  config: ConfigStore;
+  log: Logger;
+  /** Where the panes' private indexes live (under the state folder). */
+  cacheDir: string;
+}
+
+const services = new WeakMap<Bus, CheckpointService>();
+
+export class CheckpointService {
+  readonly store: Checkpoints;
+  private readonly subs: Array<{ dispose(): void }> = [];
+  /** completion_seq last seen per pane: a rise with `unknown` is a counted turn's end. */
+  private readonly seqs = new Map<string, number>();
+  private disposed = false;
+  private readonly ctl = new AbortController();
+
+  constructor(private readonly deps: CheckpointDeps) {
+    this.store = new Checkpoints(deps.cacheDir);
+    services.set(deps.bus, this);
+    this.subs.push(deps.bus.on('agent-state', (ev) => this.onState(ev)));
+    this.subs.push(
+      deps.bus.on('window-closed', (ev) => {
+        this.seqs.delete(ev.window_id);
+        void this.store.forget(ev.window_id);
+      }),
+    );
+  }
+
+  /** The service the daemon built on this bus (the verbs reach it so). */
+  static of(bus: Bus): CheckpointService | null {
+    return services.get(bus) ?? null;
+  }
+
+  get enabled(): boolean {
+    const c = this.deps.config.current;
+    return c.agents.enabled && c.agents.checkpoints.enabled;
+  }
+
+  options(signal?: AbortSignal): CheckpointOptions {
+    const c = this.deps.config.current.agents.checkpoints;
+    return { keep: c.keep, maxUntrackedBytes: Math.floor(c.max_untracked_mb * 1024 * 1024), signal };
+  }
+
+  /** The folder a pane's checkpoints are read in: where its shell is. Refused for a pane on another machine. */
+  dirOf(w: Window): string {
+    if (w.host) throw new TuiosError('unsupported', `The pane ${w.name || w.id.slice(0, 12)} runs on ${w.host}: checkpoints of a pane on another machine are not available here.`, `Attach to ${w.host} to use them.`);
+    return w.currentCwd();
+  }
+
+  private onState(ev: AgentStateEvent): void {
+    const before = this.seqs.get(ev.window_id) ?? 0;
+    this.seqs.set(ev.window_id, ev.completion_seq);
+    const ended = ev.old_state === 'working' && (ev.state === 'done' || ev.state === 'idle' || ev.state === 'needs_input' || (ev.state === 'unknown' && ev.completion_seq > before));
+    if (!ended || this.disposed || !this.enabled) return;
+    const w = this.deps.model.windows.get(ev.window_id);
+    if (!w || w.host) return;
+    // After this turn of the event loop: the report that ended the turn is handled first.
+    setImmediate(() => void this.take(w, ev));
+  }
+
+  private async take(w: Window, ev: AgentStateEvent): Promise<TakeResult | null> {
+    if (this.disposed) return null;
+    let dir: string;
+    try {
+      dir = this.dirOf(w);
+    } catch {
+      return null;
+    }
+    try {
+      const r = await this.store.take(dir, w.id, { kind: 'turn', turn: ev.completion_seq || null, state: ev.state, label: ev.message }, this.options(this.ctl.signal));
+      if (r.checkpoint) this.deps.log.debug('checkpoint taken', { window_id: w.id, n: r.checkpoint.n, skipped: r.skipped.length, pruned: r.pruned.length });
+      return r;
+    } catch (e) {
+      if (e instanceof TuiosError && e.code === 'not_repo') return null; // not in a work tree: nothing to save
+      const error = e instanceof Error ? e.message : String(e);
+      this.deps.log.warn('checkpoint not taken', { window_id: w.id, error });
+      return null;
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.ctl.abort();
+    for (const s of this.subs) s.dispose();
+    services.delete(this.deps.bus);
+  }
+}
