@@ -3,6 +3,7 @@
 // its own event shapes to `EventMap` by declaration merging, so no god type file lists them all.
 import type { Logger } from './log.js';
 import { nullLogger } from './log.js';
+import { EVENTS_REPLAY_KEPT } from './limits.js';
 
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface EventMap {}
@@ -29,6 +30,8 @@ export class Bus {
    */
   private readonly pending: BusEvent[] = [];
   private delivering = false;
+  /** The last EVENTS_REPLAY_KEPT events, oldest first, for a subscriber that resumes (since). */
+  private readonly recent: BusEvent[] = [];
 
   constructor(private readonly log: Logger = nullLogger) {}
 
@@ -40,6 +43,8 @@ export class Bus {
   publish<K extends EventName>(type: K, body: EventMap[K]): BusEvent<K> {
     const ev = { type, seq: ++this.seq, ts: Date.now(), ...body } as unknown as BusEvent<K>;
     this.pending.push(ev as BusEvent);
+    this.recent.push(ev as BusEvent);
+    if (this.recent.length > EVENTS_REPLAY_KEPT) this.recent.shift();
     if (this.delivering) return ev;
     this.delivering = true;
     try {
@@ -60,6 +65,16 @@ export class Bus {
         this.log.error('event listener threw', { event: ev.type, error: String(e) });
       }
     }
+  }
+
+  /**
+   * The kept events after `seq`, and whether they are all of them (false when some after it were
+   * published and are no longer kept).
+   */
+  since(seq: number): { events: BusEvent[]; complete: boolean } {
+    const events = this.recent.filter((e) => e.seq > seq);
+    const oldest = this.recent[0]?.seq ?? this.seq + 1;
+    return { events, complete: seq >= this.seq || oldest <= seq + 1 };
   }
 
   subscribe(fn: Listener): Disposable {

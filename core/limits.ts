@@ -10,6 +10,13 @@ export const MAX_CONNECTIONS_PER_PROCESS = 64;
 /** Bytes queued to a subscriber's socket before it is declared too slow and gets `events_lost`. */
 export const SUBSCRIBER_MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Events the bus keeps for a subscriber that resumes after a sequence (`subscribe --since`,
+ * `tuios_events` with last_seq): a few minutes of a busy fleet. Older ones are gone, and a resume
+ * from before them says `events_lost`.
+ */
+export const EVENTS_REPLAY_KEPT = 2000;
+
 /** Default scrollback per pane, in lines. */
 export const DEFAULT_SCROLLBACK_LINES = 5000;
 /** Upper bound on a configured scrollback: 100k lines of 200 columns is ~240 MB in xterm's buffer. */

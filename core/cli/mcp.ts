@@ -96,29 +96,45 @@ function answer(tool: McpTool, result: unknown, printed: string): ToolAnswer {
   return { content: [{ type: 'text', text: tool.data ? fenceData(text) : text }], structuredContent: structured };
 }
 
+/** The first result of subscribe. */
+interface Subscribed {
+  subscribed: true;
+  boot_id: string;
+  last_seq: number;
+  restarted?: boolean;
+  events_lost?: boolean;
+}
+
 /**
  * tuios_events: the server's one subscription, held between calls; each call answers the events
- * that came since the last one, with the boot id and the last sequence. Its buffer is bounded by
- * what the daemon lets a subscriber fall behind; past it the oldest go and `events_lost` says so.
+ * that came since the last one, with the boot id and the last sequence to resume from. Its buffer
+ * is bounded by what the daemon lets a subscriber fall behind; past it the oldest go and
+ * `events_lost` says so.
  */
 class EventFeed {
   private events: Array<{ ev: unknown; bytes: number }> = [];
   private bytes = 0;
-  private lost = false;
+  private lost: boolean;
+  private restarted: boolean;
   closed = false;
   private endError: { code: string; message: string } | null = null;
-  lastSeq = 0;
+  /** Every event up to here was answered (or was before the subscription began). */
+  lastSeq: number;
+  readonly bootId: string;
 
   constructor(
     readonly key: string,
     readonly client: RpcClient,
-    readonly first: { subscribed: true; boot_id: string; last_seq: number },
+    first: Subscribed,
   ) {
     this.lastSeq = first.last_seq;
+    this.bootId = first.boot_id;
+    this.lost = !!first.events_lost;
+    this.restarted = !!first.restarted;
   }
 
   push(ev: unknown): void {
-    const e = ev as { type?: string; seq?: unknown; error?: { code: string; message: string } };
+    const e = ev as { type?: string; error?: { code: string; message: string } };
     if (e.type === 'stream-error' || e.type === 'stream-closed') {
       this.closed = true;
       if (e.error) this.endError = e.error;
@@ -134,18 +150,22 @@ class EventFeed {
     }
   }
 
-  drain(): Record<string, unknown> {
-    const events = this.events.map((x) => x.ev);
+  /** The events held, less those at or before `since`; the caller has them. */
+  drain(since?: number): Record<string, unknown> {
+    const seqOf = (ev: unknown) => (ev as { seq?: unknown }).seq;
+    const events = this.events.map((x) => x.ev).filter((ev) => since === undefined || !(typeof seqOf(ev) === 'number' && (seqOf(ev) as number) <= since));
     this.events = [];
     this.bytes = 0;
     for (const ev of events) {
-      const seq = (ev as { seq?: unknown }).seq;
+      const seq = seqOf(ev);
       if (typeof seq === 'number' && seq > this.lastSeq) this.lastSeq = seq;
     }
-    const out: Record<string, unknown> = { ...this.first, last_seq: this.lastSeq, events };
+    const out: Record<string, unknown> = { subscribed: true, boot_id: this.bootId, last_seq: this.lastSeq, events };
+    if (this.restarted) out.restarted = true;
     if (this.lost) out.events_lost = true;
     if (this.closed) out.stream_ended = this.endError ?? true;
     this.lost = false;
+    this.restarted = false;
     return out;
   }
 }
@@ -215,21 +235,29 @@ export async function mcpCommand(args: string[]): Promise<number> {
     }
   }
 
+  /**
+   * A call with last_seq (`since`) and boot_id resumes: from the held subscription when it has
+   * answered nothing after since yet, else from the daemon's kept events on a new one (after a
+   * daemon restart, the answer says restarted and starts from now).
+   */
   async function events(tool: McpTool, params: Record<string, unknown>): Promise<ToolAnswer> {
     const key = JSON.stringify([params.types ?? null, params.session ?? null]);
-    if (!feed || feed.key !== key || feed.closed) {
+    const since = typeof params.since === 'number' ? params.since : undefined;
+    const boot = typeof params.boot_id === 'string' ? params.boot_id : undefined;
+    const held = feed && feed.key === key && !feed.closed && (boot === undefined || boot === feed.bootId) && (since === undefined || since >= feed.lastSeq);
+    if (!held) {
       feed?.client.close();
       feed = null;
       const client = await connect();
       let early: unknown[] = [];
       let f: EventFeed | null = null;
-      const first = await client.stream<{ subscribed: true; boot_id: string; last_seq: number }>(tool.verb, params, (ev) => (f ? f.push(ev) : early.push(ev)));
+      const first = await client.stream<Subscribed>(tool.verb, params, (ev) => (f ? f.push(ev) : early.push(ev)));
       f = new EventFeed(key, client, first);
       for (const ev of early) f.push(ev);
       early = [];
       feed = f;
     }
-    return answer(tool, feed.drain(), '');
+    return answer(tool, feed!.drain(since), '');
   }
 
   async function call(tool: McpTool, params: Record<string, unknown>): Promise<ToolAnswer> {

@@ -26,9 +26,17 @@ export const subscribe = defineVerb({
   params: z.object({
     types: z.array(z.string().max(64)).max(64).optional().describe('Event types to receive (default: all)'),
     session: z.string().max(300).optional().describe('Only events about this session'),
+    since: z.number().int().min(0).optional().describe('Resume after this sequence (an earlier last_seq): the kept events after it come first'),
+    boot_id: z.string().max(64).optional().describe('The boot_id that since is from: from another daemon start, since is ignored and restarted says so'),
   }),
   // The first result; each event follows on a line of its own.
-  result: z.object({ subscribed: z.literal(true), boot_id: z.string(), last_seq: z.number().int() }),
+  result: z.object({
+    subscribed: z.literal(true),
+    boot_id: z.string(),
+    last_seq: z.number().int(),
+    restarted: z.boolean().optional().describe('boot_id named another daemon start: nothing from it is resumed'),
+    events_lost: z.boolean().optional().describe('Some events after since are no longer kept: read the state again'),
+  }),
   print: 'fields',
   run(ctx) {
     const { svc, params } = ctx;
@@ -36,11 +44,23 @@ export const subscribe = defineVerb({
     const only = params.session ? svc.model.findSession(params.session).id : null;
     // A pane without admin hears only the sessions it may read.
     const may = readableSessions(svc, ctx.caller);
-    const sub = svc.bus.subscribe((ev: BusEvent) => {
-      if (!match(ev.type)) return;
+    const wanted = (ev: BusEvent): boolean => {
+      if (!match(ev.type)) return false;
       const sid = (ev as { session_id?: string | null }).session_id;
-      if (only && sid !== undefined && sid !== only) return;
-      if (typeof sid === 'string' && !may(sid)) return;
+      if (only && sid !== undefined && sid !== only) return false;
+      return !(typeof sid === 'string' && !may(sid));
+    };
+    // A resume: the kept events after `since` of this daemon start go out first, in order (the
+    // handler runs to its end before anything else is published, so none is missed or doubled).
+    const restarted = params.boot_id !== undefined && params.boot_id !== svc.bootId;
+    let lost = false;
+    if (params.since !== undefined && !restarted) {
+      const { events, complete } = svc.bus.since(params.since);
+      lost = !complete;
+      for (const ev of events) if (wanted(ev)) ctx.emit(ev);
+    }
+    const sub = svc.bus.subscribe((ev: BusEvent) => {
+      if (!wanted(ev)) return;
       if (ctx.signal.aborted) return;
       ctx.emit(ev);
       if (ctx.pendingBytes() > SUBSCRIBER_MAX_PENDING_BYTES) {
@@ -50,6 +70,6 @@ export const subscribe = defineVerb({
       }
     });
     ctx.signal.addEventListener('abort', () => sub.dispose());
-    return { subscribed: true as const, boot_id: svc.bootId, last_seq: svc.bus.lastSeq };
+    return { subscribed: true as const, boot_id: svc.bootId, last_seq: svc.bus.lastSeq, ...(restarted ? { restarted } : {}), ...(lost ? { events_lost: true } : {}) };
   },
 });

@@ -185,4 +185,35 @@ test('tuios_events: the boot id and last sequence subscribe answers, then the ev
   assert.ok(seen.every((e) => e.type.startsWith('window-') && e.seq > first.last_seq));
 });
 
+// Last: it restarts the daemon.
+test('tuios_events resumes from last_seq and boot_id: from the daemon\'s kept events, and after a restart it says so', async () => {
+  const types = ['window-created'];
+  const c1 = await mcp(['--scope', 'all']);
+  const r1 = await ok(c1, 'tuios_events', { types });
+  await d.ok(['new-window', '-s', 'mcp', 'resume-a']);
+  // A new server holds no subscription: the daemon replays what came after last_seq.
+  const c2 = await mcp(['--scope', 'all']);
+  const r2 = await ok(c2, 'tuios_events', { types, since: r1.last_seq, boot_id: r1.boot_id });
+  assert.ok(r2.events.some((e: { name: string }) => e.name === 'resume-a'), JSON.stringify(r2));
+  assert.not.ok(r2.restarted);
+  assert.not.ok(r2.events_lost);
+  assert.ok(r2.last_seq > r1.last_seq);
+  // Resuming from the new last_seq doubles nothing.
+  const r3 = await ok(c2, 'tuios_events', { types, since: r2.last_seq, boot_id: r2.boot_id });
+  assert.not.ok(r3.events.some((e: { name: string }) => e.name === 'resume-a'));
+  // The daemon restarts: the old boot id is told apart, nothing of it resumed.
+  await d.call('kill-server').catch(() => undefined);
+  await waitFor(async () => !(await d.answers()), { timeout: 15_000, what: 'the daemon to stop' });
+  await d.waitExit();
+  await d.spawn();
+  const info = await d.call<{ boot_id: string }>('server-info');
+  const r4 = await waitFor(async () => {
+    const r = await ok(c2, 'tuios_events', { types, since: r3.last_seq, boot_id: r3.boot_id });
+    return r.boot_id === info.boot_id ? r : null;
+  }, { timeout: 15_000, what: 'tuios_events on the new daemon start' });
+  assert.is.not(r4.boot_id, r1.boot_id);
+  assert.is(r4.restarted, true);
+  assert.equal(r4.events, []);
+});
+
 test.run();
