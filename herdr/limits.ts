@@ -12,3 +12,7 @@ export const HERDR_READ_DEFAULT_LINES = 80;
 export const HERDR_READ_MAX_LINES = 1000;
 /** An id, a label or a method name longer than this is bad input, answered before any lookup. */
 export const HERDR_ID_MAX = 300;
+/** The seq marks kept per pane: one per report source, the oldest dropped past this. */
+export const HERDR_MAX_SOURCES_PER_PANE = 32;
+/** A blocked report's message is cut to this (the length a reported message is cut to in core). */
+export const HERDR_MESSAGE_MAX = 4096;

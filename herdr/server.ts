@@ -11,7 +11,8 @@ import { readPeer, type Caller } from '../core/rpc/caller.js';
 import { LineSplitter } from '../core/rpc/framing.js';
 import { toErrorBody } from '../core/errors.js';
 import { MAX_CONNECTIONS_PER_PROCESS, MAX_LINE_BYTES } from '../core/limits.js';
-import { HerdrError, methodFor, type Params } from './methods.js';
+import { HerdrError, methodFor, type MethodContext, type Params } from './methods.js';
+import { reportMethods } from './reports.js';
 import { HERDR_ID_MAX } from './limits.js';
 
 export function herdrSocketPath(verbSocket: string): string {
@@ -155,7 +156,8 @@ export class HerdrSocket {
     try {
       const req = parseRequest(line);
       id = req.id;
-      const method = methodFor(req.method);
+      const report = Object.hasOwn(reportMethods, req.method) ? (reportMethods as Record<string, (ctx: MethodContext) => Promise<Record<string, unknown>>>)[req.method] : undefined;
+      const method = report ?? methodFor(req.method);
       if (signal.aborted) return null;
       const result = await method({ svc: this.svc, caller, params: req.params, signal });
       return { id, result };

@@ -1,0 +1,160 @@
+// herdr's pane state protocol (spec: herdr's pane state protocol): the reports an agent sends to
+// herdr set the pane's state through set-agent-state, with herdr's seq marks and herdr's rule of
+// who may report for which pane. A client written from the spec's tables, against a real daemon.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestDaemon } from '../helpers/daemon.js';
+import { waitFor } from '../helpers/wait.js';
+import { herdrErr, herdrOk } from '../helpers/herdr-client.js';
+
+let d: TestDaemon;
+let sock: string;
+let client: string;
+
+interface Win {
+  id: string;
+  name: string;
+  session_id: string;
+}
+interface AgentState {
+  state: string;
+  kind: string;
+  message: string;
+  source: string | null;
+  harness_id: string | null;
+  agent_session_id: string | null;
+}
+
+async function win(name: string): Promise<Win> {
+  return (await d.json<{ windows: Win[] }>(['list-windows'])).windows.find((w) => w.name === name)!;
+}
+const paneId = (w: Win) => `w${w.session_id.slice(0, 12)}:p${w.id.slice(0, 12)}`;
+const stateOf = (name: string) => d.json<AgentState>(['get-agent-state', '-w', name]);
+let seq = 0;
+const report = (w: Win, state: string, extra: Record<string, unknown> = {}) =>
+  herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'crush', agent: 'Crush', state, seq: ++seq, ...extra });
+
+const CLIENT = `
+const net = require('node:net');
+const fs = require('node:fs');
+const [method, params, file] = process.argv.slice(2);
+const s = net.connect(process.env.HERDR_SOCKET_PATH);
+let out = '';
+s.setEncoding('utf8');
+s.on('data', (x) => (out += x));
+s.on('close', () => fs.writeFileSync(file, out));
+s.write(JSON.stringify({ id: 1, method, params: JSON.parse(params) }) + '\\n');
+`;
+let runs = 0;
+async function inPane(window: string, method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: { code: string } }> {
+  const file = join(d.home, `answer-${++runs}.json`);
+  await d.ok(['send-text', '-w', window, '--submit', `${process.execPath} ${client} ${method} '${JSON.stringify(params)}' ${file}`]);
+  return waitFor(() => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null), { what: `the answer to ${method}` });
+}
+
+test.before(async () => {
+  d = await TestDaemon.start();
+  sock = `${d.socket}.herdr`;
+  client = join(d.home, 'client.cjs');
+  writeFileSync(client, CLIENT);
+  await d.ok(['new-session', 'rep', '-n', 'agent', 'cat']);
+  await d.ok(['new-window', '-s', 'rep', 'other', 'cat']);
+  await d.ok(['new-window', '-s', 'rep', 'sh1', 'sh']);
+});
+
+test.after(async () => {
+  await d.stop();
+});
+
+test('state working: working, source report, the harness tuios\'s id for the agent', async () => {
+  const w = await win('agent');
+  assert.equal(await report(w, 'working'), { type: 'ok' });
+  const s = await stateOf('agent');
+  assert.equal([s.state, s.source, s.harness_id], ['working', 'report', 'crush']);
+});
+
+test('state blocked: needs_input with the message; for Crush, Permission or no message is an approval, anything else a question', async () => {
+  const w = await win('agent');
+  await report(w, 'blocked', { message: 'Permission required: bash touch x' });
+  let s = await stateOf('agent');
+  assert.equal([s.state, s.kind, s.message], ['needs_input', 'approval', 'Permission required: bash touch x']);
+  await report(w, 'working');
+  await report(w, 'blocked');
+  s = await stateOf('agent');
+  assert.equal([s.state, s.kind], ['needs_input', 'approval']);
+  await report(w, 'working');
+  await report(w, 'blocked', { message: 'Which model?' });
+  s = await stateOf('agent');
+  assert.equal([s.state, s.kind], ['needs_input', 'question']);
+});
+
+test('state idle: done after working or needs_input, idle otherwise; state unknown changes nothing', async () => {
+  const w = await win('agent');
+  await report(w, 'idle');
+  assert.is((await stateOf('agent')).state, 'done');
+  await report(w, 'unknown');
+  assert.is((await stateOf('agent')).state, 'done');
+  const o = await win('other');
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(o), source: 'x', agent: 'Crush', state: 'idle', seq: 1 });
+  assert.is((await stateOf('other')).state, 'idle');
+});
+
+test('a report whose seq is not above the last from its source is dropped without an error; another source has its own mark', async () => {
+  const w = await win('agent');
+  await report(w, 'working');
+  assert.equal(await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'crush', agent: 'Crush', state: 'idle', seq }), { type: 'ok' });
+  assert.is((await stateOf('agent')).state, 'working', 'the same seq is stale');
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'another', agent: 'Crush', state: 'idle', seq: 1 });
+  assert.is((await stateOf('agent')).state, 'done');
+});
+
+test('pane.release_agent: none; the mark stays, so a late report does not bring the agent back', async () => {
+  const w = await win('agent');
+  await report(w, 'working');
+  const late = seq;
+  assert.equal(await herdrOk(sock, 'pane.release_agent', { pane_id: paneId(w), source: 'crush', agent: 'Crush', seq: ++seq }), { type: 'ok' });
+  assert.is((await stateOf('agent')).state, 'none');
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'crush', agent: 'Crush', state: 'working', seq: late });
+  assert.is((await stateOf('agent')).state, 'none');
+});
+
+test('pane.report_agent_session: the conversation id, as set-agent-session', async () => {
+  const w = await win('agent');
+  await report(w, 'working');
+  assert.equal(await herdrOk(sock, 'pane.report_agent_session', { pane_id: paneId(w), source: 'crush', agent: 'Crush', agent_session_id: 'conv-123' }), { type: 'ok' });
+  assert.is((await stateOf('agent')).agent_session_id, 'conv-123');
+});
+
+test('the harness: herdr\'s name read as tuios\'s id; an unknown agent in lower case, spaces made hyphens, the rest removed', async () => {
+  const o = await win('other');
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(o), source: 'h1', agent: 'claude', state: 'working', seq: 1 });
+  assert.is((await stateOf('other')).harness_id, 'claude-code');
+  await herdrOk(sock, 'pane.release_agent', { pane_id: paneId(o), source: 'h1' });
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(o), source: 'h2', agent: 'My Agent! 2', state: 'working', seq: 1 });
+  assert.is((await stateOf('other')).harness_id, 'my-agent-2');
+  await herdrOk(sock, 'pane.release_agent', { pane_id: paneId(o), source: 'h2' });
+});
+
+test('bad reports: missing fields and unknown states are invalid_request; an unknown pane is pane_not_found', async () => {
+  const w = await win('agent');
+  assert.is((await herdrErr(sock, 'pane.report_agent', { pane_id: paneId(w), source: 's', agent: 'a', state: 'working' })).message, 'missing field `seq`');
+  assert.is((await herdrErr(sock, 'pane.report_agent', { pane_id: paneId(w), source: 's', agent: 'a', state: 'sleeping', seq: 1 })).code, 'invalid_request');
+  assert.is((await herdrErr(sock, 'pane.report_agent', { pane_id: paneId(w), source: 's', agent: 'a', state: 'working', seq: -1 })).code, 'invalid_request');
+  assert.is((await herdrErr(sock, 'pane.report_agent', { pane_id: 'w000000000000:p000000000000', source: 's', agent: 'a', state: 'working', seq: 1 })).code, 'pane_not_found');
+});
+
+test('a process in a pane reports for its own pane, and is refused forbidden for another', async () => {
+  const own = await win('sh1');
+  const other = await win('other');
+  const mine = await inPane('sh1', 'pane.report_agent', { pane_id: paneId(own), source: 'me', agent: 'Crush', state: 'working', seq: 1 });
+  assert.equal(mine, { id: 1, result: { type: 'ok' } });
+  assert.is((await stateOf('sh1')).state, 'working');
+  const before = (await stateOf('other')).state;
+  const theirs = await inPane('sh1', 'pane.report_agent', { pane_id: paneId(other), source: 'me', agent: 'Crush', state: 'blocked', seq: 2 });
+  assert.is(theirs.error?.code, 'forbidden');
+  assert.is((await stateOf('other')).state, before);
+});
+
+test.run();
