@@ -16,3 +16,6 @@ export const HERDR_ID_MAX = 300;
 export const HERDR_MAX_SOURCES_PER_PANE = 32;
 /** A blocked report's message is cut to this (the length a reported message is cut to in core). */
 export const HERDR_MESSAGE_MAX = 4096;
+/** A pane's burst of pane.report_metadata and notification.show, then so many a second. */
+export const HERDR_NOTIFY_BURST = 20;
+export const HERDR_NOTIFY_PER_SECOND = 5;

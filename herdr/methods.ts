@@ -650,7 +650,6 @@ const HERDR_METHODS = new Set([
   'pane.zoom',
   'pane.resize',
   'pane.move',
-  'pane.report_metadata',
   'pane.clear_agent_authority',
   'agent.start',
   'agent.prompt',

@@ -9,7 +9,9 @@ import type { Services } from '../core/daemon/services.js';
 import type { Window } from '../core/model/window.js';
 import { HerdrError, type MethodContext } from './methods.js';
 import { parsePaneId } from './ids.js';
-import { HERDR_ID_MAX, HERDR_MAX_SOURCES_PER_PANE, HERDR_MESSAGE_MAX } from './limits.js';
+import { HERDR_ID_MAX, HERDR_MAX_SOURCES_PER_PANE, HERDR_MESSAGE_MAX, HERDR_NOTIFY_BURST, HERDR_NOTIFY_PER_SECOND } from './limits.js';
+import { checkMetaCall } from '../core/agent-state/meta.js';
+import { META_KEYS_PER_CALL } from '../core/limits.js';
 
 /** herdr's names that are not tuios's ids. */
 const FROM_HERDR: Record<string, string> = { claude: 'claude-code', gemini: 'gemini-cli', cursor: 'cursor-agent', agy: 'antigravity', qodercli: 'qoder' };
@@ -46,6 +48,24 @@ export function takeSeq(w: Window, source: string, seq: number): boolean {
   m.set(source, seq);
   // Bounded: the oldest source goes first.
   while (m.size > HERDR_MAX_SOURCES_PER_PANE) m.delete(m.keys().next().value!);
+  return true;
+}
+
+/** The last seq a source's state report or release carried, for pane.report_metadata's check. */
+function lastSeq(w: Window, source: string): number | undefined {
+  return marks.get(w)?.get(source);
+}
+
+/** A pane's burst of 20 metadata reports and notifications, then 5 a second. */
+const buckets = new WeakMap<Window, { tokens: number; at: number }>();
+
+export function takeRate(w: Window, now = Date.now()): boolean {
+  const b = buckets.get(w) ?? { tokens: HERDR_NOTIFY_BURST, at: now };
+  b.tokens = Math.min(HERDR_NOTIFY_BURST, b.tokens + ((now - b.at) / 1000) * HERDR_NOTIFY_PER_SECOND);
+  b.at = now;
+  buckets.set(w, b);
+  if (b.tokens < 1) return false;
+  b.tokens -= 1;
   return true;
 }
 
@@ -132,6 +152,35 @@ export const reportMethods = {
     const w = reportTarget(ctx);
     void source;
     await call(ctx, 'set-agent-session', { window: w.id, session_id: sessionId, ...(agent ? { harness: harnessFor(ctx.svc.manifests, agent) } : {}) });
+    return { type: 'ok' };
+  },
+
+  async 'pane.report_metadata'(ctx: MethodContext): Promise<Record<string, unknown>> {
+    const source = str(ctx, 'source', true)!;
+    const seq = seqOf(ctx);
+    const title = ctx.params.title;
+    const tokens = ctx.params.tokens;
+    if (title !== undefined && title !== null && typeof title !== 'string') throw new HerdrError('invalid_request', 'invalid type for `title`: expected a string');
+    if (tokens !== undefined && tokens !== null && (typeof tokens !== 'object' || Array.isArray(tokens))) throw new HerdrError('invalid_request', 'invalid type for `tokens`: expected a map');
+    const w = reportTarget(ctx);
+    if (!takeRate(w)) throw new HerdrError('rate_limited', 'a pane sends at most 20 metadata reports and notifications at once, then 5 a second');
+    // Its own mark, and never at or below the source's last state report or release, so what an
+    // agent queued before its release does not come back after it.
+    const state = lastSeq(w, source);
+    if (state !== undefined && seq <= state) return { type: 'ok' };
+    if (!takeSeq(w, `meta\0${source}`, seq)) return { type: 'ok' };
+    const values: Record<string, string> = {};
+    if (typeof title === 'string') values.title = title;
+    for (const [k, v] of Object.entries((tokens ?? {}) as Record<string, unknown>)) {
+      // A name tuios cannot hold is skipped; a null token clears the key.
+      if (!checkMetaCall({ [k]: null }).ok) continue;
+      if (v === null) values[k] = '';
+      else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values[k] = String(v);
+    }
+    const n = Object.keys(values).length;
+    if (n === 0) return { type: 'ok' };
+    if (n > META_KEYS_PER_CALL) throw new HerdrError('invalid_params', `at most ${META_KEYS_PER_CALL} tokens in one report`);
+    await call(ctx, 'set-agent-meta', { window: w.id, values, source: `herdr:${source}`.slice(0, 64) });
     return { type: 'ok' };
   },
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
-import { herdrErr, herdrOk } from '../helpers/herdr-client.js';
+import { herdrCall, herdrErr, herdrOk } from '../helpers/herdr-client.js';
 
 let d: TestDaemon;
 let sock: string;
@@ -62,6 +62,7 @@ test.before(async () => {
   await d.ok(['new-session', 'rep', '-n', 'agent', 'cat']);
   await d.ok(['new-window', '-s', 'rep', 'other', 'cat']);
   await d.ok(['new-window', '-s', 'rep', 'sh1', 'sh']);
+  await d.ok(['new-window', '-s', 'rep', 'meta', 'cat']);
 });
 
 test.after(async () => {
@@ -143,6 +144,45 @@ test('bad reports: missing fields and unknown states are invalid_request; an unk
   assert.is((await herdrErr(sock, 'pane.report_agent', { pane_id: paneId(w), source: 's', agent: 'a', state: 'sleeping', seq: 1 })).code, 'invalid_request');
   assert.is((await herdrErr(sock, 'pane.report_agent', { pane_id: paneId(w), source: 's', agent: 'a', state: 'working', seq: -1 })).code, 'invalid_request');
   assert.is((await herdrErr(sock, 'pane.report_agent', { pane_id: 'w000000000000:p000000000000', source: 's', agent: 'a', state: 'working', seq: 1 })).code, 'pane_not_found');
+});
+
+test('pane.report_metadata: the title and each token become agent metadata under source herdr:<source>; null clears; a name tuios cannot hold is skipped', async () => {
+  const w = await win('meta');
+  const r = await herdrOk(sock, 'pane.report_metadata', { pane_id: paneId(w), source: 'bar', seq: 1, title: 'Fixing tests', tokens: { branch: 'main', 'bad key!': 'x', cost: 3 } });
+  assert.equal(r, { type: 'ok' });
+  let meta = (await d.json<{ meta: Record<string, { value: string; source: string } | string> }>(['get-agent-state', '-w', 'meta'])).meta;
+  const val = (k: string) => { const m = meta[k]; return typeof m === 'string' ? m : m?.value; };
+  assert.equal([val('title'), val('branch'), val('cost')], ['Fixing tests', 'main', '3']);
+  assert.not.ok('bad key!' in meta);
+  await herdrOk(sock, 'pane.report_metadata', { pane_id: paneId(w), source: 'bar', seq: 2, tokens: { branch: null } });
+  meta = (await d.json<{ meta: Record<string, unknown> }>(['get-agent-state', '-w', 'meta'])).meta as typeof meta;
+  assert.not.ok('branch' in meta, 'a null token clears the key');
+  // Its own mark: seq 2 again is stale.
+  await herdrOk(sock, 'pane.report_metadata', { pane_id: paneId(w), source: 'bar', seq: 2, tokens: { branch: 'stale' } });
+  meta = (await d.json<{ meta: Record<string, unknown> }>(['get-agent-state', '-w', 'meta'])).meta as typeof meta;
+  assert.not.ok('branch' in meta);
+});
+
+test('pane.report_metadata at or below the source\'s last state report or release is dropped', async () => {
+  const w = await win('meta');
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'q', agent: 'Crush', state: 'working', seq: 10 });
+  await herdrOk(sock, 'pane.release_agent', { pane_id: paneId(w), source: 'q', seq: 11 });
+  await herdrOk(sock, 'pane.report_metadata', { pane_id: paneId(w), source: 'q', seq: 9, tokens: { queued: 'before release' } });
+  const meta = (await d.json<{ meta: Record<string, unknown> }>(['get-agent-state', '-w', 'meta'])).meta;
+  assert.not.ok('queued' in meta);
+});
+
+test('a pane sends pane.report_metadata in a burst of 20, then 5 a second; past that rate_limited', async () => {
+  await d.ok(['new-window', '-s', 'rep', 'burst', 'cat']);
+  const w = await win('burst');
+  let n = 100;
+  // 30 at once, so the refill (5 a second) adds little while they arrive.
+  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => herdrCall(sock, 'pane.report_metadata', { pane_id: paneId(w), source: 'b', seq: n + i + 1, tokens: { i: String(i) } })));
+  n += 30;
+  const limited = answers.filter((a) => a.error).length;
+  for (const a of answers) if (a.error) assert.is(a.error.code, 'rate_limited');
+  assert.ok(limited >= 1 && limited <= 10, `refused ${limited} of 30`);
+  await waitFor(async () => !(await herdrCall(sock, 'pane.report_metadata', { pane_id: paneId(w), source: 'b', seq: ++n, tokens: { i: 'later' } })).error, { what: 'the rate to refill' });
 });
 
 test('a process in a pane reports for its own pane, and is refused forbidden for another', async () => {
