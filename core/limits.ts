@@ -497,3 +497,11 @@ export const CHECKPOINT_LABEL_MAX = 100;
 export const CHECKPOINT_MAX_UNTRACKED_FILES = 20_000;
 /** Paths a restore's answer lists per list (written, removed, kept); the counts say the rest. */
 export const CHECKPOINT_REPORT_PATHS = 200;
+/**
+ * Folders watched per pane so a turn that changed nothing is known without reading the tree
+ * (inotify watches; past this the look is git's every turn). A work tree with more folders than
+ * this, less the ignored ones, costs one git call per turn instead.
+ */
+export const CHECKPOINT_WATCH_MAX_DIRS = 4096;
+/** Folders watched for every pane together: below the 8192 inotify watches an older kernel gives a user. */
+export const CHECKPOINT_WATCH_MAX_TOTAL = 6144;

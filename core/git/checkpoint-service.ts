@@ -101,5 +101,6 @@ export class CheckpointService {
     this.ctl.abort();
     for (const s of this.subs) s.dispose();
     services.delete(this.deps.bus);
+    this.store.dispose();
   }
 }

@@ -10,7 +10,7 @@
 // Every git call here runs through the safe runner (core/git/run.ts) with the checkpoint budget,
 // one at a time per Checkpoints instance (the daemon has one).
 import { copyFile, lstat, mkdir, mkdtemp, readdir, rm, rmdir, stat, utimes } from 'node:fs/promises';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { TuiosError } from '../errors.js';
@@ -24,6 +24,8 @@ import {
   CHECKPOINT_LIST_MAX,
   CHECKPOINT_MAX_UNTRACKED_FILES,
   CHECKPOINT_REPORT_PATHS,
+  CHECKPOINT_WATCH_MAX_DIRS,
+  CHECKPOINT_WATCH_MAX_TOTAL,
   DIFF_MAX_BYTES,
   DIFF_MAX_FILES,
   MAX_UNTRACKED_FILE_BYTES,
@@ -157,9 +159,68 @@ function parseMessage(msg: string): Pick<Checkpoint, 'kind' | 'turn' | 'state' |
   return { kind: field('kind') === 'safety' ? 'safety' : 'turn', turn: /^\d+$/.test(turn) ? Number(turn) : null, state: field('state'), time: field('time'), label: field('label') };
 }
 
+/**
+ * The folders of a work tree, watched (inotify) so a turn that changed nothing is known without
+ * reading the tree: any event in any folder marks it dirty, and the next look is git's. Folders git
+ * ignores and .git are not watched; past CHECKPOINT_WATCH_MAX_DIRS folders there is no watcher.
+ */
+class TreeWatcher {
+  dirty = false;
+  private readonly watchers: FSWatcher[] = [];
+  private closed = false;
+
+  private constructor(readonly top: string) {}
+
+  /** Watches every folder under `top` but `.git` and the ignored ones; null past the limit or on error. */
+  static async open(top: string, ignored: Set<string>, budget: number): Promise<TreeWatcher | null> {
+    const t = new TreeWatcher(top);
+    const max = Math.min(CHECKPOINT_WATCH_MAX_DIRS, budget);
+    const queue = [''];
+    try {
+      while (queue.length) {
+        const rel = queue.shift()!;
+        if (t.watchers.length >= max) throw new Error('too many folders');
+        const abs = rel ? join(top, rel) : top;
+        // Watched before it is read: a folder made after the read is an event here.
+        const w = watch(abs, { persistent: false }, () => (t.dirty = true));
+        w.on('error', () => (t.dirty = true));
+        t.watchers.push(w);
+        for (const e of await readdir(abs, { withFileTypes: true })) {
+          if (!e.isDirectory() || e.name === '.git') continue;
+          const child = rel ? `${rel}/${e.name}` : e.name;
+          if (!ignored.has(child)) queue.push(child);
+        }
+      }
+    } catch {
+      t.close();
+      return null;
+    }
+    return t;
+  }
+
+  get size(): number {
+    return this.watchers.length;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of this.watchers) w.close();
+    this.watchers.length = 0;
+  }
+}
+
+/** Lets file events already queued by the kernel reach their watchers before `dirty` is read. */
+function settle(): Promise<void> {
+  return new Promise((r) => setImmediate(() => setImmediate(r)));
+}
+
 /** The checkpoints of every pane, their private indexes, and the queue their git calls wait in. */
 export class Checkpoints {
   private readonly cache = new Map<string, WindowCache>();
+  private readonly watchers = new Map<string, TreeWatcher>();
+  /** Folders git ignores, per work tree, as last read: the watchers leave them out. */
+  private readonly ignored = new Map<string, Set<string>>();
   private tail: Promise<unknown> = Promise.resolve();
 
   /** `cacheDir`: where the private indexes live (the daemon's state folder); a temp folder by default. */
@@ -208,7 +269,39 @@ export class Checkpoints {
   async forget(windowId: string): Promise<void> {
     const c = this.cache.get(windowId);
     this.cache.delete(windowId);
+    this.watchers.get(windowId)?.close();
+    this.watchers.delete(windowId);
     if (c) await rm(c.index, { force: true });
+  }
+
+  /** Stops every watcher (the daemon stops). */
+  dispose(): void {
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+  }
+
+  /** Watches the work tree afresh before a look, so a change from then on counts for the next one. */
+  private async rewatch(windowId: string, top: string): Promise<void> {
+    this.watchers.get(windowId)?.close();
+    this.watchers.delete(windowId);
+    const ignored = this.ignored.get(top);
+    if (!ignored) return; // read with the look; watched from the next one
+    let used = 0;
+    for (const w of this.watchers.values()) used += w.size;
+    const w = await TreeWatcher.open(top, ignored, CHECKPOINT_WATCH_MAX_TOTAL - used);
+    if (w) this.watchers.set(windowId, w);
+  }
+
+  /** The folders git ignores in a work tree (`ls-files --others --ignored --directory`). */
+  private async readIgnored(top: string, signal?: AbortSignal): Promise<void> {
+    try {
+      const r = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+      const dirs = new Set(r.stdout.toString('utf8').split('\0').filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1)));
+      if (this.ignored.size >= 256 && !this.ignored.has(top)) this.ignored.delete(this.ignored.keys().next().value!);
+      this.ignored.set(top, dirs);
+    } catch {
+      this.ignored.delete(top);
+    }
   }
 
   private async takeNow(dir: string, windowId: string, meta: TakeMeta, o: CheckpointOptions, forRestore: boolean): Promise<TakeResult> {
@@ -216,6 +309,23 @@ export class Checkpoints {
     const maxBytes = o.maxUntrackedBytes ?? MAX_UNTRACKED_FILE_BYTES;
     let c = this.cache.get(windowId);
     if (c && c.dir !== dir) c = undefined;
+    const watcher = this.watchers.get(windowId);
+    if (watcher && c && c.latest && !forRestore && watcher.top === c.top) {
+      await settle();
+      // No file event since the last look: nothing changed, and no git runs at all.
+      if (!watcher.dirty && existsSync(c.index) && statKey(c.userIndexPath) === c.userIndex) return { checkpoint: null, latest: c.latest, skipped: c.skipped, pruned: [] };
+    }
+    if (c) await this.rewatch(windowId, c.top);
+    const ignoredRead = c ? this.readIgnored(c.top, signal) : null;
+    try {
+      return await this.look(dir, windowId, c, meta, o, forRestore, maxBytes);
+    } finally {
+      await ignoredRead;
+    }
+  }
+
+  private async look(dir: string, windowId: string, c: WindowCache | undefined, meta: TakeMeta, o: CheckpointOptions, forRestore: boolean, maxBytes: number): Promise<TakeResult> {
+    const { signal } = o;
     let built: { cache: WindowCache; tree: string; head: string | null } | null = null;
     // The quick look: what differs from the private index (the last checkpoint). Nothing: no
     // checkpoint. Else those paths alone go into it.

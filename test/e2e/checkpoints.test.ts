@@ -26,6 +26,13 @@ async function list(w = 'agent'): Promise<Row[]> {
   return (await d.json<{ checkpoints: Row[] }>(['checkpoint', 'list', '-w', w])).checkpoints;
 }
 
+/** The list once it has `k` rows. */
+async function rows(k: number): Promise<Row[]> {
+  let got: Row[] = [];
+  await waitFor(async () => (got = await list()).length === k, { what: `${k} checkpoints` });
+  return got;
+}
+
 async function turn(state: 'done' | 'idle' | 'needs_input', message?: string): Promise<void> {
   await d.ok(['set-agent-state', '-w', 'agent', 'working', '--harness', 'test-agent']);
   await d.ok(['set-agent-state', '-w', 'agent', state, '--harness', 'test-agent', ...(message ? ['-m', message] : [])]);
@@ -52,7 +59,7 @@ test('a checkpoint at each turn end that changed a file, and only then', async (
   write(join(repo, 'new/one.txt'), 'untracked, turn 1\n');
   assert.equal(await list(), []);
   await d.ok(['set-agent-state', '-w', 'agent', 'done', '--harness', 'test-agent', '-m', 'first turn']);
-  const one = await waitFor(async () => (await list()).length === 1 && (await list()), { what: 'checkpoint 1' });
+  const one = await rows(1);
   assert.is(one[0]!.n, 1);
   assert.is(one[0]!.state, 'done');
   assert.is(one[0]!.label, 'first turn');
@@ -60,13 +67,14 @@ test('a checkpoint at each turn end that changed a file, and only then', async (
   assert.is(sh(repo, ['rev-parse', 'HEAD']).trim(), head);
   assert.is(sh(repo, ['stash', 'list']), '');
 
-  // A turn that changed nothing: no checkpoint. The next turn's checkpoint is number 2, which
-  // shows the empty turn's look (they run one at a time) took none.
+  // A turn that changed nothing: no checkpoint.
   await turn('idle');
+  // The list waits behind the turn's look (one checkpoint operation at a time): still one.
+  assert.is((await list()).length, 1);
   write(join(repo, 'mod.txt'), 'turn 3\n');
   rmSync(join(repo, 'keep.txt'));
   await turn('needs_input', 'asks about turn 3');
-  const three = await waitFor(async () => (await list()).length === 2 && (await list()), { what: 'checkpoint 2' });
+  const three = await rows(2);
   assert.equal(three.map((c) => c.n), [2, 1]);
   assert.is(three[0]!.state, 'needs_input');
 

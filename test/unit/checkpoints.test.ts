@@ -27,7 +27,10 @@ test.before.each(() => {
   repo = makeRepo(join(root, 'repo'));
   cps = new Checkpoints(join(root, 'cache'));
 });
-test.after.each(() => removeDir(root));
+test.after.each(() => {
+  cps.dispose();
+  removeDir(root);
+});
 
 test('a checkpoint is a commit under refs/tuios/checkpoints/<window>/<n>, and the index, HEAD and branch stay', async () => {
   write(join(repo, 'mod.txt'), 'changed by turn 1\n');
@@ -175,6 +178,35 @@ test('restore brings back checkpoint N exactly, after a safety checkpoint; index
   assert.not.ok(r4.safety_taken);
   assert.is(r4.safety.n, 6);
   assert.is(r4.written_count + r4.removed_count, 0);
+});
+
+test('after a few looks the tree is watched: each change, in a new folder too, is seen at once; an ignored folder is not watched', async () => {
+  write(join(repo, '.gitignore'), '*.log\nbuild/\n');
+  write(join(repo, 'build/out.o'), 'ignored\n');
+  let n = 0;
+  for (let i = 1; i <= 3; i++) {
+    write(join(repo, 'mod.txt'), `warm ${i}\n`);
+    n = (await cps.take(repo, W, { turn: i })).checkpoint!.n;
+  }
+  const steps: Array<[string, () => void]> = [
+    ['a file edited in a folder', () => write(join(repo, 'sub/x.txt'), 'edited\n')],
+    ['a file in a new nested folder', () => write(join(repo, 'a/b/c/new.txt'), 'deep\n')],
+    ['a file in the folder made by the step before', () => write(join(repo, 'a/b/c/more.txt'), 'more\n')],
+    ['a file removed', () => rmSync(join(repo, 'keep.txt'))],
+    ['a folder removed', () => rmSync(join(repo, 'a'), { recursive: true })],
+  ];
+  for (const [what, change] of steps) {
+    change();
+    const r = await cps.take(repo, W, { turn: n + 1 });
+    assert.is(r.checkpoint?.n, n + 1, what);
+    n++;
+    assert.is((await cps.take(repo, W, { turn: n })).checkpoint, null, `${what}: nothing more`);
+  }
+  // A file in an ignored folder is no checkpoint.
+  write(join(repo, 'build/out2.o'), 'ignored too\n');
+  write(join(repo, 'x.log'), 'ignored\n');
+  assert.is((await cps.take(repo, W, { turn: n })).checkpoint, null);
+  cps.dispose();
 });
 
 test('not a work tree: not_repo; a bad window id: invalid_params; labels are one clean line', async () => {
