@@ -9,8 +9,9 @@ import { install, uninstall, status, IntegrationError, type StatusRow } from '..
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { DOCTOR_VERSION_PANES } from '../limits.js';
+import { installMcp, uninstallMcp, isMcpHarness, MCP_HARNESSES } from '../integrations/setup/mcp-servers.js';
 
-const USAGE = 'usage: tuios integration install|uninstall|status [HARNESS|--all] [--command PATH] [--json]';
+const USAGE = 'usage: tuios integration install|uninstall|status [HARNESS|--all] [--command PATH] [--mcp|--mcp-write] [--json]';
 
 function onPath(bin: string, env: NodeJS.ProcessEnv): string | null {
   for (const d of (env.PATH ?? '').split(delimiter)) {
@@ -38,12 +39,15 @@ export async function integrationCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
   let all = false;
   let json = false;
+  let mcp: 'read' | 'write' | null = null;
   let program: string | undefined;
   const names: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === '--all') all = true;
     else if (a === '--json') json = true;
+    // A `tuios` MCP server entry too (tuios mcp; --mcp-write: with --write).
+    else if (a === '--mcp' || a === '--mcp-write') mcp = a === '--mcp-write' ? 'write' : 'read';
     else if (a === '--command') program = rest[++i];
     else if (a.startsWith('--command=')) program = a.slice(10);
     else if (a === '-h' || a === '--help') {
@@ -77,6 +81,15 @@ export async function integrationCommand(argv: string[]): Promise<number> {
     err(`tuios integration ${action}: name a harness, or --all\n${USAGE}\n`);
     return 2;
   }
+  if (mcp && action !== 'install') {
+    err(`tuios integration: --mcp and --mcp-write go with install; uninstall removes the MCP server with the hooks\n`);
+    return 2;
+  }
+  const noMcp = mcp ? targets.filter((i) => !isMcpHarness(i.harness)) : [];
+  if (noMcp.length && !all) {
+    err(`tuios integration install: ${noMcp.map((i) => i.harness).join(', ')} reads no MCP server file tuios edits; --mcp is for ${MCP_HARNESSES.join(', ')}\n`);
+    return 1;
+  }
   if (action === 'status') {
     const rows = targets.map((i) => ({ ...status(i, env), on_path: onPath(i.bin, env) }));
     const none = names.length ? [] : Object.entries(NO_INTEGRATION).map(([harness, why]) => ({ harness, state: 'no integration', note: why }));
@@ -97,9 +110,17 @@ export async function integrationCommand(argv: string[]): Promise<number> {
       continue;
     }
     try {
-      const c = action === 'install' ? install(i, env, program ?? status(i, env).program ?? 'tuios') : uninstall(i, env);
+      const prog = program ?? status(i, env).program ?? 'tuios';
+      const c = action === 'install' ? install(i, env, prog) : uninstall(i, env);
       results.push({ harness: i.harness, file: c.file, action: c.action });
       if (!json) out(`${i.name}: ${c.action === 'unchanged' ? 'nothing to change in' : c.action === 'removed' ? 'removed' : 'wrote'} ${c.file}\n`);
+      // The MCP server entry: written with --mcp, and removed (ours only) with the hooks.
+      const h = i.harness;
+      if (isMcpHarness(h) && (action === 'uninstall' || mcp)) {
+        const m = action === 'install' ? installMcp(h, env, prog, mcp === 'write') : uninstallMcp(h, env);
+        results.push({ harness: h, mcp_file: m.file, action: m.action });
+        if (!json && (action === 'install' || m.action !== 'unchanged')) out(`${i.name}: ${m.action === 'unchanged' ? 'nothing to change in' : action === 'uninstall' ? 'removed the tuios MCP server from' : 'wrote the tuios MCP server to'} ${m.file}\n`);
+      }
     } catch (e) {
       if (!(e instanceof IntegrationError)) throw e;
       // With --all, a harness that has not run here is skipped; a named one is an error.

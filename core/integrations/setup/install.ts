@@ -75,7 +75,7 @@ export interface Change {
  * One edit of one file: read, compute, and write only if the file is still what was read (a
  * harness saving it meanwhile gets one more try, then the edit is refused).
  */
-function edit(file: string, compute: (text: string | null) => string | null, opts: { backup: boolean }): Change {
+export function edit(file: string, compute: (text: string | null) => string | null, opts: { backup: boolean }): Change {
   const path = realTarget(file);
   for (let attempt = 0; attempt < 2; attempt++) {
     const before = readText(path);
