@@ -359,7 +359,8 @@ export class Checkpoints {
           cache.skipped = sized.skipped;
           built = { cache, tree, head };
         } catch {
-          built = null; // a file became a folder, or the like: the whole look below
+          built = null; // a file became a folder, a lock left behind: the whole look below, afresh
+          c = undefined;
         }
       }
     }
@@ -403,7 +404,8 @@ export class Checkpoints {
     const env = { GIT_INDEX_FILE: index };
     const userIndex = statKey(userIndexPath);
     if (!prev || prev.userIndex !== userIndex || prev.top !== top || !existsSync(index)) {
-      await rm(index, { force: true });
+      // A lock left by a git that was killed (a deadline, a daemon killed mid-look) goes with it.
+      await Promise.all([rm(index, { force: true }), rm(`${index}.lock`, { force: true })]);
       if (existsSync(userIndexPath)) {
         await copyFile(userIndexPath, index);
         // Keep the index's own mtime: git trusts a cached stat only for an entry older than its

@@ -209,6 +209,20 @@ test('after a few looks the tree is watched: each change, in a new folder too, i
   cps.dispose();
 });
 
+test('a lock a killed git left on the private index does not stop the next checkpoint', async () => {
+  write(join(repo, 'mod.txt'), 'turn 1\n');
+  await cps.take(repo, W, { turn: 1 });
+  writeFileSync(join(root, 'cache', `${W}.index.lock`), '');
+  write(join(repo, 'mod.txt'), 'turn 2\n');
+  assert.is((await cps.take(repo, W, { turn: 2 })).checkpoint?.n, 2);
+  // A restarted daemon finds the lock too.
+  writeFileSync(join(root, 'cache', `${W}.index.lock`), '');
+  write(join(repo, 'mod.txt'), 'turn 3\n');
+  const fresh = new Checkpoints(join(root, 'cache'));
+  assert.is((await fresh.take(repo, W, { turn: 3 })).checkpoint?.n, 3);
+  assert.is(sh(repo, ['show', `refs/tuios/checkpoints/${W}/3:mod.txt`]), 'turn 3\n');
+});
+
 test('not a work tree: not_repo; a bad window id: invalid_params; labels are one clean line', async () => {
   const plain = tempDir('tuios-cp-plain-');
   try {
