@@ -1,7 +1,43 @@
 // herdr compatibility as a daemon extension (spec: herdr compatibility): the `<socket>.herdr`
 // socket answering herdr's socket API, each method through the tuios verb that does its work.
+import { chmodSync, mkdirSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { DaemonExtension } from '../core/daemon/main.js';
+import type { Services } from '../core/daemon/services.js';
+import { herdrBinPath } from '../core/pty/env.js';
 import { HerdrSocket } from './server.js';
+
+/**
+ * The link named `herdr` to tuios that HERDR_BIN_PATH names (spec: herdr's command line), made
+ * beside the socket, never on PATH. bin/tuios.cjs is one folder up from this file and from the
+ * daemon bundle alike. Null when it cannot be made.
+ */
+function makeLink(svc: Services): string | null {
+  const link = herdrBinPath(svc.paths.socket);
+  const target = fileURLToPath(new URL('../bin/tuios.cjs', import.meta.url));
+  try {
+    mkdirSync(dirname(link), { recursive: true, mode: 0o700 });
+    chmodSync(join(dirname(link), '..'), 0o700);
+    let current: string | null = null;
+    try {
+      current = readlinkSync(link);
+    } catch {
+      current = null;
+    }
+    if (current === target) return link;
+    try {
+      unlinkSync(link);
+    } catch {
+      // none there
+    }
+    symlinkSync(target, link);
+    return link;
+  } catch (e) {
+    svc.log.warn('herdr: the herdr link could not be made', { link, error: e instanceof Error ? e.message : String(e) });
+    return null;
+  }
+}
 
 export { herdrSocketPath } from './server.js';
 
@@ -11,8 +47,9 @@ export function herdrExtension(): DaemonExtension {
     async start(svc) {
       const sock = new HerdrSocket(svc);
       await sock.listen();
+      const link = makeLink(svc);
       return {
-        banner: [`herdr: answering herdr's socket API on ${sock.path}`],
+        banner: [`herdr: answering herdr's socket API on ${sock.path}${link ? `; herdr's command line at ${link}` : ''}`],
         dispose: () => sock.close(),
       };
     },

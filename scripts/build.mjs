@@ -58,6 +58,8 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'app/daemon.ts')], outfile: join(dist, 'daemon.js') }),
   // `tuios mcp`: the MCP SDK and the verb records, loaded by the CLI only for that command.
   build({ ...common, entryPoints: [join(root, 'core/cli/mcp.ts')], outfile: join(dist, 'mcp.js') }),
+  // herdr's command line, loaded by the CLI only when it runs under the name `herdr`.
+  build({ ...common, entryPoints: [join(root, 'herdr/cli.ts')], outfile: join(dist, 'herdr-cli.js') }),
   // The PTY reader thread runs from its own file (core/pty/pty-reader.ts starts it).
   build({ ...common, format: 'cjs', banner: {}, entryPoints: [join(root, 'core/pty/pty-reader.worker.ts')], outfile: join(dist, 'pty-reader.cjs') }),
   build({ ...common, entryPoints: [join(root, 'scripts/gen-verbs.ts')], outfile: join(dist, 'gen-verbs.js') }),

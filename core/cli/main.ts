@@ -280,7 +280,9 @@ export async function main(argv: string[]): Promise<number> {
   return runVerb(parsed);
 }
 
-main(process.argv.slice(2)).then(
+// Started as `herdr` (the link HERDR_BIN_PATH names): herdr's command line, its own bundle.
+const asHerdr = /(^|[\\/])herdr(\.exe)?$/.test(process.argv[1] ?? '');
+(asHerdr ? import(new URL('./herdr-cli.js', import.meta.url).href).then((m: { herdrCommand(a: string[]): Promise<number> }) => m.herdrCommand(process.argv.slice(2))) : main(process.argv.slice(2))).then(
   (code) => {
     // Output is written synchronously (out.ts); leaving now skips the socket's orderly
     // teardown, which a hook pays on every call.

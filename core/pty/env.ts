@@ -1,6 +1,6 @@
 // The environment a pane starts with (spec: Environment, What a pane says its terminal is).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface PaneIdentity {
   socket: string;
@@ -23,6 +23,11 @@ export function herdrWorkspaceId(sessionId: string): string {
 
 export function herdrTabId(sessionId: string, tab: number): string {
   return `${herdrWorkspaceId(sessionId)}:t${tab}`;
+}
+
+/** The link named `herdr` to tuios that the daemon makes beside its socket (herdr/index.ts). */
+export function herdrBinPath(socket: string): string {
+  return join(dirname(socket), 'herdr', 'bin', 'herdr');
 }
 
 export function herdrPaneId(sessionId: string, windowId: string): string {
@@ -67,6 +72,9 @@ export function buildPaneEnv(
   env.HERDR_PANE_ID = herdrPaneId(id.sessionId, id.windowId);
   env.HERDR_TAB_ID = herdrTabId(id.sessionId, id.workspace);
   env.HERDR_WORKSPACE_ID = herdrWorkspaceId(id.sessionId);
+  // herdr's command line, when the daemon could make its link.
+  const bin = herdrBinPath(id.socket);
+  if (existsSync(bin)) env.HERDR_BIN_PATH = bin;
   if (!env.TERM_PROGRAM || env.TERM_PROGRAM === 'tmux') env.TERM_PROGRAM = 'TUIOS';
   return env;
 }
