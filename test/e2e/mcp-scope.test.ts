@@ -4,7 +4,9 @@
 // a pane holding admin. `--scope all` leaves the connection unrestricted.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/daemon.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
@@ -134,6 +136,32 @@ test('restrict-connection: the pane comes from the kernel or its token, and noth
   // The other session is still there: nothing above reached it.
   const rows = (await d.call<{ windows: Array<{ id: string }> }>('list-windows')).windows;
   assert.ok(rows.some((w) => w.id === stranger));
+});
+
+test('a harness that scrubs the environment (as Codex does): the daemon still finds the pane from the kernel', async () => {
+  // A client in a pane starts the server with the SDK's default environment only (no TUIOS_*).
+  const out = join(d.dir, 'scrubbed.json');
+  const script = join(d.dir, 'scrubbed-client.mjs');
+  const sdk = join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client');
+  writeFileSync(script, `
+import { writeFileSync } from 'node:fs';
+import { Client } from ${JSON.stringify(join(sdk, 'index.js'))};
+import { StdioClientTransport } from ${JSON.stringify(join(sdk, 'stdio.js'))};
+const t = new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(BIN)}, 'mcp', '--server', ${JSON.stringify(d.socket)}], env: {}, stderr: 'ignore' });
+const c = new Client({ name: 'scrubbed', version: '1' });
+await c.connect(t);
+const own = await c.callTool({ name: 'tuios_get_state', arguments: {} });
+const far = await c.callTool({ name: 'tuios_capture_pane', arguments: { window: ${JSON.stringify(stranger)} } });
+writeFileSync(${JSON.stringify(out)}, JSON.stringify({ own, far, env: Object.keys(process.env).filter((k) => k.startsWith('TUIOS_')) }));
+await c.close();
+`);
+  const made = await d.call<{ id: string }>('new-window', { session: 'home', name: 'inside', argv: [process.execPath, script] });
+  const r = await waitFor(() => (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null), { timeout: 30_000, what: 'the in-pane client to finish' });
+  assert.ok(r.env.length > 0, 'the client itself runs in the pane, with its TUIOS_ variables');
+  assert.not.ok(r.own.isError, JSON.stringify(r.own));
+  assert.is(r.own.structuredContent.window_id, made.id, 'the server\'s own pane, found without TUIOS_PANE_ID');
+  assert.ok(r.far.isError);
+  assert.match(r.far.content[0].text, /"code":"forbidden"/);
 });
 
 test.run();
