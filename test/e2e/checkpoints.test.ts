@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { TestDaemon } from '../helpers/daemon.js';
+import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { makeRepo, removeDir, sh, tempDir, write } from '../helpers/worktree-repos.js';
 
@@ -129,6 +129,34 @@ test('a pane outside a git work tree has none; an unknown checkpoint is not_foun
   const r = await d.cli(['checkpoint', 'diff', '-w', 'agent', '99', '--json']);
   assert.is.not(r.code, 0);
   assert.match(r.stdout + r.stderr, /not_found/);
+});
+
+const TUIOS = `${process.execPath} ${BIN}`;
+let mark = 0;
+
+/** Runs a tuios command in pane `w` and returns what it printed and its exit code. */
+async function inPane(w: string, args: string): Promise<{ out: string; rc: number }> {
+  const m = `DONE${++mark}`;
+  await d.call('send-text', { window: w, text: `clear; ${TUIOS} ${args} 2>&1; echo "${m.slice(0, 2)}""${m.slice(2)}" rc=$?\n` });
+  const screen = await d.waitScreen(w, new RegExp(`${m} rc=\\d+`), 30_000);
+  const rc = Number(new RegExp(`${m} rc=(\\d+)`).exec(screen)![1]);
+  return { out: screen.slice(0, screen.lastIndexOf(`${m} rc=`)).replace(/\s+/g, ''), rc };
+}
+
+test('grants: from a pane, list needs read and restore needs write, and a pane restores only a pane holding no grant it lacks', async () => {
+  const reader = (await d.call<{ id: string }>('new-window', { session: 'work', name: 'reader', argv: ['sh'], cwd: root, grants: ['read'], cols: 200, rows: 50 })).id;
+  const writer = (await d.call<{ id: string }>('new-window', { session: 'work', name: 'writer', argv: ['sh'], cwd: root, grants: ['read', 'write'], cols: 200, rows: 50 })).id;
+  let r = await inPane(reader, 'checkpoint list -w agent');
+  assert.is(r.rc, 0, r.out);
+  assert.match(r.out, /NTIMEKINDTURNSTATELABEL/);
+  r = await inPane(reader, 'checkpoint restore -w agent 1 --force');
+  assert.is.not(r.rc, 0);
+  assert.match(r.out, /forbidden|write/);
+  // The agent's pane holds admin (the open default); this pane does not.
+  r = await inPane(writer, 'checkpoint restore -w agent 1 --force');
+  assert.is.not(r.rc, 0);
+  assert.match(r.out, /holdsadmin/);
+  assert.is(readFileSync(join(repo, 'person.txt'), 'utf8'), 'the person adds this\n', 'nothing was restored');
 });
 
 test.run();
