@@ -131,6 +131,9 @@ interface WindowRow {
   cols: number;
   rows: number;
   running: boolean;
+  pid: number | null;
+  foreground: { pid: number; comm: string; argv: string[] | null } | null;
+  start_cwd: string | null;
   command: string[] | null;
   agent_state?: { state: string; harness_id?: string | null; agent_session_id?: string | null; meta?: Record<string, unknown> };
 }
@@ -558,6 +561,39 @@ export const methods: Record<string, Method> = {
     return { type: 'agent_explain', pane_id: herdrPaneId(w.session_id, w.id), explain };
   },
 
+  async 'pane.process_info'(ctx) {
+    const id = reqString(ctx.params, 'pane_id');
+    const v = await View.read(ctx);
+    const w = v.pane(id);
+    // Arguments can carry secrets that never show on the screen: they go to you (outside every
+    // pane), to the pane itself, and to a pane holding write or admin; read gets pid and name.
+    const { window: own, inside } = paneOf(ctx.svc, ctx.caller);
+    let full = !inside || own?.id === w.id;
+    if (!full) {
+      const g = await call<{ grants: string[] }>(ctx, 'pane-grants', {});
+      full = g.grants.includes('write') || g.grants.includes('admin');
+    }
+    const shellName = basename(w.command?.[0] ?? '');
+    const shell: Record<string, unknown> = { pid: w.pid, name: shellName };
+    if (full) Object.assign(shell, { argv: w.command, cwd: w.start_cwd });
+    const fg = w.foreground;
+    const processes = fg
+      ? [{ pid: fg.pid, name: fg.comm, ...(full ? { argv: fg.argv, command_line: fg.argv ? fg.argv.join(' ') : null, cwd: w.cwd } : {}) }]
+      : [];
+    return { type: 'process_info', pane_id: herdrPaneId(w.session_id, w.id), shell, foreground: processes };
+  },
+
+  // The agents tuios knows, under herdr's names. No manifest is fetched from the network, so the
+  // remote fields are left out.
+  'server.agent_manifests': (ctx) => ({
+    type: 'agent_manifests',
+    manifests: ctx.svc.manifests.list.map((m) => ({
+      agent: herdrAgent(m.id),
+      name: m.name,
+      ...(m.origin === 'bundled' ? { source: 'bundled' } : { source: m.origin, source_kind: 'local override' }),
+    })),
+  }),
+
   // tuios reads no herdr config.toml and reads its own when the file changes: nothing to reload.
   'server.reload_config': () => ({
     type: 'config_reload',
@@ -642,7 +678,6 @@ const HERDR_METHODS = new Set([
   'tab.move',
   'tab.close',
   'pane.split',
-  'pane.process_info',
   'pane.neighbor',
   'pane.edges',
   'pane.focus_direction',
@@ -656,7 +691,6 @@ const HERDR_METHODS = new Set([
   'notification.show',
   'client.window_title.set',
   'client.window_title.clear',
-  'server.agent_manifests',
   'worktree.list',
   'worktree.create',
   'worktree.open',

@@ -29,7 +29,7 @@ export function harnessFor(manifests: Services['manifests'] | null, agent: strin
       const m = findHarness(manifests, c);
       if (m) return m.id;
     }
-    const byName = manifests.list.find((m) => (m as unknown as { name?: string }).name?.toLowerCase() === agent.toLowerCase());
+    const byName = manifests.list.find((m) => m.name.toLowerCase() === agent.toLowerCase());
     if (byName) return byName.id;
   }
   return FROM_HERDR[plain] ?? plain;

@@ -171,4 +171,13 @@ test('server.reload_config answers config_reload applied; release_notes and prod
   assert.is((await herdrErr(sock, 'product_announcement.dismiss')).code, 'stale_announcement');
 });
 
+test('server.agent_manifests: the agents tuios knows, under herdr\'s names, bundled', async () => {
+  const r = await herdrOk<{ type: string; manifests: Array<{ agent: string; source: string }> }>(sock, 'server.agent_manifests');
+  assert.is(r.type, 'agent_manifests');
+  const names = r.manifests.map((m) => m.agent);
+  for (const n of ['claude', 'gemini', 'cursor', 'agy', 'qodercli', 'codex', 'crush']) assert.ok(names.includes(n), n);
+  assert.not.ok(names.includes('claude-code'));
+  assert.ok(r.manifests.every((m) => m.source === 'bundled'));
+});
+
 test.run();

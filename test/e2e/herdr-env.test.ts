@@ -95,4 +95,20 @@ test('a pane holding read only may list panes but not type: pane.send_text answe
   assert.ok(await win('victim'), 'the pane is still there');
 });
 
+test('pane.process_info: the shell and the foreground process; argv to you and to the pane itself, pid and name only to a pane holding read', async () => {
+  const victim = await win('victim');
+  const reader = await win('reader');
+  const sock = `${d.socket}.herdr`;
+  type Info = { shell: { pid: number; name: string; argv?: string[] }; foreground: Array<{ pid: number; name: string; argv?: string[] }> };
+  const mine = await herdrOk<Info>(sock, 'pane.process_info', { pane_id: victim.id });
+  assert.equal([mine.foreground[0]?.name, mine.foreground[0]?.argv], ['cat', ['cat', '-v']]);
+  assert.is(mine.shell.name, 'cat');
+  const theirs = (await inPane(reader.id, 'pane.process_info', { pane_id: victim.id })).result as unknown as Info;
+  assert.is(theirs.foreground[0]?.name, 'cat');
+  assert.is(theirs.foreground[0]?.argv, undefined, 'read gets no arguments');
+  assert.is(theirs.shell.argv, undefined);
+  const own = (await inPane(reader.id, 'pane.process_info', { pane_id: reader.id })).result as unknown as Info;
+  assert.equal(own.shell.argv, ['sh'], 'a pane reads its own arguments');
+});
+
 test.run();
