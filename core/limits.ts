@@ -505,3 +505,5 @@ export const CHECKPOINT_REPORT_PATHS = 200;
 export const CHECKPOINT_WATCH_MAX_DIRS = 4096;
 /** Folders watched for every pane together: below the 8192 inotify watches an older kernel gives a user. */
 export const CHECKPOINT_WATCH_MAX_TOTAL = 6144;
+/** Screen lines read back for a checkpoint's label when the turn ended with no message: the screen's foot. */
+export const CHECKPOINT_LABEL_SCREEN_LINES = 40;

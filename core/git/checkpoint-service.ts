@@ -2,7 +2,7 @@
 // says it, never on a timer. A pane that goes from `working` to `done`, `idle` or `needs_input`,
 // or to `unknown` at the end of a counted turn (its completion_seq went up), gets its work tree
 // saved, when its folder is in a git work tree, it runs on this machine and [agents.checkpoints]
-// is on. The git work runs off the event path, one checkpoint at a time (core/git/checkpoints.ts).
+// is on. Its label is the state's message, else the last line the pane shows. The git work runs off the event path, one checkpoint at a time (core/git/checkpoints.ts).
 import type { Bus } from '../bus.js';
 import type { Model } from '../model/model.js';
 import type { Window } from '../model/window.js';
@@ -10,6 +10,7 @@ import type { AgentStore, AgentStateEvent } from '../agent-state/store.js';
 import type { ConfigStore } from '../config/config.js';
 import type { Logger } from '../log.js';
 import { TuiosError } from '../errors.js';
+import { CHECKPOINT_LABEL_MAX, CHECKPOINT_LABEL_SCREEN_LINES } from '../limits.js';
 import { Checkpoints, type CheckpointOptions, type TakeResult } from './checkpoints.js';
 
 export interface CheckpointDeps {
@@ -20,6 +21,17 @@ export interface CheckpointDeps {
   log: Logger;
   /** Where the panes' private indexes live (under the state folder). */
   cacheDir: string;
+}
+
+/** The last line of the pane's screen that holds text: what the turn ended with (data: cleaned and cut by the store). */
+function lastLine(w: Window): string {
+  try {
+    const lines = w.screen.tailLines(CHECKPOINT_LABEL_SCREEN_LINES);
+    for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.trim()) return lines[i]!.slice(0, 4 * CHECKPOINT_LABEL_MAX);
+  } catch {
+    // a pane whose screen is gone
+  }
+  return '';
 }
 
 const services = new WeakMap<Bus, CheckpointService>();
@@ -85,7 +97,7 @@ export class CheckpointService {
       return null;
     }
     try {
-      const r = await this.store.take(dir, w.id, { kind: 'turn', turn: ev.completion_seq || null, state: ev.state, label: ev.message }, this.options(this.ctl.signal));
+      const r = await this.store.take(dir, w.id, { kind: 'turn', turn: ev.completion_seq || null, state: ev.state, label: ev.message || lastLine(w) }, this.options(this.ctl.signal));
       if (r.checkpoint) this.deps.log.debug('checkpoint taken', { window_id: w.id, n: r.checkpoint.n, skipped: r.skipped.length, pruned: r.pruned.length });
       return r;
     } catch (e) {

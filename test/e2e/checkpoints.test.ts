@@ -42,7 +42,8 @@ test.before(async () => {
   root = tempDir('tuios-cp-e2e-');
   repo = makeRepo(join(root, 'api'));
   d = await TestDaemon.start();
-  await d.ok(['new-session', 'work', '-n', 'agent', '-c', repo, 'sleep', '600']);
+  await d.ok(['new-session', 'work', '-n', 'agent', '-c', repo, 'sh', '-c', 'echo ready to work; sleep 600']);
+  await d.waitScreen('agent', /ready to work/);
   await d.ok(['new-session', 'elsewhere', '-n', 'plain', '-c', root, 'sleep', '600']);
 });
 
@@ -157,6 +158,15 @@ test('grants: from a pane, list needs read and restore needs write, and a pane r
   assert.is.not(r.rc, 0);
   assert.match(r.out, /holdsadmin/);
   assert.is(readFileSync(join(repo, 'person.txt'), 'utf8'), 'the person adds this\n', 'nothing was restored');
+});
+
+test('a turn that ends with no message is labelled with the last line the pane shows', async () => {
+  write(join(repo, 'mod.txt'), 'a quiet turn\n');
+  const before = (await list()).length;
+  await turn('done');
+  const now = await rows(before + 1);
+  assert.is(now[0]!.label, 'ready to work');
+  assert.is(now[0]!.kind, 'turn');
 });
 
 test.run();
