@@ -223,6 +223,21 @@ test('a lock a killed git left on the private index does not stop the next check
   assert.is(sh(repo, ['show', `refs/tuios/checkpoints/${W}/3:mod.txt`]), 'turn 3\n');
 });
 
+test('diff caps of review-diff: 400 files, 2 MiB of text, the rest truncated', async () => {
+  for (let i = 0; i < 401; i++) write(join(repo, `many/f${i}.txt`), `file ${i}\n`);
+  await cps.take(repo, W, { turn: 1 });
+  const d1 = await cps.diff(repo, W, 1);
+  assert.is(d1.files.length, 400);
+  assert.ok(d1.truncated);
+  assert.is(d1.added, 401, 'the counts cover every file');
+  write(join(repo, 'big.txt'), 'a line of text that repeats\n'.repeat(110_000));
+  await cps.take(repo, W, { turn: 2 });
+  const d2 = await cps.diff(repo, W, 2);
+  assert.ok(d2.truncated);
+  assert.ok(d2.patch.length <= 2 * 1024 * 1024, `patch ${d2.patch.length} bytes`);
+  assert.is(d2.files.length, 1);
+});
+
 test('not a work tree: not_repo; a bad window id: invalid_params; labels are one clean line', async () => {
   const plain = tempDir('tuios-cp-plain-');
   try {
