@@ -19,3 +19,5 @@ export const HERDR_MESSAGE_MAX = 4096;
 /** A pane's burst of pane.report_metadata and notification.show, then so many a second. */
 export const HERDR_NOTIFY_BURST = 20;
 export const HERDR_NOTIFY_PER_SECOND = 5;
+/** Event streams (events.subscribe) one process may hold at once. */
+export const HERDR_MAX_STREAMS_PER_PROCESS = 8;

@@ -695,7 +695,6 @@ const HERDR_METHODS = new Set([
   'worktree.create',
   'worktree.open',
   'worktree.remove',
-  'events.subscribe',
   'events.wait',
   'popup.close',
 ]);

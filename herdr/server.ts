@@ -13,7 +13,8 @@ import { toErrorBody } from '../core/errors.js';
 import { MAX_CONNECTIONS_PER_PROCESS, MAX_LINE_BYTES } from '../core/limits.js';
 import { HerdrError, methodFor, type MethodContext, type Params } from './methods.js';
 import { reportMethods } from './reports.js';
-import { HERDR_ID_MAX } from './limits.js';
+import { eventsSubscribe, HerdrStream } from './events.js';
+import { HERDR_ID_MAX, HERDR_MAX_STREAMS_PER_PROCESS } from './limits.js';
 
 export function herdrSocketPath(verbSocket: string): string {
   return `${verbSocket}.herdr`;
@@ -65,6 +66,7 @@ let nextConn = 4_000_000;
 export class HerdrSocket {
   private server: Server | null = null;
   private readonly perPid = new Map<number, number>();
+  private readonly streamsPerPid = new Map<number, number>();
   private readonly conns = new Set<Socket>();
   readonly path: string;
 
@@ -115,7 +117,8 @@ export class HerdrSocket {
     const send = (msg: unknown): void => {
       answered = true;
       if (sock.destroyed || !sock.writable) return;
-      sock.end(JSON.stringify(msg) + '\n');
+      if (msg === null) sock.end();
+      else sock.end(JSON.stringify(msg) + '\n');
     };
     const splitter = new LineSplitter(
       MAX_LINE_BYTES,
@@ -123,7 +126,33 @@ export class HerdrSocket {
         // One request per connection: what follows the first line is not read.
         if (answered || ctl.signal.aborted) return;
         answered = true;
-        void this.run(line, caller, ctl.signal).then(send);
+        void this.run(line, caller, ctl.signal).then((a) => {
+          if (!(a.stream instanceof HerdrStream)) return send(a.answer);
+          // A stream: its first answer, then its lines until it ends or the client closes.
+          const stream = a.stream;
+          const streams = pid === null ? 0 : (this.streamsPerPid.get(pid) ?? 0);
+          if (streams >= HERDR_MAX_STREAMS_PER_PROCESS) {
+            return send({ id: a.id, error: { code: 'rate_limited', message: `this process already holds ${HERDR_MAX_STREAMS_PER_PROCESS} event streams` } });
+          }
+          if (pid !== null) {
+            this.streamsPerPid.set(pid, streams + 1);
+            sock.once('close', () => {
+              const n = (this.streamsPerPid.get(pid) ?? 1) - 1;
+              if (n <= 0) this.streamsPerPid.delete(pid);
+              else this.streamsPerPid.set(pid, n);
+            });
+          }
+          const write = (msg: object) => {
+            if (!sock.destroyed && sock.writable) sock.write(JSON.stringify(msg) + '\n');
+          };
+          write({ id: a.id, result: stream.first });
+          stream.start(
+            write,
+            (error) => send(error ? { id: a.id, error } : null),
+            () => sock.writableLength,
+            ctl.signal,
+          );
+        });
       },
       () => {
         if (answered) return sock.destroy();
@@ -150,23 +179,24 @@ export class HerdrSocket {
     });
   }
 
-  /** One request to its answer line. Never throws: every failure is herdr's error shape. */
-  private async run(line: string, caller: Caller, signal: AbortSignal): Promise<unknown> {
+  /** One request to its answer line, or a stream. Never throws: every failure is herdr's error shape. */
+  private async run(line: string, caller: Caller, signal: AbortSignal): Promise<{ id: RequestId; answer: unknown; stream?: HerdrStream }> {
     let id: RequestId = null;
     try {
       const req = parseRequest(line);
       id = req.id;
+      const ctx: MethodContext = { svc: this.svc, caller, params: req.params, signal };
+      if (req.method === 'events.subscribe') return { id, answer: null, stream: eventsSubscribe(ctx) };
       const report = Object.hasOwn(reportMethods, req.method) ? (reportMethods as Record<string, (ctx: MethodContext) => Promise<Record<string, unknown>>>)[req.method] : undefined;
       const method = report ?? methodFor(req.method);
-      if (signal.aborted) return null;
-      const result = await method({ svc: this.svc, caller, params: req.params, signal });
-      return { id, result };
+      const result = await method(ctx);
+      return { id, answer: { id, result } };
     } catch (e) {
       if (id === null) id = idOf(line);
-      if (e instanceof HerdrError) return { id, error: { code: e.code, message: e.message } };
+      if (e instanceof HerdrError) return { id, answer: { id, error: { code: e.code, message: e.message } } };
       const b = toErrorBody(e);
       if (b.code === 'internal') this.svc.log.error('herdr method failed', { error: String(e) });
-      return { id, error: { code: b.code, message: b.message } };
+      return { id, answer: { id, error: { code: b.code, message: b.message } } };
     }
   }
 

@@ -59,3 +59,36 @@ export async function herdrErr(socket: string, method: string, params: Record<st
   if (!a.error) throw new Error(`${method} succeeded where an error was expected: ${JSON.stringify(a.result).slice(0, 300)}`);
   return a.error;
 }
+
+/** An events.subscribe stream: the lines as they come, until closed. */
+export class HerdrStreamClient {
+  readonly lines: Array<Record<string, unknown>> = [];
+  closed = false;
+  private readonly sock;
+  private buf = '';
+
+  constructor(socket: string, params: Record<string, unknown>) {
+    this.sock = connect(socket);
+    this.sock.setEncoding('utf8');
+    this.sock.on('data', (x: string) => {
+      this.buf += x;
+      let nl;
+      while ((nl = this.buf.indexOf('\n')) >= 0) {
+        this.lines.push(JSON.parse(this.buf.slice(0, nl)));
+        this.buf = this.buf.slice(nl + 1);
+      }
+    });
+    this.sock.on('error', () => undefined);
+    this.sock.on('close', () => (this.closed = true));
+    this.sock.write(JSON.stringify({ id: 'sub', method: 'events.subscribe', params }) + '\n');
+  }
+
+  /** The events (not the first answer) named `event`. */
+  events(event: string): Array<Record<string, unknown>> {
+    return this.lines.filter((l) => l.event === event).map((l) => l.data as Record<string, unknown>);
+  }
+
+  close(): void {
+    this.sock.destroy();
+  }
+}
