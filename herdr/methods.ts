@@ -685,7 +685,6 @@ const HERDR_METHODS = new Set([
   'pane.zoom',
   'pane.resize',
   'pane.move',
-  'pane.clear_agent_authority',
   'agent.start',
   'agent.prompt',
   'notification.show',

@@ -184,6 +184,16 @@ export const reportMethods = {
     return { type: 'ok' };
   },
 
+  async 'pane.clear_agent_authority'(ctx: MethodContext): Promise<Record<string, unknown>> {
+    // A pane may clear only itself. A state a report holds clears, and detection reads the pane
+    // again; a state the detector holds stays.
+    const w = reportTarget(ctx);
+    const now = await call(ctx, 'get-agent-state', { window: w.id });
+    if (now.source !== 'report') return { type: 'ok' };
+    await call(ctx, 'set-agent-state', { window: w.id, source: 'report', state: 'none' });
+    return { type: 'ok' };
+  },
+
   async 'pane.release_agent'(ctx: MethodContext): Promise<Record<string, unknown>> {
     const source = str(ctx, 'source', true)!;
     const seq = ctx.params.seq === undefined || ctx.params.seq === null ? null : seqOf(ctx);

@@ -197,4 +197,24 @@ test('a process in a pane reports for its own pane, and is refused forbidden for
   assert.is((await stateOf('other')).state, before);
 });
 
+test('pane.clear_agent_authority: a state a report holds clears; a pane may clear only itself', async () => {
+  const own = await win('sh1');
+  const other = await win('other');
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(other), source: 'auth', agent: 'Crush', state: 'working', seq: 1 });
+  const refused = await inPane('sh1', 'pane.clear_agent_authority', { pane_id: paneId(other) });
+  assert.is(refused.error?.code, 'forbidden');
+  assert.is((await stateOf('other')).state, 'working');
+  // sh1 holds the report from the test above.
+  assert.is((await stateOf('sh1')).source, 'report');
+  const cleared = await inPane('sh1', 'pane.clear_agent_authority', { pane_id: paneId(own) });
+  assert.equal(cleared.result, { type: 'ok' });
+  assert.is((await stateOf('sh1')).state, 'none');
+  // A state the detector holds stays.
+  await d.ok(['set-agent-state', '-w', 'other', 'none']);
+  await d.ok(['set-agent-state', '-w', 'other', 'working', '--source', 'detect']);
+  assert.is((await stateOf('other')).source, 'detect');
+  await herdrOk(sock, 'pane.clear_agent_authority', { pane_id: paneId(other) });
+  assert.is((await stateOf('other')).state, 'working');
+});
+
 test.run();
