@@ -231,6 +231,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     permissions,
     ops: new OpCache(),
     queue,
+    checkpoints,
     remote: null,
     linkStreams: new StreamKinds(),
     hostedPanes: new HostedPanes(),

@@ -25,6 +25,7 @@ import type { StreamKinds } from '../hosts/streams.js';
 import type { HostedPanes } from '../hosts/hosted-serve.js';
 import type { RemoteTarget } from '../hosts/target.js';
 import type { VerbInfo } from '../rpc/verb-info.js';
+import type { CheckpointService } from '../git/checkpoint-service.js';
 
 /** What the services see of the dispatcher (core/rpc/dispatch.ts implements it). */
 export interface VerbCalls {
@@ -58,6 +59,8 @@ export interface Services {
   /** Operation ids of typing verbs: a same-id retry replays, never types twice. */
   readonly ops: OpCache;
   readonly queue: DeliveryQueue;
+  /** Turn checkpoints: taken at each turn's end, listed, diffed and restored by the checkpoint verbs. */
+  readonly checkpoints: CheckpointService;
   /** Linked hosts: set by the link extension at start; null without it (another machine is refused). */
   remote: RemoteHosts | null;
   /** Stream kinds linked hosts may open here (the link serves them; parts register at start). */

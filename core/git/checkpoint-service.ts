@@ -34,8 +34,6 @@ function lastLine(w: Window): string {
   return '';
 }
 
-const services = new WeakMap<Bus, CheckpointService>();
-
 export class CheckpointService {
   readonly store: Checkpoints;
   private readonly subs: Array<{ dispose(): void }> = [];
@@ -46,7 +44,6 @@ export class CheckpointService {
 
   constructor(private readonly deps: CheckpointDeps) {
     this.store = new Checkpoints(deps.cacheDir);
-    services.set(deps.bus, this);
     this.subs.push(deps.bus.on('agent-state', (ev) => this.onState(ev)));
     this.subs.push(
       deps.bus.on('window-closed', (ev) => {
@@ -54,11 +51,6 @@ export class CheckpointService {
         void this.store.forget(ev.window_id);
       }),
     );
-  }
-
-  /** The service the daemon built on this bus (the verbs reach it so). */
-  static of(bus: Bus): CheckpointService | null {
-    return services.get(bus) ?? null;
   }
 
   get enabled(): boolean {
@@ -112,7 +104,6 @@ export class CheckpointService {
     this.disposed = true;
     this.ctl.abort();
     for (const s of this.subs) s.dispose();
-    services.delete(this.deps.bus);
     this.store.dispose();
   }
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { table } from '../rpc/print-helpers.js';
-import { CheckpointService } from '../git/checkpoint-service.js';
+import type { CheckpointService } from '../git/checkpoint-service.js';
 import { paneOf } from '../security/access.js';
 import { grantsOf } from '../security/grants.js';
 import type { Services } from '../daemon/services.js';
@@ -27,9 +27,7 @@ const checkpointSchema = z.object({
 const skippedSchema = z.object({ path: z.string(), bytes: z.number().int().nullable() });
 
 function serviceOf(svc: Services): CheckpointService {
-  const s = CheckpointService.of(svc.bus);
-  if (!s) throw new TuiosError('unsupported', 'This daemon takes no turn checkpoints.');
-  return s;
+  return svc.checkpoints;
 }
 
 function nameOf(w: Window): string {

@@ -171,6 +171,9 @@ export async function removeAttempt(svc: Services, s: Session, wt: WorktreeAttr,
     if (st.dirty > 0) throw dirtyError(wt.path, st);
   }
   const cwd = wt.main ?? wt.repo;
+  // Its panes' turn checkpoints go with it: their refs live in the repository the worktree shares.
+  const refsIn = existsSync(wt.path) ? wt.path : cwd;
+  if (existsSync(refsIn)) for (const w of svc.model.windowsOf(s)) await svc.checkpoints.store.remove(refsIn, w.id, { signal: o.signal }).catch(() => 0);
   if (existsSync(wt.path)) await removeWorktree(wt.path, { force: o.force, signal: o.signal });
   else if (existsSync(cwd)) await git(['worktree', 'prune'], { cwd, signal: o.signal, okCodes: [0, 1, 128] }); // removed by hand: forget its record
   if (svc.model.sessions.has(s.id)) svc.model.killSession(s);

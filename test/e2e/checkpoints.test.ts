@@ -169,4 +169,15 @@ test('a turn that ends with no message is labelled with the last line the pane s
   assert.is(now[0]!.kind, 'turn');
 });
 
+test('worktree rm takes its panes\' checkpoints with it (their refs live in the shared repository)', async () => {
+  const made = JSON.parse(await d.ok(['worktree', 'new', 'feat/cp', '--json'], { cwd: repo })) as { session: string; window_id: string; path: string };
+  await d.ok(['set-agent-state', '-w', made.window_id, 'working', '--harness', 'test-agent']);
+  write(join(made.path, 'wt.txt'), 'made in the worktree\n');
+  await d.ok(['set-agent-state', '-w', made.window_id, 'done', '--harness', 'test-agent']);
+  const refs = () => sh(repo, ['for-each-ref', '--format=%(refname)', `refs/tuios/checkpoints/${made.window_id}/`]).trim();
+  await waitFor(() => refs() !== '', { what: 'the worktree pane\'s checkpoint' });
+  await d.ok(['worktree', 'rm', made.session, '--force']);
+  assert.is(refs(), '', 'no checkpoint ref of the removed worktree\'s pane is left');
+});
+
 test.run();
