@@ -541,6 +541,24 @@ export const methods: Record<string, Method> = {
     return { type: 'agent_status', pane_id: herdrPaneId(w.session_id, w.id), agent_status: herdrStatus(r.state), waited_ms: r.waited_ms };
   },
 
+  async 'agent.prompt'(ctx) {
+    const target = reqString(ctx.params, 'target');
+    // herdr's field is the prompt; `text` is taken too.
+    const prompt = optString(ctx.params, 'prompt', Number.MAX_SAFE_INTEGER) ?? optString(ctx.params, 'text', Number.MAX_SAFE_INTEGER);
+    if (prompt === undefined) throw new HerdrError('invalid_request', 'missing field `prompt`');
+    const wait = optBool(ctx.params, 'wait');
+    const timeout = waitTimeout(ctx.params);
+    const v = await View.read(ctx);
+    const w = v.agent(target);
+    // An agent waiting on a prompt would take the text as its answer: nothing is typed. A working
+    // agent gets it, and its harness queues it for the next turn, as in herdr.
+    if (w.agent_state?.state === 'needs_input') throw new HerdrError('agent_blocked', `${w.name.slice(0, 64)} waits on a prompt; answer it first`);
+    await call(ctx, 'send-text', { window: w.id, text: stripPasteMarkers(prompt), submit: true });
+    if (!wait) return { type: 'ok' };
+    const r = await call<{ state: string; waited_ms: number }>(ctx, 'wait-for', { condition: 'agent-state', window: w.id, ...(timeout !== undefined ? { timeout } : {}) });
+    return { type: 'agent_status', pane_id: herdrPaneId(w.session_id, w.id), agent_status: herdrStatus(r.state), waited_ms: r.waited_ms };
+  },
+
   async 'agent.rename'(ctx) {
     const target = reqString(ctx.params, 'target');
     const name = optString(ctx.params, 'name', 128);
@@ -686,7 +704,6 @@ const HERDR_METHODS = new Set([
   'pane.resize',
   'pane.move',
   'agent.start',
-  'agent.prompt',
   'notification.show',
   'client.window_title.set',
   'client.window_title.clear',

@@ -144,6 +144,16 @@ test('agent.wait: wait-for agent-state, answered with herdr\'s status', async ()
   assert.is((await herdrErr(sock, 'agent.wait', { target: 'api', timeout_ms: 24 * 3600 * 1000 + 1 })).code, 'invalid_params');
 });
 
+test('agent.prompt: send-text with submit; an agent waiting on a prompt fails agent_blocked and nothing is typed', async () => {
+  await d.ok(['set-agent-state', '-w', 'api', 'needs_input', '-m', 'approve?', '--harness', 'claude-code']);
+  assert.is((await herdrErr(sock, 'agent.prompt', { target: 'api', prompt: 'must-not-arrive' })).code, 'agent_blocked');
+  await d.ok(['set-agent-state', '-w', 'api', 'working', '--harness', 'claude-code']);
+  assert.equal(await herdrOk(sock, 'agent.prompt', { target: 'api', prompt: 'next-task' }), { type: 'ok' });
+  await d.waitScreen('api', /^next-task$/m);
+  assert.not.match(await d.ok(['capture-pane', '-w', 'api']), /must-not-arrive/);
+  assert.is((await herdrErr(sock, 'agent.prompt', { target: 'api' })).message, 'missing field `prompt`');
+});
+
 test('agent.rename: set-window; agent.get then finds it by the new name; no name clears it', async () => {
   const r = await herdrOk<{ type: string; agent: { label: string } }>(sock, 'agent.rename', { target: 'api', name: 'reviewer' });
   assert.equal([r.type, r.agent.label], ['agent_info', 'reviewer']);
