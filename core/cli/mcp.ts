@@ -91,8 +91,10 @@ function toolError(body: { code: string; message: string; hint?: string }): Tool
 }
 
 function answer(tool: McpTool, result: unknown, printed: string): ToolAnswer {
-  const structured = (result && typeof result === 'object' ? result : { value: result }) as Record<string, unknown>;
-  const text = printed || JSON.stringify(structured);
+  const plain = (result && typeof result === 'object' ? result : { value: result }) as Record<string, unknown>;
+  const text = printed || JSON.stringify(plain);
+  // A harness may show the model the structured result alone (Claude Code does): the note goes there too, first.
+  const structured = tool.data ? { data_note: DATA_NOTE, ...plain } : plain;
   return { content: [{ type: 'text', text: tool.data ? fenceData(text) : text }], structuredContent: structured };
 }
 

@@ -115,6 +115,7 @@ test('tuios_capture_pane: its own pane by default, the screen capture-pane answe
   assert.ok(r.structuredContent!.lines.join('\n').includes('mcp-capture-mark'));
   assert.is(r.structuredContent!.lines.length, verb.lines.length);
   assert.ok(text(r).startsWith(DATA_NOTE), 'the pane\'s text comes after the note that it is data');
+  assert.is(r.structuredContent!.data_note, DATA_NOTE, 'the structured result carries the note too');
   assert.match(text(r), /```\n[\s\S]*mcp-capture-mark[\s\S]*\n```$/);
   // A verb's error comes back as a tool error with its typed code.
   const bad = await callTool(c, 'tuios_capture_pane', { window: 'no-such-pane' });
