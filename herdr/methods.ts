@@ -8,19 +8,11 @@ import type { Services } from '../core/daemon/services.js';
 import type { Caller } from '../core/rpc/caller.js';
 import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
 import { enforce, paneOf } from '../core/security/access.js';
-import { HERDR_MAX_WAIT_MS, HERDR_ID_MAX, HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
+import { HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
+import { HerdrError, field, reqString, optString, optInt, waitTimeout, optBool, optEnv, type Params } from './params.js';
+import { UNSUPPORTED, HERDR_METHODS } from './method-names.js';
 
-/** An answer in herdr's error shape: `{"id","error":{"code","message"}}`. */
-export class HerdrError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export type Params = Record<string, unknown>;
+export { HerdrError, type Params } from './params.js';
 
 export interface MethodContext {
   svc: Services;
@@ -31,67 +23,6 @@ export interface MethodContext {
 }
 
 type Method = (ctx: MethodContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
-
-// ---- params, read as serde reads them: a missing field and a wrong type are invalid_request ----
-
-function field(p: Params, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(p, name) ? p[name] : undefined;
-}
-
-function reqString(p: Params, name: string, max = HERDR_ID_MAX): string {
-  const v = field(p, name);
-  if (v === undefined || v === null) throw new HerdrError('invalid_request', `missing field \`${name}\``);
-  return checkString(v, name, max);
-}
-
-function optString(p: Params, name: string, max = HERDR_ID_MAX): string | undefined {
-  const v = field(p, name);
-  return v === undefined || v === null ? undefined : checkString(v, name, max);
-}
-
-function checkString(v: unknown, name: string, max: number): string {
-  if (typeof v !== 'string') throw new HerdrError('invalid_request', `invalid type for \`${name}\`: expected a string`);
-  if (v.length > max) throw new HerdrError('invalid_params', `\`${name}\` is longer than ${max} characters`);
-  return v;
-}
-
-function optInt(p: Params, name: string, min: number, max: number): number | undefined {
-  const v = field(p, name);
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new HerdrError('invalid_request', `invalid type for \`${name}\`: expected an integer`);
-  if (v < min || v > max) throw new HerdrError('invalid_params', `\`${name}\` must be from ${min} to ${max}`);
-  return v;
-}
-
-/** A wait's timeout_ms: 24 hours at most (spec: A wait ... takes a timeout_ms of 24 hours at most). */
-function waitTimeout(p: Params): number | undefined {
-  const v = field(p, 'timeout_ms');
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new HerdrError('invalid_request', 'invalid type for `timeout_ms`: expected a non-negative integer');
-  if (v > HERDR_MAX_WAIT_MS) throw new HerdrError('invalid_params', `timeout_ms is at most ${HERDR_MAX_WAIT_MS} (24 hours)`);
-  return v;
-}
-
-function optBool(p: Params, name: string): boolean | undefined {
-  const v = field(p, name);
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new HerdrError('invalid_request', `invalid type for \`${name}\`: expected a boolean`);
-  return v;
-}
-
-function optEnv(p: Params): Record<string, string> | undefined {
-  const v = field(p, 'env');
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw new HerdrError('invalid_request', 'invalid type for `env`: expected a map');
-  const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
-    if (typeof val !== 'string') throw new HerdrError('invalid_request', 'invalid type for `env`: expected string values');
-    // The pane's identity is tuios's to set, and tmux's variables would confuse programs.
-    if (k.startsWith('TUIOS_') || k === 'TMUX' || k === 'TMUX_PANE') throw new HerdrError('invalid_params', `env may not set ${k.slice(0, 64)}`);
-    out[k] = val;
-  }
-  return out;
-}
 
 // ---- the verbs, through the dispatcher ----
 
@@ -653,67 +584,6 @@ function focusPane(param: 'pane_id' | 'target'): Method {
 export function stripPasteMarkers(text: string): string {
   return text.replaceAll('\x1b[200~', '').replaceAll('\x1b[201~', '');
 }
-
-/** Methods tuios does not answer, each for a reason (spec: What tuios does not answer). */
-const UNSUPPORTED = new Set([
-  'workspace.move',
-  'workspace.move_block',
-  'layout.export',
-  'layout.apply',
-  'layout.set_split_ratio',
-  'agent.view.set',
-  'agent.view.clear',
-  'pane.scroll',
-  'pane.clear',
-  'pane.edit_scrollback',
-  'pane.selection.read',
-  'pane.copy_motion',
-  'pane.copy_search',
-  'pane.input.set',
-  'pane.link.activate',
-  'pane.link.resolve',
-  'command.invoke',
-  'client_shell.surface.set',
-  'integration.list',
-  'integration.install',
-  'integration.uninstall',
-  'server.stop',
-  'server.live_handoff',
-  'server.ssh_agent.register',
-  'server.reload_agent_manifests',
-]);
-
-/**
- * herdr 0.9.5's other methods, as the spec names them: tuios maps each, and until its mapping
- * lands here it answers `unsupported`, as a method tuios does not answer does.
- */
-const HERDR_METHODS = new Set([
-  'workspace.focus',
-  'workspace.report_metadata',
-  'tab.create',
-  'tab.rename',
-  'tab.focus',
-  'tab.move',
-  'tab.close',
-  'pane.split',
-  'pane.neighbor',
-  'pane.edges',
-  'pane.focus_direction',
-  'pane.swap',
-  'pane.zoom',
-  'pane.resize',
-  'pane.move',
-  'agent.start',
-  'notification.show',
-  'client.window_title.set',
-  'client.window_title.clear',
-  'worktree.list',
-  'worktree.create',
-  'worktree.open',
-  'worktree.remove',
-  'events.wait',
-  'popup.close',
-]);
 
 /** The method a name calls, or the error herdr's client gets for it. */
 export function methodFor(name: string): Method {

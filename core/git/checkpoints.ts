@@ -10,12 +10,13 @@
 // Every git call here runs through the safe runner (core/git/run.ts) with the checkpoint budget,
 // one at a time per Checkpoints instance (the daemon has one).
 import { copyFile, lstat, mkdir, mkdtemp, readdir, rm, rmdir, stat, utimes } from 'node:fs/promises';
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { TuiosError } from '../errors.js';
 import { git, gitText } from './run.js';
 import type { DiffFile } from './repo.js';
+import { TreeWatcher, settle } from './checkpoint-watch.js';
 import {
   CHECKPOINT_DIFF_BUDGET_MS,
   CHECKPOINT_GIT_TIMEOUT_MS,
@@ -24,7 +25,6 @@ import {
   CHECKPOINT_LIST_MAX,
   CHECKPOINT_MAX_UNTRACKED_FILES,
   CHECKPOINT_REPORT_PATHS,
-  CHECKPOINT_WATCH_MAX_DIRS,
   CHECKPOINT_WATCH_MAX_TOTAL,
   DIFF_MAX_BYTES,
   DIFF_MAX_FILES,
@@ -157,62 +157,6 @@ function parseMessage(msg: string): Pick<Checkpoint, 'kind' | 'turn' | 'state' |
   const field = (k: string) => new RegExp(`^${k}: (.*)$`, 'm').exec(msg)?.[1] ?? '';
   const turn = field('turn');
   return { kind: field('kind') === 'safety' ? 'safety' : 'turn', turn: /^\d+$/.test(turn) ? Number(turn) : null, state: field('state'), time: field('time'), label: field('label') };
-}
-
-/**
- * The folders of a work tree, watched (inotify) so a turn that changed nothing is known without
- * reading the tree: any event in any folder marks it dirty, and the next look is git's. Folders git
- * ignores and .git are not watched; past CHECKPOINT_WATCH_MAX_DIRS folders there is no watcher.
- */
-class TreeWatcher {
-  dirty = false;
-  private readonly watchers: FSWatcher[] = [];
-  private closed = false;
-
-  private constructor(readonly top: string) {}
-
-  /** Watches every folder under `top` but `.git` and the ignored ones; null past the limit or on error. */
-  static async open(top: string, ignored: Set<string>, budget: number): Promise<TreeWatcher | null> {
-    const t = new TreeWatcher(top);
-    const max = Math.min(CHECKPOINT_WATCH_MAX_DIRS, budget);
-    const queue = [''];
-    try {
-      while (queue.length) {
-        const rel = queue.shift()!;
-        if (t.watchers.length >= max) throw new Error('too many folders');
-        const abs = rel ? join(top, rel) : top;
-        // Watched before it is read: a folder made after the read is an event here.
-        const w = watch(abs, { persistent: false }, () => (t.dirty = true));
-        w.on('error', () => (t.dirty = true));
-        t.watchers.push(w);
-        for (const e of await readdir(abs, { withFileTypes: true })) {
-          if (!e.isDirectory() || e.name === '.git') continue;
-          const child = rel ? `${rel}/${e.name}` : e.name;
-          if (!ignored.has(child)) queue.push(child);
-        }
-      }
-    } catch {
-      t.close();
-      return null;
-    }
-    return t;
-  }
-
-  get size(): number {
-    return this.watchers.length;
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const w of this.watchers) w.close();
-    this.watchers.length = 0;
-  }
-}
-
-/** Lets file events already queued by the kernel reach their watchers before `dirty` is read. */
-function settle(): Promise<void> {
-  return new Promise((r) => setImmediate(() => setImmediate(r)));
 }
 
 /** The checkpoints of every pane, their private indexes, and the queue their git calls wait in. */
