@@ -287,7 +287,7 @@ export const HOOK_ANCESTRY_MAX_DEPTH = 32;
 
 // --- Integrations (core/integrations/) ---
 
-/** The after-agent-state hook (config.toml): one run is killed past this. */
+/** The after-agent-state hook: one run is killed past this unless [hooks] timeout_ms says otherwise (its default). */
 export const AFTER_STATE_HOOK_TIMEOUT_MS = 10_000;
 /** after-agent-state hook runs at once; more wait in its queue. */
 export const AFTER_STATE_HOOK_CONCURRENCY = 4;

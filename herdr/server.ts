@@ -4,8 +4,9 @@
 // closes. The verb socket's bounds hold here too: a line is at most MAX_LINE_BYTES, a process
 // holds at most MAX_CONNECTIONS_PER_PROCESS connections, and bad input is an error line on that
 // connection, never a crash.
-import { createServer, type Server, type Socket } from 'node:net';
-import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import type { Server, Socket } from 'node:net';
+import { unlinkSync } from 'node:fs';
+import { listenPrivate } from '../core/rpc/listen.js';
 import type { Services } from '../core/daemon/services.js';
 import { readPeer, type Caller } from '../core/rpc/caller.js';
 import { LineSplitter } from '../core/rpc/framing.js';
@@ -74,24 +75,8 @@ export class HerdrSocket {
     this.path = herdrSocketPath(svc.paths.socket);
   }
 
-  listen(): Promise<void> {
-    // The daemon holds the lock on its socket, so a file here is left from a daemon that died.
-    if (existsSync(this.path)) unlinkSync(this.path);
-    return new Promise((resolve, reject) => {
-      const srv = createServer((sock) => this.accept(sock));
-      srv.once('error', reject);
-      srv.listen(this.path, () => {
-        srv.off('error', reject);
-        srv.on('error', (e) => this.svc.log.warn('herdr socket error', { error: e.message }));
-        try {
-          chmodSync(this.path, 0o600);
-        } catch {
-          // the folder is 0700 already
-        }
-        this.server = srv;
-        resolve();
-      });
-    });
+  async listen(): Promise<void> {
+    this.server = await listenPrivate(this.path, (sock) => this.accept(sock), { replaceStale: true, onError: (e) => this.svc.log.warn('herdr socket error', { error: e.message }) });
   }
 
   get connectionCount(): number {

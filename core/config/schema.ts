@@ -1,7 +1,7 @@
 // The config.toml schema. Every section is here with its defaults; a key the schema does not
 // know is a warning that names it, a value of the wrong type keeps the last good config.
 import { z } from 'zod';
-import { CHECKPOINT_KEEP_DEFAULT, CHECKPOINT_KEEP_MAX, CHECKPOINT_KEEP_MIN, MAX_UNTRACKED_FILE_BYTES, DEFAULT_SCROLLBACK_LINES, HOLD_SECONDS_DEFAULT, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, MAX_SCROLLBACK_LINES } from '../limits.js';
+import { AFTER_STATE_HOOK_TIMEOUT_MS, CHECKPOINT_KEEP_DEFAULT, CHECKPOINT_KEEP_MAX, CHECKPOINT_KEEP_MIN, MAX_UNTRACKED_FILE_BYTES, DEFAULT_SCROLLBACK_LINES, HOLD_SECONDS_DEFAULT, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, MAX_SCROLLBACK_LINES } from '../limits.js';
 import { compilePattern } from '../re.js';
 
 const daemon = z
@@ -28,7 +28,7 @@ const hooks = z
     /** Run on every published agent-state transition: a shell command line, or an argv. */
     after_agent_state: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
     /** How long a hook may run before it is killed. */
-    timeout_ms: z.number().int().min(100).max(120_000).default(10_000),
+    timeout_ms: z.number().int().min(100).max(120_000).default(AFTER_STATE_HOOK_TIMEOUT_MS),
   })
   .prefault({});
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { TuiosError } from '../errors.js';
 import { git, gitText } from './run.js';
-import type { DiffFile } from './repo.js';
+import { diffTreeFiles, type DiffFile } from './repo.js';
 import { TreeWatcher, settle } from './checkpoint-watch.js';
 import {
   CHECKPOINT_DIFF_BUDGET_MS,
@@ -566,24 +566,7 @@ async function diffNow(dir: string, windowId: string, n: number, fromN: number |
     if (!from) throw notFound(windowId, fromN, refs);
   } else from = [...refs].reverse().find((r) => r.n < n) ?? null;
   const fromTree = from ? from.tree : to.parent ? `${to.parent}^{tree}` : EMPTY_TREE;
-  const args = ['-r', '-z', '--no-renames', '--no-ext-diff', '--no-textconv'];
-  const ns = (await git(['diff-tree', ...args, '--numstat', fromTree, to.tree], { cwd: top, signal, timeoutMs: left() })).stdout.toString('utf8');
-  const st = (await git(['diff-tree', ...args, '--name-status', fromTree, to.tree], { cwd: top, signal, timeoutMs: left() })).stdout.toString('utf8').split('\0');
-  const statusOfPath = new Map<string, string>();
-  for (let i = 0; i + 1 < st.length; i += 2) statusOfPath.set(st[i + 1]!, st[i]!);
-  const files: DiffFile[] = [];
-  let added = 0;
-  let deleted = 0;
-  for (const rec of ns.split('\0')) {
-    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(rec);
-    if (!m) continue;
-    const binary = m[1] === '-';
-    const a = binary ? null : Number(m[1]);
-    const d = binary ? null : Number(m[2]);
-    added += a ?? 0;
-    deleted += d ?? 0;
-    files.push({ path: m[3]!, status: statusOfPath.get(m[3]!) ?? 'M', added: a, deleted: d, binary });
-  }
+  const { files, added, deleted } = await diffTreeFiles(top, fromTree, to.tree, { signal, left });
   const r = await git(['diff-tree', '-p', '-r', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color', fromTree, to.tree], { cwd: top, signal, maxOutputBytes: DIFF_MAX_BYTES, cut: true, timeoutMs: left() });
   return { n, from_n: from?.n ?? null, from: from ? from.commit : (to.parent ?? EMPTY_TREE), to: to.commit, files: files.slice(0, DIFF_MAX_FILES), added, deleted, patch: r.stdout.toString('utf8'), truncated: r.truncated || files.length > DIFF_MAX_FILES };
 }

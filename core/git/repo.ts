@@ -252,6 +252,30 @@ export interface WorktreeDiff {
   commits: number;
 }
 
+/** The files two trees differ in, with their line counts (null for a binary file) and git's status letter. */
+export async function diffTreeFiles(dir: string, fromTree: string, toTree: string, o: { signal?: AbortSignal; left: () => number }): Promise<{ files: DiffFile[]; added: number; deleted: number }> {
+  const args = ['-r', '-z', '--no-renames', '--no-ext-diff', '--no-textconv'];
+  const ns = (await git(['diff-tree', ...args, '--numstat', fromTree, toTree], { cwd: dir, signal: o.signal, timeoutMs: o.left() })).stdout.toString('utf8');
+  const st = (await git(['diff-tree', ...args, '--name-status', fromTree, toTree], { cwd: dir, signal: o.signal, timeoutMs: o.left() })).stdout.toString('utf8').split('\0');
+  const statusOfPath = new Map<string, string>();
+  for (let i = 0; i + 1 < st.length; i += 2) statusOfPath.set(st[i + 1]!, st[i]!);
+  const files: DiffFile[] = [];
+  let added = 0;
+  let deleted = 0;
+  for (const rec of ns.split('\0')) {
+    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(rec);
+    if (!m) continue;
+    const path = m[3]!;
+    const binary = m[1] === '-';
+    const a = binary ? null : Number(m[1]);
+    const d = binary ? null : Number(m[2]);
+    added += a ?? 0;
+    deleted += d ?? 0;
+    files.push({ path, status: statusOfPath.get(path) ?? 'M', added: a, deleted: d, binary });
+  }
+  return { files, added, deleted };
+}
+
 /** What a worktree changed against its base: its commits and its uncommitted work, untracked files included. */
 export async function diffWorktree(dir: string, baseCommit: string | null, o: { signal?: AbortSignal; patch?: boolean; budgetMs?: number } = {}): Promise<WorktreeDiff> {
   const deadline = Date.now() + (o.budgetMs ?? GIT_TIMEOUT_MS);
@@ -271,26 +295,9 @@ export async function diffWorktree(dir: string, baseCommit: string | null, o: { 
   const indexPaths = new Set(
     (await git(['ls-tree', '-r', '-z', '--name-only', trees.indexTree], { cwd: dir, signal, timeoutMs: left() })).stdout.toString('utf8').split('\0').filter(Boolean),
   );
-  const ns = (await git(['diff-tree', '-r', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', '--numstat', fromTree, trees.workTree], { cwd: dir, signal, timeoutMs: left() })).stdout.toString('utf8');
-  const st = (await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', fromTree, trees.workTree], { cwd: dir, signal, timeoutMs: left() })).stdout.toString('utf8').split('\0');
-  const statusOfPath = new Map<string, string>();
-  for (let i = 0; i + 1 < st.length; i += 2) statusOfPath.set(st[i + 1]!, st[i]!);
-  const files: DiffFile[] = [];
-  let added = 0;
-  let deleted = 0;
-  for (const rec of ns.split('\0')) {
-    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(rec);
-    if (!m) continue;
-    const path = m[3]!;
-    const binary = m[1] === '-';
-    const a = binary ? null : Number(m[1]);
-    const d = binary ? null : Number(m[2]);
-    let status = statusOfPath.get(path) ?? 'M';
-    if (status === 'A' && !indexPaths.has(path)) status = 'U';
-    added += a ?? 0;
-    deleted += d ?? 0;
-    files.push({ path, status, added: a, deleted: d, binary });
-  }
+  const { files, added, deleted } = await diffTreeFiles(dir, fromTree, trees.workTree, { signal, left });
+  // Added in the work tree but not in the index: an untracked file.
+  for (const f of files) if (f.status === 'A' && !indexPaths.has(f.path)) f.status = 'U';
   let patch = '';
   let truncated = files.length > DIFF_MAX_FILES;
   if (o.patch !== false) {

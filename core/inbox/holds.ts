@@ -47,7 +47,7 @@ export class HoldRegistry implements Disposable {
   private ending = false;
 
   constructor(
-    private readonly bus: Bus,
+    bus: Bus,
     private readonly inbox: Inbox,
     private readonly log: Logger,
   ) {

@@ -6,7 +6,7 @@ import type { Bus, Disposable } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { Model } from '../model/model.js';
 import type { AgentStateEvent } from '../agent-state/store.js';
-import { AFTER_STATE_HOOK_CONCURRENCY, AFTER_STATE_HOOK_QUEUE_MAX, AFTER_STATE_HOOK_TIMEOUT_MS } from '../limits.js';
+import { AFTER_STATE_HOOK_CONCURRENCY, AFTER_STATE_HOOK_QUEUE_MAX } from '../limits.js';
 
 export interface HookConfig {
   /** A shell command line (run with /bin/sh -c), or an argv. Unset: no hook. */

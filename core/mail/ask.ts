@@ -6,7 +6,7 @@ import type { Inbox, Item } from '../inbox/inbox.js';
 import type { MailStore } from './mail.js';
 import type { Model } from '../model/model.js';
 import { TuiosError } from '../errors.js';
-import { ANSWER_MAX_BYTES, ASK_MAX_OPTIONS, DEFAULT_ASK_MS, QUESTION_MAX_BYTES } from '../limits.js';
+import { ANSWER_MAX_BYTES, ASK_MAX_OPTIONS, QUESTION_MAX_BYTES } from '../limits.js';
 
 /** Re-exported for core/verbs/mail.ts until the verb records land; the limit is core/limits.ts's. */
 

@@ -5,7 +5,7 @@
 import type { Bus, Disposable } from '../bus.js';
 import type { Inbox } from '../inbox/inbox.js';
 import { cleanName, cleanUntrusted } from './fence.js';
-import { BODY_MAX_BYTES, MAIL_RATE_BURST, MAIL_RATE_PER_SEC, MAILBOX_MAX, SUBJECT_MAX } from '../limits.js';
+import { MAIL_RATE_BURST, MAIL_RATE_PER_SEC, MAILBOX_MAX, SUBJECT_MAX } from '../limits.js';
 
 /** Re-exported for core/verbs/mail.ts until the verb records land; the limit is core/limits.ts's. */
 

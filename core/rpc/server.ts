@@ -1,8 +1,8 @@
 // The verb socket: a Unix socket in a 0700 folder, JSON lines, many requests per connection.
 // Bad input on one connection never reaches another: a bad line gets an error line, an oversized
 // line closes that connection only, and a process holding too many connections is refused.
-import { createServer, type Server, type Socket } from 'node:net';
-import { chmodSync } from 'node:fs';
+import type { Server, Socket } from 'node:net';
+import { listenPrivate } from './listen.js';
 import type { Logger } from '../log.js';
 import { LineSplitter } from './framing.js';
 import { readPeer, type Caller } from './caller.js';
@@ -21,22 +21,8 @@ export class RpcServer {
     private readonly onCaller?: (c: Caller) => void,
   ) {}
 
-  listen(path: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const srv = createServer((sock) => this.accept(sock));
-      srv.on('error', reject);
-      srv.listen(path, () => {
-        srv.off('error', reject);
-        srv.on('error', (e) => this.log.error('socket server error', { error: String(e) }));
-        try {
-          chmodSync(path, 0o600);
-        } catch {
-          // the folder is 0700 already; the mode on the socket is belt and braces
-        }
-        this.server = srv;
-        resolve();
-      });
-    });
+  async listen(path: string): Promise<void> {
+    this.server = await listenPrivate(path, (sock) => this.accept(sock), { onError: (e) => this.log.error('socket server error', { error: String(e) }) });
   }
 
   get connectionCount(): number {

@@ -8,7 +8,7 @@
 // store's lines, oldest first, then xterm's buffer.
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
-import type { IBufferCell, IMarker, Terminal as XTerminal } from '@xterm/headless';
+import type { IMarker, Terminal as XTerminal } from '@xterm/headless';
 import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS, RECENT_NOTIFICATIONS, RECENT_NOTIFICATION_CHARS } from '../limits.js';
 import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
 import { RowTextCache } from './row-text.js';

@@ -2,8 +2,9 @@
 // this machine) hands its stdin and stdout to the daemon. It sits beside the verb socket in the
 // 0700 runtime folder. The process that dials it is placed as every caller is: one inside a pane
 // of this daemon is refused, since a link speaks for a whole machine, never for a pane.
-import { createServer, type Server, type Socket } from 'node:net';
-import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import type { Server, Socket } from 'node:net';
+import { unlinkSync } from 'node:fs';
+import { listenPrivate } from '../../core/rpc/listen.js';
 import { dirname, join } from 'node:path';
 import type { Services } from '../../core/daemon/services.js';
 import { readPeer, type Caller } from '../../core/rpc/caller.js';
@@ -26,23 +27,8 @@ export class LinkSocket {
     this.path = linkSocketPath(svc.paths.socket);
   }
 
-  listen(): Promise<void> {
-    if (existsSync(this.path)) unlinkSync(this.path); // the daemon holds the lock: a leftover
-    return new Promise((resolve, reject) => {
-      const srv = createServer((sock) => this.accept(sock));
-      srv.once('error', reject);
-      srv.listen(this.path, () => {
-        srv.off('error', reject);
-        srv.on('error', (e) => this.svc.log.warn('link socket error', { error: e.message }));
-        try {
-          chmodSync(this.path, 0o600);
-        } catch {
-          // the folder is 0700 already
-        }
-        this.server = srv;
-        resolve();
-      });
-    });
+  async listen(): Promise<void> {
+    this.server = await listenPrivate(this.path, (sock) => this.accept(sock), { replaceStale: true, onError: (e) => this.svc.log.warn('link socket error', { error: e.message }) });
   }
 
   private accept(sock: Socket): void {

@@ -3,10 +3,10 @@
 // nothing when nothing changed, keeps the file from before tuios touched it as `<file>.tuios.bak`
 // (once), follows a symlinked file, refuses a file it cannot parse, a symlink to nothing and a
 // configuration folder that does not exist yet. Runs in the CLI: no daemon involved.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../store/atomic.js';
-import { INTEGRATIONS, KIMI_BEGIN, KIMI_END, type Env, type Integration } from './table.js';
+import { KIMI_BEGIN, KIMI_END, type Env, type Integration } from './table.js';
 import { deepEqual, parseJsonObject, styleOf, writeJsonText } from './json-text.js';
 import { MARKER_RE, versionsIn, withOurs, withoutOurs } from './hook-entries.js';
 import { obj } from '../hooks/plan.js';
