@@ -2,7 +2,8 @@
 // for a window on the opener in a PTY here, sends its output (pausing the PTY while the link or
 // the owner's emulator is behind), takes its input, resize, pause and kill, and keeps it for
 // HOSTED_REATTACH_MS when the link drops.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameToken } from '../security/same-token.js';
 import { StringDecoder } from 'node:string_decoder';
 import type { Services } from '../daemon/services.js';
 import type { StreamKind, StreamSink } from './streams.js';
@@ -56,11 +57,6 @@ export function hostedPaneStream(panes: HostedPanes): StreamKind<Services> {
 /** The running side of each registry's panes (the registry holds only what callers are placed by). */
 const running = new WeakMap<HostedPanes, Map<string, RunningPane>>();
 
-function sameToken(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** One hosted pane's process and its current stream to the owner. */
 class RunningPane {

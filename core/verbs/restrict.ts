@@ -4,16 +4,11 @@
 // (core/security/access.ts). The pane is found from the kernel's record of the caller's pid, never
 // from what it says; where the kernel cannot say, TUIOS_PANE_TOKEN proves TUIOS_PANE_ID.
 import { z } from 'zod';
-import { timingSafeEqual } from 'node:crypto';
+import { sameToken } from '../security/same-token.js';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import type { Window } from '../model/window.js';
 
-function sameToken(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export const restrictConnection = defineVerb({
   name: 'restrict-connection',
