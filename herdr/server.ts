@@ -5,8 +5,7 @@
 // holds at most MAX_CONNECTIONS_PER_PROCESS connections, and bad input is an error line on that
 // connection, never a crash.
 import type { Server, Socket } from 'node:net';
-import { unlinkSync } from 'node:fs';
-import { listenPrivate } from '../core/rpc/listen.js';
+import { closePrivate, listenPrivate } from '../core/rpc/listen.js';
 import type { Services } from '../core/daemon/services.js';
 import { readPeer, type Caller } from '../core/rpc/caller.js';
 import { LineSplitter } from '../core/rpc/framing.js';
@@ -186,16 +185,8 @@ export class HerdrSocket {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      if (!this.server) return resolve();
-      this.server.close(() => resolve());
-      for (const c of this.conns) c.destroy();
-      this.server = null;
-      try {
-        unlinkSync(this.path);
-      } catch {
-        // gone
-      }
-    });
+    const srv = this.server;
+    this.server = null;
+    return closePrivate(srv, this.conns, this.path);
   }
 }

@@ -27,3 +27,17 @@ export function listenPrivate(path: string, onConnection: (sock: Socket) => void
     });
   });
 }
+
+/** Stops listening: its open connections are ended and its socket file removed. */
+export function closePrivate(server: Server | null, conns: Iterable<Socket>, path: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server) return resolve();
+    server.close(() => resolve());
+    for (const c of conns) c.destroy();
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone
+    }
+  });
+}

@@ -3,8 +3,7 @@
 // 0700 runtime folder. The process that dials it is placed as every caller is: one inside a pane
 // of this daemon is refused, since a link speaks for a whole machine, never for a pane.
 import type { Server, Socket } from 'node:net';
-import { unlinkSync } from 'node:fs';
-import { listenPrivate } from '../../core/rpc/listen.js';
+import { closePrivate, listenPrivate } from '../../core/rpc/listen.js';
 import { dirname, join } from 'node:path';
 import type { Services } from '../../core/daemon/services.js';
 import { readPeer, type Caller } from '../../core/rpc/caller.js';
@@ -47,16 +46,8 @@ export class LinkSocket {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      if (!this.server) return resolve();
-      this.server.close(() => resolve());
-      for (const c of this.conns) c.destroy();
-      this.server = null;
-      try {
-        unlinkSync(this.path);
-      } catch {
-        // gone
-      }
-    });
+    const srv = this.server;
+    this.server = null;
+    return closePrivate(srv, this.conns, this.path);
   }
 }

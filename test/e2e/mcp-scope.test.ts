@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/daemon.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
+import { startMcp, callTool, toolText, type ToolResult } from '../helpers/mcp-client.js';
 import { waitFor } from '../helpers/wait.js';
 import { RpcClient, RpcError } from '../../core/rpc/client.js';
 
@@ -22,24 +22,13 @@ let mePid: number;
 const clients: Client[] = [];
 
 async function mcp(args: string[] = []): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: { ...d.env, TUIOS_PANE_ID: me }, cwd: d.home, stderr: 'inherit' });
-  const c = new Client({ name: 'tuios-e2e-scope', version: '1' });
-  await c.connect(transport);
+  const c = await startMcp(d.env, me, d.home, args, 'tuios-e2e-scope');
   clients.push(c);
   return c;
 }
 
-interface ToolResult {
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, any>;
-  isError?: boolean;
-}
-
-async function call(c: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
-  return (await c.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolResult;
-}
-
-const text = (r: ToolResult) => r.content.map((x) => x.text ?? '').join('\n');
+const call = callTool;
+const text = toolText;
 
 function forbidden(r: ToolResult, what: string): void {
   assert.ok(r.isError, `${what} is refused`);

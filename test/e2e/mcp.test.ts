@@ -6,8 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { TestDaemon, BIN } from '../helpers/daemon.js';
+import { TestDaemon } from '../helpers/daemon.js';
+import { startMcp, callTool, toolText } from '../helpers/mcp-client.js';
 import { waitFor } from '../helpers/wait.js';
 import { DATA_NOTE } from '../../core/cli/mcp.js';
 
@@ -32,32 +32,12 @@ const READ_TOOLS = [
 const WRITE_TOOLS = ['tuios_ask_agent', 'tuios_fan', 'tuios_respond', 'tuios_send_keys', 'tuios_send_text'];
 
 async function mcp(args: string[] = []): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...args],
-    env: { ...d.env, TUIOS_PANE_ID: me },
-    cwd: d.home,
-    stderr: 'inherit',
-  });
-  const c = new Client({ name: 'tuios-e2e', version: '1' });
-  await c.connect(transport);
+  const c = await startMcp(d.env, me, d.home, args);
   clients.push(c);
   return c;
 }
 
-interface ToolResult {
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, any>;
-  isError?: boolean;
-}
-
-async function callTool(c: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
-  return (await c.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolResult;
-}
-
-function text(r: ToolResult): string {
-  return r.content.map((x) => x.text ?? '').join('\n');
-}
+const text = toolText;
 
 async function ok(c: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const r = await callTool(c, name, args);
@@ -194,8 +174,12 @@ test('tuios_events resumes from last_seq and boot_id: from the daemon\'s kept ev
   await d.ok(['new-window', '-s', 'mcp', 'resume-a']);
   // A new server holds no subscription: the daemon replays what came after last_seq.
   const c2 = await mcp(['--scope', 'all']);
-  const r2 = await ok(c2, 'tuios_events', { types, since: r1.last_seq, boot_id: r1.boot_id });
-  assert.ok(r2.events.some((e: { name: string }) => e.name === 'resume-a'), JSON.stringify(r2));
+  // The event may be published a moment after new-window answers: asked again from the same
+  // last_seq until it is there.
+  const r2 = await waitFor(async () => {
+    const r = await ok(c2, 'tuios_events', { types, since: r1.last_seq, boot_id: r1.boot_id });
+    return r.events.some((e: { name: string }) => e.name === 'resume-a') ? r : null;
+  }, { timeout: 20_000, what: 'the window-created of resume-a replayed after last_seq' });
   assert.not.ok(r2.restarted);
   assert.not.ok(r2.events_lost);
   assert.ok(r2.last_seq > r1.last_seq);
