@@ -2,244 +2,22 @@
 // compatibility, Methods), by the dispatcher with the caller's own identity: the verb's access
 // checks, grants and limits apply as on the verb socket, and there is no second implementation of
 // any of them here. This file turns herdr's params into a verb's and the verb's answer into herdr's.
+// Each area of herdr's table may live in a methods-*.ts file of its own; methodFor reads them all.
 import { basename } from 'node:path';
 import { TuiosError } from '../core/errors.js';
-import type { Services } from '../core/daemon/services.js';
-import type { Caller } from '../core/rpc/caller.js';
-import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
+import { herdrPaneId, herdrWorkspaceId, parseTabId } from './ids.js';
 import { enforce, paneOf } from '../core/security/access.js';
 import { HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
-import { HerdrError, field, reqString, optString, optInt, waitTimeout, optBool, optEnv, type Params } from './params.js';
+import { HerdrError, field, reqString, optString, optInt, waitTimeout, optBool, optEnv } from './params.js';
 import { UNSUPPORTED, HERDR_METHODS } from './method-names.js';
+import { View, call, herdrCode, ok, herdrStatus, herdrAgent, type Method } from './view.js';
 
 export { HerdrError, type Params } from './params.js';
-
-export interface MethodContext {
-  svc: Services;
-  caller: Caller;
-  params: Params;
-  /** Aborted when the client closes the connection: a wait ends with it. */
-  signal?: AbortSignal;
-}
-
-type Method = (ctx: MethodContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
-
-// ---- the verbs, through the dispatcher ----
-
-/** A tuios error in herdr's words: what a herdr client looks for when an id finds nothing. */
-function herdrCode(code: string): string {
-  if (code === 'session_not_found') return 'workspace_not_found';
-  if (code === 'window_not_found') return 'pane_not_found';
-  return code;
-}
-
-async function call<T = Record<string, unknown>>(ctx: MethodContext, verb: string, params: Record<string, unknown>): Promise<T> {
-  try {
-    return (await ctx.svc.dispatcher.call(verb, params, ctx.caller, undefined, ctx.signal)) as T;
-  } catch (e) {
-    if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
-    throw e;
-  }
-}
-
-// ---- tuios's sessions and windows as herdr's workspaces, tabs and panes ----
-
-interface SessionRow {
-  id: string;
-  name: string;
-  active_workspace: number;
-  last_active_at: number;
-}
-
-interface WindowRow {
-  id: string;
-  name: string;
-  session_id: string;
-  workspace: number;
-  focused: boolean;
-  cwd: string | null;
-  title: string;
-  cols: number;
-  rows: number;
-  running: boolean;
-  pid: number | null;
-  foreground: { pid: number; comm: string; argv: string[] | null } | null;
-  start_cwd: string | null;
-  command: string[] | null;
-  agent_state?: { state: string; harness_id?: string | null; agent_session_id?: string | null; meta?: Record<string, unknown> };
-}
-
-/** herdr's agent_status for a tuios state (spec: Agent state maps onto herdr's agent_status). */
-export function herdrStatus(state: string | undefined): string {
-  switch (state) {
-    case 'working':
-      return 'working';
-    case 'needs_input':
-      return 'blocked';
-    case 'idle':
-      return 'idle';
-    case 'done':
-    case 'errored':
-      return 'done';
-    default:
-      return 'unknown';
-  }
-}
-
-/** herdr's name for a harness: a few differ, every other is tuios's id. */
-const HERDR_AGENT: Record<string, string> = { 'claude-code': 'claude', 'gemini-cli': 'gemini', 'cursor-agent': 'cursor', antigravity: 'agy', qoder: 'qodercli' };
-
-export function herdrAgent(harness: string | null | undefined): string | null {
-  return harness ? (HERDR_AGENT[harness] ?? harness) : null;
-}
-
-/** herdr's order of urgency: a tab and a workspace show their most urgent pane's status. */
-const URGENCY = ['blocked', 'done', 'working', 'idle', 'unknown'];
-
-export function mostUrgent(statuses: string[]): string {
-  let best = 'unknown';
-  for (const s of statuses) if (URGENCY.indexOf(s) < URGENCY.indexOf(best)) best = s;
-  return best;
-}
-
-/** Everything the caller may read, once per request: list-sessions and list-windows. */
-class View {
-  constructor(
-    readonly sessions: SessionRow[],
-    readonly windows: WindowRow[],
-  ) {}
-
-  static async read(ctx: MethodContext): Promise<View> {
-    const s = await call<{ sessions: SessionRow[] }>(ctx, 'list-sessions', {});
-    const w = await call<{ windows: WindowRow[] }>(ctx, 'list-windows', {});
-    return new View(s.sessions, w.windows);
-  }
-
-  panesOf(sessionId: string, tab?: number): WindowRow[] {
-    return this.windows.filter((w) => w.session_id === sessionId && (tab === undefined || w.workspace === tab));
-  }
-
-  /**
-   * A session's tabs: the workspaces that hold a window, and the one that shows. The tab number is
-   * the workspace number (tuios has no workspace moves yet, so the two never part).
-   */
-  tabsOf(s: SessionRow): number[] {
-    const set = new Set(this.panesOf(s.id).map((w) => w.workspace));
-    set.add(s.active_workspace);
-    return [...set].sort((a, b) => a - b);
-  }
-
-  /** The session herdr's workspace id names; workspace_not_found when none the caller reads. */
-  session(workspaceId: string): SessionRow {
-    const prefix = parseWorkspaceId(workspaceId);
-    const s = prefix ? this.sessions.find((x) => x.id.startsWith(prefix)) : undefined;
-    if (!s) throw new HerdrError('workspace_not_found', `workspace ${workspaceId.slice(0, 64)} not found`);
-    return s;
-  }
-
-  /** The window a pane id names; pane_not_found when none the caller reads. */
-  pane(paneId: string): WindowRow {
-    const prefix = parsePaneId(paneId);
-    const found = prefix ? this.windows.filter((w) => w.id.startsWith(prefix)) : [];
-    if (found.length !== 1) throw new HerdrError('pane_not_found', `pane ${paneId.slice(0, 64)} not found`);
-    return found[0]!;
-  }
-
-  /** The panes that hold an agent: a harness tuios found, or a state reported or read. */
-  agents(): WindowRow[] {
-    return this.windows.filter((w) => !!w.agent_state?.harness_id || (w.agent_state?.state ?? 'none') !== 'none');
-  }
-
-  /** An agent by pane id, terminal id, or one agent's label or name; pane_not_found when none. */
-  agent(target: string): WindowRow {
-    const prefix = parsePaneId(target);
-    const byId = prefix ? this.windows.filter((w) => w.id.startsWith(prefix)) : [];
-    if (byId.length === 1) return byId[0]!;
-    const byName = this.agents().filter((w) => w.name === target || herdrAgent(w.agent_state?.harness_id) === target);
-    if (byName.length === 1) return byName[0]!;
-    throw new HerdrError('pane_not_found', byName.length > 1 ? `${target.slice(0, 64)} names ${byName.length} agents; give a pane id` : `agent ${target.slice(0, 64)} not found`);
-  }
-
-  agentInfo(w: WindowRow): Record<string, unknown> {
-    const p = this.paneInfo(w);
-    const sid = w.agent_state?.agent_session_id ?? null;
-    return {
-      ...p,
-      name: w.name,
-      agent_session: sid ? { kind: sid.startsWith('/') ? 'path' : 'id', value: sid } : null,
-    };
-  }
-
-  /** The focused session: the one last active. */
-  focusedSession(): SessionRow | undefined {
-    return [...this.sessions].sort((a, b) => b.last_active_at - a.last_active_at)[0];
-  }
-
-  paneInfo(w: WindowRow): Record<string, unknown> {
-    const a = w.agent_state;
-    const sessionId = w.session_id;
-    const s = this.sessions.find((x) => x.id === sessionId);
-    return {
-      pane_id: herdrPaneId(sessionId, w.id),
-      workspace_id: herdrWorkspaceId(sessionId),
-      tab_id: herdrTabId(sessionId, w.workspace),
-      focused: w.focused && s?.active_workspace === w.workspace,
-      label: w.name,
-      title: w.title,
-      cwd: w.cwd,
-      agent: herdrAgent(a?.harness_id),
-      agent_status: herdrStatus(a?.state),
-      // tuios's own id of the window, for a tool that also speaks tuios.
-      terminal_id: w.id,
-    };
-  }
-
-  tabInfo(s: SessionRow, tab: number): Record<string, unknown> {
-    const panes = this.panesOf(s.id, tab);
-    return {
-      tab_id: herdrTabId(s.id, tab),
-      workspace_id: herdrWorkspaceId(s.id),
-      number: tab,
-      // An unnamed tab's label is its workspace number, which is what the dock shows.
-      label: String(tab),
-      focused: s.active_workspace === tab,
-      pane_count: panes.length,
-      agent_status: mostUrgent(panes.map((w) => herdrStatus(w.agent_state?.state))),
-    };
-  }
-
-  /**
-   * A tab's layout: tuios keeps no split tree, so `splits` is empty; the daemon has no client's
-   * layout either, so each pane fills the tab (spec: Where tuios differs from herdr).
-   */
-  layoutOf(s: SessionRow, tab: number): Record<string, unknown> {
-    return {
-      tab_id: herdrTabId(s.id, tab),
-      panes: this.panesOf(s.id, tab).map((w) => ({ pane_id: herdrPaneId(s.id, w.id), x: 0, y: 0, width: w.cols, height: w.rows })),
-      splits: [],
-    };
-  }
-
-  workspaceInfo(s: SessionRow): Record<string, unknown> {
-    const panes = this.panesOf(s.id);
-    return {
-      workspace_id: herdrWorkspaceId(s.id),
-      number: this.sessions.indexOf(s) + 1,
-      label: s.name,
-      focused: this.focusedSession()?.id === s.id,
-      pane_count: panes.length,
-      tab_count: this.tabsOf(s).length,
-      active_tab_id: herdrTabId(s.id, s.active_workspace),
-      agent_status: mostUrgent(panes.map((w) => herdrStatus(w.agent_state?.state))),
-    };
-  }
-}
-
-const ok = (): Record<string, unknown> => ({ type: 'ok' });
+export { herdrStatus, herdrAgent, mostUrgent, type MethodContext, type Method } from './view.js';
 
 // ---- the methods, in the order of the spec's table ----
 
-export const methods: Record<string, Method> = {
+const baseMethods: Record<string, Method> = {
   ping: () => ({ type: 'pong', version: HERDR_VERSION, protocol: HERDR_PROTOCOL, server: 'tuios' }),
 
   async 'workspace.list'(ctx) {
@@ -557,6 +335,11 @@ export const methods: Record<string, Method> = {
   'product_announcement.dismiss': () => {
     throw new HerdrError('stale_announcement', 'no announcement is current');
   },
+};
+
+/** Every method tuios runs: this file's, and each area's file (one spread line each). */
+export const methods: Record<string, Method> = {
+  ...baseMethods,
 };
 
 /** herdr's statuses an agent.wait ends on, as tuios's states. */
