@@ -507,3 +507,10 @@ export const CHECKPOINT_WATCH_MAX_DIRS = 4096;
 export const CHECKPOINT_WATCH_MAX_TOTAL = 6144;
 /** Screen lines read back for a checkpoint's label when the turn ended with no message: the screen's foot. */
 export const CHECKPOINT_LABEL_SCREEN_LINES = 40;
+/** The fewest cells a tile keeps along a split's axis: its frame and one cell inside. */
+export const LAYOUT_MIN_TILE_CELLS = 3;
+/** A layout resize's share of the tab when none is given, and the most one resize moves (spec: pane.resize). */
+export const LAYOUT_RESIZE_DEFAULT_SHARE = 0.05;
+export const LAYOUT_RESIZE_MAX_SHARE = 0.5;
+/** The title a client's terminal is given (set-client-title), in characters. */
+export const CLIENT_TITLE_MAX = 256;

@@ -2,7 +2,7 @@
 // the y/n of a question in the status line. Every other key reaches the focused pane (or the view
 // drawn over it) exactly as the terminal sent it. The help overlay lists these rows.
 import type { Token } from './keys.js';
-import type { Direction, Dir } from './layout.js';
+import type { Direction, Dir } from '../core/model/layout.js';
 import { DIGITS, OTHER_KEY, type KeyTable } from './key-table.js';
 
 export const PREFIX_KEY = 'C-b';

@@ -6,7 +6,7 @@ import type { Window } from '../core/model/window.js';
 import type { Session } from '../core/model/model.js';
 import type { Acts } from './acts.js';
 import type { Dock } from './alerts.js';
-import { layoutOf, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from './layout.js';
+import { layoutOf, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from '../core/model/layout.js';
 import type { Rect } from './pane-draw.js';
 
 export interface LayoutHost {

@@ -9,7 +9,7 @@ import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_INVERSE } from './canvas.js';
 import type { Dock } from './alerts.js';
 import { LocalSource, type ScreenSource } from './source.js';
-import { layoutOf } from './layout.js';
+import { layoutOf } from '../core/model/layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
 import { hostRailRow, type AgentRow } from './rows.js';

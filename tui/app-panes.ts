@@ -3,7 +3,7 @@
 import type { Services } from '../core/daemon/services.js';
 import type { Session } from '../core/model/model.js';
 import { MIN_COLS } from '../core/limits.js';
-import { layoutOf, reconcile, tile } from './layout.js';
+import { layoutOf, reconcile, tile } from '../core/model/layout.js';
 import { contentRect } from './tiles.js';
 import type { Rect } from './pane-draw.js';
 import { RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH } from './limits.js';

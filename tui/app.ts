@@ -8,13 +8,14 @@ import type { Window } from '../core/model/window.js';
 import type { Session } from '../core/model/model.js';
 import type { BusEvent } from '../core/bus.js';
 import type { TuiOptions } from '../core/verbs/tui.js';
+import type { ClientActs } from '../core/daemon/clients.js';
 import { enforce, readableSessions, readsEverySession } from '../core/security/access.js';
 import { openStreamTerminal, type StreamTerminal } from './terminal.js';
 import { Canvas } from './canvas.js';
 import { KeyReader, type Token } from './keys.js';
 import { dispatchKey } from './key-table.js';
 import { CONFIRM_KEYS, GLOBAL_KEYS, PREFIX_KEYS, type AppKeyState, type AppKeyTarget } from './app-keys.js';
-import { layoutOf } from './layout.js';
+import { layoutOf } from '../core/model/layout.js';
 import { contentRect } from './tiles.js';
 import { agentRows, hostAgentRow, type AgentRow } from './rows.js';
 import { RemotePaneView } from './remote-pane.js';
@@ -46,6 +47,9 @@ const CPU_SAMPLE_EVERY = 8;
 /** What onToken returns for a key that only went to the focused pane. */
 const TO_PANE = 'to-pane' as const;
 const QUIET_EVENTS = new Set(['notification', 'window-output']);
+/** xterm's title stack: save the terminal's own title, and give it back. */
+const TITLE_PUSH = '\x1b[22;2t';
+const TITLE_POP = '\x1b[23;2t';
 
 
 export class Tui implements TuiHost, PaintHost {
@@ -141,6 +145,8 @@ export class Tui implements TuiHost, PaintHost {
     this.out.push(ENTER_SCREEN);
     this.panes.claimSizes(this.session());
     this.subs.push(this.svc.bus.subscribe((ev) => this.guard('event', () => this.onEvent(ev))));
+    // Attached from now on: a verb that needs "the attached client" (a swap, a title) finds it.
+    this.subs.push(this.svc.clients.register({ id: o.client.id, sessionId: () => this.sessionId, area: () => this.bodyRect(), acts: this.clientActs }));
     if (!o.client.nonce) this.dock.say('Attached from inside a pane: this client cannot answer or dismiss as you.');
     this.redraw();
   }
@@ -160,6 +166,7 @@ export class Tui implements TuiHost, PaintHost {
 
   input(bytes: Buffer): void {
     this.guard('input', () => {
+      this.svc.clients.used(this.o.client.id);
       this.panes.claimSizes(this.session());
       // Keys that only went to the pane change nothing here until it answers, and its output
       // asks for the frame: a frame now would only delay the echo.
@@ -178,6 +185,7 @@ export class Tui implements TuiHost, PaintHost {
 
   resize(cols: number, rows: number): void {
     this.guard('resize', () => {
+      this.svc.clients.used(this.o.client.id);
       if (cols === this.cols && rows === this.rows) return;
       this.cols = cols;
       this.rows = rows;
@@ -193,7 +201,7 @@ export class Tui implements TuiHost, PaintHost {
   close(reason: string): void {
     if (this.closed) return;
     try {
-      this.flush(LEAVE_SCREEN);
+      this.flush((this.titleSet ? TITLE_POP : '') + LEAVE_SCREEN);
     } catch (e) {
       // The stream that failed may fail again: the client closes all the same.
       this.svc.log.debug('tui could not leave the screen', { client: this.o.client.id, error: String(e) });
@@ -327,6 +335,49 @@ export class Tui implements TuiHost, PaintHost {
     this.redraw();
     return true;
   }
+
+  /** The terminal's title was set for a tool (set-client-title): its own was pushed first. */
+  private titleSet = false;
+
+  /** What the daemon asks of this client (core/daemon/clients.ts); each act is guarded. */
+  private readonly clientActs: ClientActs = {
+    showSession: (id, workspace) => {
+      let shown = false;
+      this.guard('show-session', () => {
+        if (!this.switchSession(id)) return;
+        const s = this.session();
+        if (s && workspace !== undefined) this.layout.switchWorkspace(workspace);
+        shown = true;
+      });
+      return shown;
+    },
+    focusWindow: (id) => {
+      const w = this.svc.model.windows.get(id);
+      if (!w) return false;
+      this.guard('focus-window', () => this.goToWindow(w));
+      return w.sessionId === this.sessionId;
+    },
+    setTitle: (title) => {
+      if (this.closed) return false;
+      this.guard('set-title', () => {
+        // The title stack (xterm, kitty, foot...) gives the terminal its own title back on clear.
+        if (title === null) {
+          if (this.titleSet) this.out.push(TITLE_POP);
+          this.titleSet = false;
+        } else {
+          this.out.push((this.titleSet ? '' : TITLE_PUSH) + `\x1b]2;${clean(title)}\x07`);
+          this.titleSet = true;
+        }
+        this.redraw();
+      });
+      return !this.closed;
+    },
+    redraw: () =>
+      this.guard('layout-changed', () => {
+        this.painter.invalidate();
+        this.redraw();
+      }),
+  };
 
   // ---- events ----
 

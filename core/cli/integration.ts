@@ -9,7 +9,8 @@ import { install, uninstall, status, IntegrationError, type StatusRow } from '..
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { DOCTOR_VERSION_PANES } from '../limits.js';
-import { installMcp, uninstallMcp, isMcpHarness, MCP_HARNESSES } from '../integrations/setup/mcp-servers.js';
+import { installMcp, uninstallMcp, isMcpHarness, mcpStatus, MCP_HARNESSES } from '../integrations/setup/mcp-servers.js';
+import { installSkill, uninstallSkill, isSkillHarness, skillStatus } from '../integrations/setup/skill-files.js';
 
 const USAGE = 'usage: tuios integration install|uninstall|status [HARNESS|--all] [--command PATH] [--mcp|--mcp-write] [--json]';
 
@@ -27,10 +28,25 @@ function onPath(bin: string, env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
-function statusLine(r: StatusRow & { on_path?: string | null }): string {
+/** A status row with the harness's skill file and MCP server entry, where it has them. */
+type Row = StatusRow & { on_path?: string | null; skill?: { file: string; state: string }; mcp?: { file: string; state: string } };
+
+function fullStatus(i: Integration, env: NodeJS.ProcessEnv): Row {
+  const h = i.harness;
+  return {
+    ...status(i, env),
+    on_path: onPath(i.bin, env),
+    ...(isSkillHarness(h) ? { skill: skillStatus(h, env) } : {}),
+    ...(isMcpHarness(h) ? { mcp: mcpStatus(h, env) } : {}),
+  };
+}
+
+function statusLine(r: Row): string {
   const v = r.version !== null ? ` (version ${r.version}${r.state === 'out of date' ? `, current ${r.current}` : ''})` : '';
   const lines = [`${r.name.padEnd(20)} ${r.state}${v}  reports ${r.reports}  ${r.file}`];
   if (r.program && r.program !== 'tuios') lines.push(`${''.padEnd(20)} hooks run ${r.program}`);
+  if (r.skill && r.skill.state !== 'not installed') lines.push(`${''.padEnd(20)} skill ${r.skill.state}  ${r.skill.file}`);
+  if (r.mcp && r.mcp.state !== 'not installed') lines.push(`${''.padEnd(20)} MCP server ${r.mcp.state}  ${r.mcp.file}`);
   if (r.note) lines.push(`${''.padEnd(20)} ${r.note}`);
   return lines.join('\n');
 }
@@ -91,7 +107,7 @@ export async function integrationCommand(argv: string[]): Promise<number> {
     return 1;
   }
   if (action === 'status') {
-    const rows = targets.map((i) => ({ ...status(i, env), on_path: onPath(i.bin, env) }));
+    const rows = targets.map((i) => fullStatus(i, env));
     const none = names.length ? [] : Object.entries(NO_INTEGRATION).map(([harness, why]) => ({ harness, state: 'no integration', note: why }));
     if (json) out(JSON.stringify({ integrations: rows, no_integration: none }, null, 2) + '\n');
     else {
@@ -114,8 +130,14 @@ export async function integrationCommand(argv: string[]): Promise<number> {
       const c = action === 'install' ? install(i, env, prog) : uninstall(i, env);
       results.push({ harness: i.harness, file: c.file, action: c.action });
       if (!json) out(`${i.name}: ${c.action === 'unchanged' ? 'nothing to change in' : c.action === 'removed' ? 'removed' : 'wrote'} ${c.file}\n`);
-      // The MCP server entry: written with --mcp, and removed (ours only) with the hooks.
       const h = i.harness;
+      // The skill that points the agent at `tuios --skill`: written and removed with the hooks.
+      if (isSkillHarness(h)) {
+        const sk = action === 'install' ? installSkill(h, env, prog) : uninstallSkill(h, env);
+        results.push({ harness: h, skill_file: sk.file, action: sk.action });
+        if (!json && sk.action !== 'unchanged') out(`${i.name}: ${sk.action === 'removed' ? 'removed the tuios skill' : 'wrote the tuios skill'} ${sk.file}\n`);
+      }
+      // The MCP server entry: written with --mcp, and removed (ours only) with the hooks.
       if (isMcpHarness(h) && (action === 'uninstall' || mcp)) {
         const m = action === 'install' ? installMcp(h, env, prog, mcp === 'write') : uninstallMcp(h, env);
         results.push({ harness: h, mcp_file: m.file, action: m.action });
@@ -142,7 +164,7 @@ export async function integrationCommand(argv: string[]): Promise<number> {
 export async function doctorAgentsCommand(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const env = process.env;
-  const rows = INTEGRATIONS.map((i) => ({ ...status(i, env), on_path: onPath(i.bin, env) }));
+  const rows = INTEGRATIONS.map((i) => fullStatus(i, env));
   let panes: Array<{ window_id: string; name: string; session: string | null; harness_id: string | null; harness_version?: string | null; version_covered?: boolean | null }> = [];
   let daemon = 'not running';
   /** Panes running a release outside the ones their manifest's rules were captured from. */

@@ -51,6 +51,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { StreamKinds } from '../hosts/streams.js';
 import { CheckpointService } from '../git/checkpoint-service.js';
+import { AttachedClients } from './clients.js';
 
 export interface DaemonArgs {
   foreground: boolean;
@@ -232,6 +233,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     ops: new OpCache(),
     queue,
     checkpoints,
+    clients: new AttachedClients(),
     remote: null,
     linkStreams: new StreamKinds(),
     hostedPanes: new HostedPanes(),

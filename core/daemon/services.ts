@@ -26,6 +26,7 @@ import type { HostedPanes } from '../hosts/hosted-serve.js';
 import type { RemoteTarget } from '../hosts/target.js';
 import type { VerbInfo } from '../rpc/verb-info.js';
 import type { CheckpointService } from '../git/checkpoint-service.js';
+import type { AttachedClients } from './clients.js';
 
 /** What the services see of the dispatcher (core/rpc/dispatch.ts implements it). */
 export interface VerbCalls {
@@ -61,6 +62,8 @@ export interface Services {
   readonly queue: DeliveryQueue;
   /** Turn checkpoints: taken at each turn's end, listed, diffed and restored by the checkpoint verbs. */
   readonly checkpoints: CheckpointService;
+  /** The drawing clients attached now (core/daemon/clients.ts): "the attached client" of a verb. */
+  readonly clients: AttachedClients;
   /** Linked hosts: set by the link extension at start; null without it (another machine is refused). */
   remote: RemoteHosts | null;
   /** Stream kinds linked hosts may open here (the link serves them; parts register at start). */

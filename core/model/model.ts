@@ -8,6 +8,7 @@ import { TuiosError } from '../errors.js';
 import { Window, type WindowInit } from './window.js';
 import type { ExitStatus } from '../pty/window-process.js';
 import { MAX_SESSIONS, MAX_WINDOWS } from '../limits.js';
+import type { WorkspaceLayout } from './layout.js';
 
 export class Session {
   readonly id: string;
@@ -22,6 +23,8 @@ export class Session {
   term: string | undefined;
   /** The focused window per workspace number. */
   readonly focused = new Map<number, string>();
+  /** The tiling of each workspace (core/model/layout.ts): session state every client shares. */
+  readonly layouts = new Map<number, WorkspaceLayout>();
   readonly attrs = new Map<string, unknown>();
 
   constructor(id: string, name: string, order: number, cwd: string, term: string | undefined) {

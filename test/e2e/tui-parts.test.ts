@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { openStreamTerminal } from '../../tui/terminal.js';
 import { Canvas, PLAIN, attr } from '../../tui/canvas.js';
 import { KeyReader, type Token } from '../../tui/keys.js';
-import { reconcile, splitLeaf, tile, neighbour, leaves, type WorkspaceLayout } from '../../tui/layout.js';
+import { reconcile, splitLeaf, tile, neighbour, leaves, type WorkspaceLayout } from '../../core/model/layout.js';
 import { stateMark } from '../../tui/marks.js';
 import { GroupSettler } from '../../tui/settle.js';
 import { summarize } from '../../tui/alerts.js';

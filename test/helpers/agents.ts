@@ -117,8 +117,8 @@ export const AGENTS: Record<string, AgentSpec> = {
   },
 };
 
-/** The agents the e2e suite runs: agents-real's six (the manifests that declare answers) and Pi (hooks-pi). scripts/install-agents.ts installs them ahead of the suite. */
-export const SUITE_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen', 'copilot', 'cline', 'pi'] as const;
+/** The agents the e2e suite runs: agents-real's six (the manifests that declare answers) Pi (hooks-pi) and opencode (skill-install). scripts/install-agents.ts installs them ahead of the suite. */
+export const SUITE_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen', 'copilot', 'cline', 'pi', 'opencode'] as const;
 
 export interface InstalledAgent {
   spec: AgentSpec;

@@ -27,7 +27,8 @@ const TOPIC_MAX_LINES = 120;
 const TOPIC_MAX_BYTES = 6 * 1024;
 
 /** Commands main.ts runs itself, not verbs of the registry: accepted by name. */
-const NOT_VERBS = new Set(['agent-hook', 'integration', 'doctor', 'attach', 'daemon', 'link-serve']);
+// Front-end commands the CLI runs itself (main.ts), not verbs of the registry.
+const NOT_VERBS = new Set(['agent-hook', 'integration', 'doctor', 'attach', 'daemon', 'link-serve', 'mcp']);
 
 const table: VerbRow[] = allVerbs.map((v) => {
   const d = describeVerb(v);
@@ -188,8 +189,8 @@ test('the check refuses what tuios does not have', () => {
   const topics = skillTopics(DIR);
   const bad = [
     "tuios send-agent-message -w api --attach notes.md 'TEXT'", // a flag no verb has
-    'tuios fan compare fan-login-1', // a subcommand fan does not take
-    'tuios review note a.ts:3 TEXT', // a verb there is not
+    'tuios fan shuffle fan-login-1', // a subcommand fan does not take
+    'tuios teleport-agent -w api', // a verb there is not
     'tuios ask-human QUESTION', // a required flag left out
     'tuios wait-for agent-state --until sleeping', // a value the enum lacks
     'tuios --skill nonsense',

@@ -2,6 +2,7 @@
 // each of the four harnesses that read MCP servers from a file reads them from (spec: The MCP
 // server). The entry runs `tuios mcp --integration <version>`; that marker tells ours from a server
 // the user named `tuios` themselves, which install refuses to overwrite and uninstall leaves alone.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { edit, IntegrationError, type Change } from './install.js';
 import { integrationFor, type Env } from './table.js';
@@ -129,4 +130,31 @@ export function uninstallMcp(h: McpHarness, env: Env): Change {
       return rest;
     })(text);
   }, { backup: false });
+}
+
+/** `integration status`: our MCP server entry, read-only or with --write, or a user's own. */
+export function mcpStatus(h: McpHarness, env: Env): { file: string; state: 'read-only' | 'write' | 'not installed' | 'not ours' | 'cannot read' } {
+  const file = mcpFile(h, env);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { file, state: 'not installed' };
+  }
+  if (h === 'codex') {
+    const a = text.indexOf(CODEX_MCP_BEGIN);
+    if (a < 0) return { file, state: TOML_TABLE.test(text) ? 'not ours' : 'not installed' };
+    const b = text.indexOf(CODEX_MCP_END, a);
+    const block = text.slice(a, b < 0 ? text.length : b);
+    return { file, state: /"--write"/.test(block) ? 'write' : 'read-only' };
+  }
+  const p = parseJsonObject(text);
+  if (!p.ok) return { file, state: 'cannot read' };
+  const table = p.value[tableKey(h)];
+  const entry = table && typeof table === 'object' ? (table as Record<string, unknown>).tuios : undefined;
+  if (entry === undefined) return { file, state: 'not installed' };
+  if (!ours(entry)) return { file, state: 'not ours' };
+  const e = entry as { command?: unknown; args?: unknown };
+  const words = [...(Array.isArray(e.command) ? e.command : []), ...(Array.isArray(e.args) ? e.args : [])];
+  return { file, state: words.includes('--write') ? 'write' : 'read-only' };
 }
