@@ -3,6 +3,9 @@
 import { z } from 'zod';
 import { AFTER_STATE_HOOK_TIMEOUT_MS, CHECKPOINT_KEEP_DEFAULT, CHECKPOINT_KEEP_MAX, CHECKPOINT_KEEP_MIN, MAX_UNTRACKED_FILE_BYTES, DEFAULT_SCROLLBACK_LINES, HOLD_SECONDS_DEFAULT, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, MAX_SCROLLBACK_LINES } from '../limits.js';
 import { compilePattern } from '../re.js';
+import { DURATION_RE } from '../activity/duration.js';
+import { DEFAULT_TEST_PATTERNS } from '../activity/recap.js';
+import { RECAP_TEST_PATTERN_MAX, RECAP_TEST_PATTERNS_MAX } from '../activity/limits.js';
 
 const daemon = z
   .object({
@@ -74,6 +77,16 @@ const agents = z
         keep: z.number().int().min(CHECKPOINT_KEEP_MIN).max(CHECKPOINT_KEEP_MAX).default(CHECKPOINT_KEEP_DEFAULT),
         /** An untracked file larger than this many MB is never read (not saved, not diffed). */
         max_untracked_mb: z.number().min(0).max(4096).default(MAX_UNTRACKED_FILE_BYTES / 1024 / 1024),
+      })
+      .prefault({}),
+    recap: z
+      .object({
+        /** Away at least this long from a pane that finished a turn, and the dock says what it did (spec: The away recap). */
+        away: z.string().regex(DURATION_RE).default('10m'),
+        /** Where the away recap shows: toast (the dock and the Inbox), inbox (the Inbox only), off (only agent-log --recap). */
+        mode: z.enum(['toast', 'inbox', 'off']).default('toast'),
+        /** The commands that count as a test run: plain text, found at a word's start in the command line. */
+        test_patterns: z.array(z.string().min(1).max(RECAP_TEST_PATTERN_MAX)).max(RECAP_TEST_PATTERNS_MAX).default(DEFAULT_TEST_PATTERNS),
       })
       .prefault({}),
     mail: z

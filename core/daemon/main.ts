@@ -51,6 +51,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { StreamKinds } from '../hosts/streams.js';
 import { CheckpointService } from '../git/checkpoint-service.js';
+import { ActivityLog } from '../activity/log.js';
+import { FanChecks } from '../activity/fan-checks.js';
 import { AttachedClients } from './clients.js';
 
 export interface DaemonArgs {
@@ -138,6 +140,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   config.watch();
 
   const bus = new Bus(log);
+  const activity = new ActivityLog(bus);
   const baseEnv = { ...process.env };
   const defaultCwd = baseEnv.HOME && existsSync(baseEnv.HOME) ? baseEnv.HOME : '/';
 
@@ -162,6 +165,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     onStarted: (w) => {
       w.addScreenHooks({ onTitle: (t) => model.windowRetitled(w, t), onCwd: (uri) => (w.oscCwd = fileUriPath(uri)) });
       watchPaneOsc(w, agents, log, tier);
+      activity.watch(w);
       detector.watch(w);
     },
   });
@@ -211,6 +215,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   // call made before the services exist cannot happen (the socket listens after).
   const queue = new DeliveryQueue({ bus, model, agents, manifests, config, inbox, mail, log, enforce: (caller, o) => enforce(svc, caller, o) });
   agents.addInfo((w) => ({ queued: queue.count(w) }));
+  const fanChecks = new FanChecks(bus, model);
   const checkpoints = new CheckpointService({ bus, model, agents, config, log, cacheDir: join(paths.stateDir, 'checkpoints') });
   const hook = new AfterStateHook(bus, model, log, () => ({ command: config.current.hooks.after_agent_state ?? null, timeoutMs: config.current.hooks.timeout_ms }), baseEnv);
 
@@ -233,6 +238,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     ops: new OpCache(),
     queue,
     checkpoints,
+    activity,
+    fanChecks,
     clients: new AttachedClients(),
     remote: null,
     linkStreams: new StreamKinds(),
@@ -306,6 +313,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     snapshot.saveNow();
     hook.dispose();
     checkpoints.dispose();
+    activity.dispose();
+    fanChecks.dispose();
     asks.dispose();
     queue.dispose();
     fleet.dispose();

@@ -26,6 +26,8 @@ import type { HostedPanes } from '../hosts/hosted-serve.js';
 import type { RemoteTarget } from '../hosts/target.js';
 import type { VerbInfo } from '../rpc/verb-info.js';
 import type { CheckpointService } from '../git/checkpoint-service.js';
+import type { ActivityLog } from '../activity/log.js';
+import type { FanChecks } from '../activity/fan-checks.js';
 import type { AttachedClients } from './clients.js';
 
 /** What the services see of the dispatcher (core/rpc/dispatch.ts implements it). */
@@ -62,6 +64,10 @@ export interface Services {
   readonly queue: DeliveryQueue;
   /** Turn checkpoints: taken at each turn's end, listed, diffed and restored by the checkpoint verbs. */
   readonly checkpoints: CheckpointService;
+  /** Panes' activity rings and the last command each shell finished (spec: What the agent has been doing). */
+  readonly activity: ActivityLog;
+  /** verify-fan's checks, per attempt session. */
+  readonly fanChecks: FanChecks;
   /** The drawing clients attached now (core/daemon/clients.ts): "the attached client" of a verb. */
   readonly clients: AttachedClients;
   /** Linked hosts: set by the link extension at start; null without it (another machine is refused). */

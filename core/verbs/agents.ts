@@ -191,6 +191,8 @@ export const setAgentState = defineVerb({
     }
     const harnessPid = checkedHarnessPid(caller, params.harness_pid);
     if (source === 'report' && (params.agent_session_id !== undefined || params.harness_pid !== undefined)) admitReport(svc, w, caller, params, harnessPid);
+    // The pane's activity ring: a hook's report (it names its event) writes it, once admitted.
+    if (source === 'report' && params.event) svc.activity.fromReport(w, { event: params.event, activity: params.activity, message: params.message });
     if (params.activity) {
       // Kept whether or not the state applies: `now` is what the row says it is doing.
       const text = cleanHookText(params.activity);

@@ -162,10 +162,10 @@ export const fanOut = defineVerb({
   cli: {
     positionals: ['count', 'text'],
     aliases: ['fan'],
-    subcommands: { keep: 'keep-fan' },
+    subcommands: { keep: 'keep-fan', compare: 'compare-fan', verify: 'verify-fan', diff: 'diff-fan' },
     short: { a: 'agent', p: 'prompt', b: 'branch' },
     comma: ['agent', 'grants'],
-    usage: "fan N --agent A[,B...] 'PROMPT' [--prompt P ...] [--branch STEM] [--base REF] [--repo PATH] [--grants G,...] [--host HOST] | fan keep SESSION [--merge]",
+    usage: "fan N --agent A[,B...] 'PROMPT' [--prompt P ...] [--branch STEM] [--base REF] [--repo PATH] [--grants G,...] [--host HOST] | fan keep SESSION [--merge] | fan compare SESSION | fan verify SESSION -- CMD | fan diff A B",
   },
   params: z.object({
     count: z.number().int().min(1).max(MAX_FAN).describe(`How many attempts (at most ${MAX_FAN})`),

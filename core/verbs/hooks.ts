@@ -104,6 +104,7 @@ export const reportAgentActivity = defineVerb({
     if (params.harness && attributed && attributed !== params.harness) {
       throw new TuiosError('foreign_session', `The pane runs ${attributed}; a ${params.harness} activity is not its.`);
     }
+    svc.activity.fromActivity(w, { type: params.type, agent_id: params.agent_id, agent_type: params.agent_type, text: params.text, status: params.status, source: params.source });
     const changed = svc.agents.subagentActivity(w, params.type, {
       agent_id: params.agent_id,
       agent_type: params.agent_type ? cleanMessage(params.agent_type) : undefined,

@@ -26,6 +26,8 @@ import { resumeAgent } from './resume.js';
 import { listVerbs, serverInfo, killServer, sshHostKey } from './server.js';
 import { listCheckpoints, checkpointDiff, restoreCheckpoint } from './checkpoints.js';
 import { restrictConnection } from './restrict.js';
+import { agentActivity } from './activity.js';
+import { compareFanVerb, verifyFan, diffFan } from './fan-compare.js';
 
 export const allVerbs: VerbDef[] = [
   newSession,
@@ -94,4 +96,8 @@ export const allVerbs: VerbDef[] = [
   listCheckpoints,
   checkpointDiff,
   restoreCheckpoint,
+  agentActivity,
+  compareFanVerb,
+  verifyFan,
+  diffFan,
 ];
