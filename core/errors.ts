@@ -36,6 +36,11 @@ export const ERROR_CODES = [
   'not_repo',
   'dirty_worktree',
   'git_failed',
+  'merge_conflict',
+  'checkout_dirty',
+  'gh_unavailable',
+  'no_client',
+  'pane_split_failed',
   'internal',
 ] as const;
 

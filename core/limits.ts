@@ -514,3 +514,26 @@ export const LAYOUT_RESIZE_DEFAULT_SHARE = 0.05;
 export const LAYOUT_RESIZE_MAX_SHARE = 0.5;
 /** The title a client's terminal is given (set-client-title), in characters. */
 export const CLIENT_TITLE_MAX = 256;
+
+/** Notes on one worktree (spec: Reviewing an agent's changes, "at most 200 on a worktree"). */
+export const REVIEW_NOTES_MAX = 200;
+/** One note's text (spec: "1000 bytes each"). */
+export const REVIEW_NOTE_MAX_BYTES = 1000;
+/** A note's line is looked for this far from where it was before the whole file (spec: 50 lines). */
+export const REVIEW_FIND_WINDOW = 50;
+/** A quoted line in the message sent to the agent (spec: 120 characters). */
+export const REVIEW_QUOTE_MAX = 120;
+/** The message send-review composes (spec: "longer than 16 KiB is refused"). */
+export const REVIEW_MESSAGE_MAX_BYTES = 16 * 1024;
+/** Lines of one file's patch a review shows; past it the file has counts only (spec: 5000 lines). */
+export const REVIEW_FILE_MAX_LINES = 5000;
+/** A file read to place notes (its new or old side): larger files are not searched. */
+export const REVIEW_FILE_READ_MAX_BYTES = 4 * 1024 * 1024;
+/** Notes the daemon holds on every worktree together: the file stays small to write on each change. */
+export const REVIEW_NOTES_TOTAL_MAX = 5000;
+/** How long a push or pull request from a pane waits for the person's yes (spec: two minutes). */
+export const SHIP_APPROVAL_WAIT_MS = 120_000;
+/** One gh call of ship pr and ship status (a network call; gh has its own retries). */
+export const SHIP_GH_TIMEOUT_MS = 60_000;
+/** A pull request's fields kept on the session: its title and url, cut. */
+export const SHIP_PR_TEXT_MAX = 300;

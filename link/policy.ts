@@ -37,6 +37,8 @@ export function rightFor(v: VerbInfo): Right {
   if (v.target === 'none' && !v.link?.untargeted) throw new TuiosError('forbidden', `${v.name} does not run for a linked host.`, 'Run it on this machine itself.');
   if (v.access === 'person' || v.access === 'respond' || v.link?.right === 'respond') return 'respond';
   if (v.link?.right === 'files') return 'files';
+  // A read that carries file contents and is not the host's to take unasked (review-diff).
+  if (v.link?.right === 'write') return 'write';
   if (v.mutates) return 'write';
   return 'list';
 }

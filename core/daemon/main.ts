@@ -51,6 +51,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { StreamKinds } from '../hosts/streams.js';
 import { CheckpointService } from '../git/checkpoint-service.js';
+import { ReviewNotes } from '../review/notes.js';
+import { ShipState } from '../git/ship-journal.js';
 import { ActivityLog } from '../activity/log.js';
 import { FanChecks } from '../activity/fan-checks.js';
 import { AttachedClients } from './clients.js';
@@ -217,6 +219,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   agents.addInfo((w) => ({ queued: queue.count(w) }));
   const fanChecks = new FanChecks(bus, model);
   const checkpoints = new CheckpointService({ bus, model, agents, config, log, cacheDir: join(paths.stateDir, 'checkpoints') });
+  const reviews = new ReviewNotes(join(paths.stateDir, 'review', 'notes.json'), bus, log);
+  const ship = new ShipState(join(paths.stateDir, 'ship'), log);
   const hook = new AfterStateHook(bus, model, log, () => ({ command: config.current.hooks.after_agent_state ?? null, timeoutMs: config.current.hooks.timeout_ms }), baseEnv);
 
   const svc: Services = {
@@ -238,6 +242,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     ops: new OpCache(),
     queue,
     checkpoints,
+    reviews,
+    ship,
     activity,
     fanChecks,
     clients: new AttachedClients(),
@@ -274,6 +280,9 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   const restored = snapshot.restore(defaultCwd);
   if (restored.sessions > 0) log.info('restored sessions', restored);
   const resumes = offerResumes(svc, resumable);
+  reviews.load((id) => model.windows.has(id));
+  // A ship step the last daemon did not finish (killed mid-step): undone or kept, and said.
+  await ship.recover();
   snapshot.start();
 
   detector.start();
@@ -313,6 +322,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     snapshot.saveNow();
     hook.dispose();
     checkpoints.dispose();
+    reviews.dispose();
     activity.dispose();
     fanChecks.dispose();
     asks.dispose();

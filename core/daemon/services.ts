@@ -26,6 +26,8 @@ import type { HostedPanes } from '../hosts/hosted-serve.js';
 import type { RemoteTarget } from '../hosts/target.js';
 import type { VerbInfo } from '../rpc/verb-info.js';
 import type { CheckpointService } from '../git/checkpoint-service.js';
+import type { ReviewNotes } from '../review/notes.js';
+import type { ShipState } from '../git/ship-journal.js';
 import type { ActivityLog } from '../activity/log.js';
 import type { FanChecks } from '../activity/fan-checks.js';
 import type { AttachedClients } from './clients.js';
@@ -64,6 +66,10 @@ export interface Services {
   readonly queue: DeliveryQueue;
   /** Turn checkpoints: taken at each turn's end, listed, diffed and restored by the checkpoint verbs. */
   readonly checkpoints: CheckpointService;
+  /** Review notes on panes' changes (review-note, send-review), saved under the state folder. */
+  readonly reviews: ReviewNotes;
+  /** The ship verbs' journal and what the last start found in it. */
+  readonly ship: ShipState;
   /** Panes' activity rings and the last command each shell finished (spec: What the agent has been doing). */
   readonly activity: ActivityLog;
   /** verify-fan's checks, per attempt session. */

@@ -32,6 +32,13 @@ export interface GitOptions {
   okCodes?: number[];
   /** Skip the repository's neutralising config (for calls before there is a repository). */
   noRepo?: boolean;
+  /**
+   * The person's own git (spec: Shipping a worktree, "Your identity"): their hooks, signing and the
+   * programs their config names run, as in their shell. Never for a call from inside a pane.
+   */
+  asPerson?: boolean;
+  /** Told git's pid (its process group) once it runs: a journal records it to end it after a crash. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface GitResult {
@@ -151,6 +158,7 @@ export function forgetSafety(cwd?: string): void {
 
 /** Runs git with the repository's programs neutralised. Rejects with git_failed (or timeout). */
 export async function git(args: string[], opts: GitOptions): Promise<GitResult> {
+  if (opts.asPerson) return spawnGit(['--no-pager', '-c', 'core.pager=cat', ...args], opts);
   const safety = opts.noRepo ? [] : await safetyArgs(opts.cwd, opts.signal);
   return spawnGit([...ALWAYS, ...safety, ...args], opts);
 }
@@ -172,6 +180,7 @@ function spawnGit(argv: string[], opts: GitOptions): Promise<GitResult> {
     }
     // Its own process group, so a deadline ends git and every helper it started.
     const child = spawn('git', argv, { cwd: opts.cwd, env: gitEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    if (child.pid) opts.onSpawn?.(child.pid);
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';

@@ -78,7 +78,7 @@ export interface VerbInfo<S extends z.ZodObject = z.ZodObject, R extends z.ZodTy
    * access does not say (`respond` for an answer its handler judges, `files` for a read of files'
    * content).
    */
-  link?: { untargeted?: boolean; right?: 'respond' | 'files' };
+  link?: { untargeted?: boolean; right?: 'respond' | 'files' | 'write' };
   /**
    * A process in a pane whose window lives on another machine may call it as that window
    * (core/hosts/hosted-pane.ts): `report` its state and what it does, `mail` as the pane, `wait`

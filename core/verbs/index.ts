@@ -26,6 +26,8 @@ import { resumeAgent } from './resume.js';
 import { listVerbs, serverInfo, killServer, sshHostKey } from './server.js';
 import { listCheckpoints, checkpointDiff, restoreCheckpoint } from './checkpoints.js';
 import { restrictConnection } from './restrict.js';
+import { reviewDiff, reviewNote, sendReview } from './review.js';
+import { shipCommit, shipMerge, shipPush, shipPr, shipStatus } from './ship.js';
 import { agentActivity } from './activity.js';
 import { compareFanVerb, verifyFan, diffFan } from './fan-compare.js';
 
@@ -96,6 +98,14 @@ export const allVerbs: VerbDef[] = [
   listCheckpoints,
   checkpointDiff,
   restoreCheckpoint,
+  reviewDiff,
+  reviewNote,
+  sendReview,
+  shipCommit,
+  shipMerge,
+  shipPush,
+  shipPr,
+  shipStatus,
   agentActivity,
   compareFanVerb,
   verifyFan,
