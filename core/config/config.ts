@@ -6,6 +6,7 @@ import { parse as parseToml } from 'smol-toml';
 import { configSchema, defaultConfig, unknownKeys, type Config } from './schema.js';
 import type { Logger } from '../log.js';
 import { MAX_CONFIG_BYTES } from '../limits.js';
+import { policyWarnings } from '../alerts/policy.js';
 
 export interface LoadResult {
   config: Config | null;
@@ -27,6 +28,7 @@ export function parseConfig(text: string): LoadResult {
     const i = r.error.issues[0]!;
     return { config: null, warnings, error: `config.toml: ${i.path.join('.') || '(top)'}: ${i.message}` };
   }
+  warnings.push(...policyWarnings(r.data.notifications));
   return { config: r.data, warnings, error: null };
 }
 

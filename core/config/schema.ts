@@ -6,6 +6,7 @@ import { compilePattern } from '../re.js';
 import { DURATION_RE } from '../activity/duration.js';
 import { DEFAULT_TEST_PATTERNS } from '../activity/recap.js';
 import { RECAP_TEST_PATTERN_MAX, RECAP_TEST_PATTERNS_MAX } from '../activity/limits.js';
+import { notificationsSchema } from '../alerts/config-schema.js';
 
 const daemon = z
   .object({
@@ -32,6 +33,8 @@ const hooks = z
     after_agent_state: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
     /** How long a hook may run before it is killed. */
     timeout_ms: z.number().int().min(100).max(120_000).default(AFTER_STATE_HOOK_TIMEOUT_MS),
+    /** all: every published transition (the hook's contract); alerts: only those [notifications.agent] alerts on, after its settle window and outside quiet hours. */
+    after_agent_state_on: z.enum(['all', 'alerts']).default('all'),
   })
   .prefault({});
 
@@ -191,6 +194,8 @@ export const configSchema = z
     ssh,
     hosts,
     link,
+    /** [notifications.agent] and [notifications.mail]: the alert policy (core/alerts/config-schema.ts). */
+    notifications: notificationsSchema,
   })
   .prefault({});
 
