@@ -7,6 +7,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { HERDR_VERSION } from './limits.js';
+import { planMisc, MISC_USAGE } from './cli-misc.js';
 
 const USAGE = `usage: herdr <command> [args]   (tuios answering herdr ${HERDR_VERSION.split('+')[0]}'s command line)
 
@@ -26,7 +27,7 @@ commands tuios answers here:
   herdr pane report-agent PANE --source S --agent A --state working|blocked|idle|unknown --seq N [--message M]
   herdr pane release-agent PANE --source S [--agent A] [--seq N]
   herdr agent list | get TARGET | read TARGET | focus TARGET
-`;
+${MISC_USAGE}`;
 
 /** Commands that do their work on herdr's own machine: herdr's error shape, code unsupported, exit 1. */
 const UNSUPPORTED = [
@@ -127,6 +128,8 @@ interface Plan {
   method: string;
   params: Record<string, unknown>;
   print: 'json' | 'none' | 'text';
+  /** What runs after a good answer, with further requests; its line is printed instead (`agent start` waits). */
+  then?: (request: (method: string, params: Record<string, unknown>) => ReturnType<typeof request>, first: Awaited<ReturnType<typeof request>>) => Promise<{ ok: boolean; line: string }>;
 }
 
 function plan(words: string[]): Plan {
@@ -201,6 +204,8 @@ function plan(words: string[]): Plan {
       return { method: 'agent.read', params: { target: one(pos, 'TARGET'), ...(flags.source ? { source: flags.source } : {}), ...(flags.lines ? { lines: int(flags.lines, 'lines') } : {}) }, print: 'text' };
     }
   }
+  const misc = planMisc(`${group} ${sub ?? ''}`.trim(), rest, { Usage, parseFlags, one, int });
+  if (misc) return misc;
   throw new Usage(`unrecognized command '${words.join(' ').slice(0, 64)}'`);
 }
 
@@ -260,6 +265,17 @@ export async function herdrCommand(argv: string[], env: Record<string, string | 
   if (r.answer.error) {
     io.err(r.line + '\n');
     return 1;
+  }
+  if (p.then) {
+    let after;
+    try {
+      after = await p.then((m, params) => request(socket, m, params), r);
+    } catch (e) {
+      io.err(JSON.stringify({ error: { code: 'server_unavailable', message: `the herdr socket ${socket} does not answer: ${e instanceof Error ? e.message : String(e)}` } }) + '\n');
+      return 1;
+    }
+    io[after.ok ? 'out' : 'err'](after.line + '\n');
+    return after.ok ? 0 : 1;
   }
   if (p.print === 'none') return 0;
   if (p.print === 'text') {

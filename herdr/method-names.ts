@@ -36,7 +36,6 @@ export const UNSUPPORTED = new Set([
  */
 export const HERDR_METHODS = new Set([
   'workspace.focus',
-  'workspace.report_metadata',
   'tab.create',
   'tab.rename',
   'tab.focus',
@@ -50,14 +49,7 @@ export const HERDR_METHODS = new Set([
   'pane.zoom',
   'pane.resize',
   'pane.move',
-  'agent.start',
-  'notification.show',
   'client.window_title.set',
   'client.window_title.clear',
-  'worktree.list',
-  'worktree.create',
-  'worktree.open',
-  'worktree.remove',
-  'events.wait',
   'popup.close',
 ]);

@@ -11,6 +11,9 @@ import { HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_V
 import { HerdrError, field, reqString, optString, optInt, waitTimeout, optBool, optEnv } from './params.js';
 import { UNSUPPORTED, HERDR_METHODS } from './method-names.js';
 import { View, call, herdrCode, ok, herdrStatus, herdrAgent, type Method } from './view.js';
+import { agentMethods } from './methods-agents.js';
+import { worktreeMethods } from './methods-worktree.js';
+import { workspaceMetaMethods } from './methods-workspace-meta.js';
 
 export { HerdrError, type Params } from './params.js';
 export { herdrStatus, herdrAgent, mostUrgent, type MethodContext, type Method } from './view.js';
@@ -340,6 +343,9 @@ const baseMethods: Record<string, Method> = {
 /** Every method tuios runs: this file's, and each area's file (one spread line each). */
 export const methods: Record<string, Method> = {
   ...baseMethods,
+  ...agentMethods,
+  ...worktreeMethods,
+  ...workspaceMetaMethods,
 };
 
 /** herdr's statuses an agent.wait ends on, as tuios's states. */

@@ -6,6 +6,7 @@ import type { Services } from '../core/daemon/services.js';
 import type { Caller } from '../core/rpc/caller.js';
 import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseWorkspaceId } from './ids.js';
 import { HerdrError, type Params } from './params.js';
+import { workspaceTokens } from './workspace-tokens.js';
 
 export interface MethodContext {
   svc: Services;
@@ -100,12 +101,14 @@ export class View {
   constructor(
     readonly sessions: SessionRow[],
     readonly windows: WindowRow[],
+    /** A session's workspace.report_metadata tokens. */
+    readonly tokensOf: (sessionId: string) => Record<string, string> = () => ({}),
   ) {}
 
   static async read(ctx: MethodContext): Promise<View> {
     const s = await call<{ sessions: SessionRow[] }>(ctx, 'list-sessions', {});
     const w = await call<{ windows: WindowRow[] }>(ctx, 'list-windows', {});
-    return new View(s.sessions, w.windows);
+    return new View(s.sessions, w.windows, (id) => workspaceTokens(ctx.svc).read(id));
   }
 
   panesOf(sessionId: string, tab?: number): WindowRow[] {
@@ -224,6 +227,7 @@ export class View {
       tab_count: this.tabsOf(s).length,
       active_tab_id: herdrTabId(s.id, s.active_workspace),
       agent_status: mostUrgent(panes.map((w) => herdrStatus(w.agent_state?.state))),
+      tokens: this.tokensOf(s.id),
     };
   }
 }

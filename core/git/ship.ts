@@ -151,7 +151,8 @@ export async function pushPlan(top: string, o: { remote?: string; pr?: string | 
   }
   if (!remote || remote.startsWith('-')) throw new TuiosError('not_found', `The repository of ${top} has no remote to push to.`, 'Add one (git remote add origin URL), or name it with --remote.', { field: 'remote' });
   const known = (await git(['rev-parse', '-q', '--verify', `refs/remotes/${remote}/${branch}^{commit}`], { cwd: top, signal: o.signal, okCodes: [0, 1] })).stdout.toString().trim();
-  const commits = Number(await gitText(['rev-list', '--count', known ? `${known}..${commit}` : commit], { cwd: top, signal: o.signal }));
+  // A new branch: the commits no branch of that remote holds, as far as this clone knows.
+  const commits = Number(await gitText(['rev-list', '--count', ...(known ? [`${known}..${commit}`] : [commit, '--not', `--remotes=${remote}`])], { cwd: top, signal: o.signal }));
   const pr = o.pr ?? null;
   return { branch, commit, remote, commits, pr, token: planToken({ branch, commit, remote, pr }) };
 }

@@ -1,6 +1,7 @@
 // A window: one pane's process and its emulator, joined by flow control, plus the plain data the
 // model keeps about it (name, session, workspace, size, exit status).
 import { Emulator, type EmulatorHooks } from '../screen/emulator.js';
+import type { Notification } from '../screen/osc-reports.js';
 import type { ExitStatus, WindowProcess } from '../pty/window-process.js';
 import { readCwd, readComm, foregroundPgid, readArgv } from '../pty/procfs.js';
 import { shortId } from '../ids.js';
@@ -150,6 +151,16 @@ export class Window {
   addScreenHooks(h: EmulatorHooks): { dispose(): void } {
     this.hookSets.add(h);
     return { dispose: () => this.hookSets.delete(h) };
+  }
+
+  /**
+   * A notification the pane's program sent another way than an escape sequence (herdr's
+   * notification.show): told to the same listeners as one the emulator read, so it is published
+   * and matched against the harness's notify rules alike.
+   */
+  raiseNotification(n: Notification): void {
+    if (this.closed) return;
+    this.fanOutHooks().onNotification!(n);
   }
 
   private fanOutHooks(): EmulatorHooks {

@@ -2,8 +2,8 @@
 // 777, 99), progress (OSC 9;4) and shell prompt marks (OSC 133).
 
 export interface Notification {
-  /** Which sequence carried it: 9, 777 or 99. */
-  osc: 9 | 777 | 99;
+  /** Which sequence carried it: 9, 777 or 99; 0 when a program sent it another way (herdr's notification.show). */
+  osc: 9 | 777 | 99 | 0;
   title: string;
   body: string;
 }

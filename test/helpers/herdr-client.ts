@@ -3,6 +3,9 @@
 // "params"}`, one answer line, `{"id","result"}` or `{"id","error":{"code","message"}}`, and the
 // server closes the connection.
 import { connect } from 'node:net';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitFor } from './wait.js';
 
 export interface HerdrAnswer<T = Record<string, unknown>> {
   id: string | number | null;
@@ -91,4 +94,32 @@ export class HerdrStreamClient {
   close(): void {
     this.sock.destroy();
   }
+}
+
+/** A one-request herdr client run inside a pane (HERDR_SOCKET_PATH from the pane), its answer written to a file. */
+const PANE_CLIENT = `
+const net = require('node:net');
+const fs = require('node:fs');
+const [method, params, file] = process.argv.slice(2);
+const s = net.connect(process.env.HERDR_SOCKET_PATH);
+let out = '';
+s.setEncoding('utf8');
+s.on('data', (x) => (out += x));
+s.on('close', () => fs.writeFileSync(file, out));
+s.write(JSON.stringify({ id: 1, method, params: JSON.parse(params) }) + '\\n');
+`;
+
+let paneRuns = 0;
+
+/**
+ * One herdr request sent by a process in the pane `window` (typed at its shell prompt), so the
+ * daemon places the caller in that pane. Resolves with the answer line, parsed.
+ */
+export async function herdrFromPane(d: { home: string; ok(args: string[]): Promise<string> }, window: string, method: string, params: Record<string, unknown>): Promise<HerdrAnswer> {
+  const client = join(d.home, 'herdr-pane-client.cjs');
+  if (!existsSync(client)) writeFileSync(client, PANE_CLIENT);
+  const file = join(d.home, `herdr-answer-${process.pid}-${++paneRuns}.json`);
+  const json = JSON.stringify(params).replaceAll("'", `'\\''`);
+  await d.ok(['send-text', '-w', window, '--submit', `${process.execPath} ${client} ${method} '${json}' ${file}`]);
+  return waitFor(() => (existsSync(file) && readFileSync(file, 'utf8').endsWith('\n') ? (JSON.parse(readFileSync(file, 'utf8')) as HerdrAnswer) : null), { what: `the answer to ${method} from ${window}` });
 }
