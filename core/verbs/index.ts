@@ -15,6 +15,7 @@ import { explainAgentScreen } from './screen.js';
 import { listAttention, dismissAttention, markAttention, attach, focusWindow } from './inbox.js';
 import { sendAgentMessage, readAgentMessages, askHuman, answerAsk, releaseAgentMessage } from './mail.js';
 import { paneGrants, setPaneGrants, configApply } from './grants.js';
+import { getConfig, setConfig } from './config.js';
 import { askAgent, queuePrompt, listQueued, cancelQueued } from './typing.js';
 import { peekPrompt, respond } from './prompt.js';
 import { tuiInput, tuiResize } from './tui.js';
@@ -68,6 +69,8 @@ export const allVerbs: VerbDef[] = [
   paneGrants,
   setPaneGrants,
   configApply,
+  getConfig,
+  setConfig,
   askAgent,
   queuePrompt,
   listQueued,
