@@ -26,6 +26,8 @@ export interface AppKeyTarget {
   toggleZoom(): void;
   openSwitcher(): void;
   openHelp(): void;
+  /** The compare view of the fan the focused pane is in. */
+  openCompare(): void;
   detach(): void;
   closeOverlay(): void;
   openAgents(select?: string, opts?: { mail?: boolean }): void;
@@ -66,6 +68,7 @@ export const PREFIX_KEYS: KeyTable<AppKeyState, AppKeyTarget> = [
   { keys: ['o'], help: 'the oldest item that needs you (again: the next)', group: 'agents', run: (t) => (t.armPrefix(), t.walkNeedsYou()) },
   { keys: ['O'], when: (s) => s.agentsSeen, help: 'the newest finished turn not seen (again: older)', group: 'agents', run: (t) => t.walkFinished() },
   // The agents view on the mail for you (the mailbox itself is m in that view).
+  { keys: ['F'], when: (s) => s.agentsSeen, help: 'compare the attempts of this pane\'s fan', group: 'agents', run: (t) => t.openCompare() },
   { keys: ['M'], when: (s) => s.agentsSeen, help: 'the agents view on the mail for you', group: 'agents', run: (t) => t.openAgents(undefined, { mail: true }) },
   // Closes a view drawn over the panes (a linked host's pane takes every other key).
   { keys: ['q'], when: (s) => s.overlay, help: "close a view: a linked host's pane, opened with enter", group: 'agents', run: (t) => t.closeOverlay() },

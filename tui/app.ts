@@ -35,6 +35,7 @@ import { SessionSwitcher } from './switcher.js';
 import { AgentsView, newAgentsViewMemory } from './agents-view.js';
 import { MailboxView, newMailboxMemory } from './mailbox.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
+import { compareFor } from './compare-view.js';
 import { clean } from './text.js';
 import type { Rect } from './pane-draw.js';
 import { FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES } from './limits.js';
@@ -467,6 +468,10 @@ export class Tui implements TuiHost, PaintHost {
     toggleZoom: () => this.layout.toggleZoom(),
     openSwitcher: () => this.openOverlay(new SessionSwitcher(this)),
     openHelp: () => this.openHelp(),
+    openCompare: () => {
+      const v = compareFor(this, this.layout.focusedWindow());
+      if (v) this.openOverlay(v);
+    },
     detach: () => this.close('detached'),
     closeOverlay: () => this.closeOverlay(),
     openAgents: (select, opts) => this.openAgents(select, opts),

@@ -83,7 +83,7 @@ test('once the pane has a ring, the commands its shell finishes join it with the
   const r = await waitFor(async () => {
     const x = await log();
     return x.entries.some((e) => e.kind === 'command' && e.arg === 'sh run-tests.sh') ? x : null;
-  }, { what: 'the command in the ring', timeoutMs: 20_000 });
+  }, { what: 'the command in the ring', timeout: 20_000 });
   const cmd = r.entries.filter((e) => e.kind === 'command');
   const last = cmd[cmd.length - 1]!;
   assert.is(last.arg, 'sh run-tests.sh');

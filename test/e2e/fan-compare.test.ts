@@ -108,7 +108,7 @@ test('a passing check in every attempt; the verify window holds no grants; --no-
   const done = await waitFor(async () => {
     const c = await d.json<CompareFanResult>(['fan', 'compare', one.session]);
     return c.running ? null : c;
-  }, { what: 'the checks to end', timeoutMs: 30_000 });
+  }, { what: 'the checks to end', timeout: 30_000 });
   assert.ok(done.attempts.every((a) => a.check?.state === 'passed'));
 });
 
