@@ -537,3 +537,8 @@ export const SHIP_APPROVAL_WAIT_MS = 120_000;
 export const SHIP_GH_TIMEOUT_MS = 60_000;
 /** A pull request's fields kept on the session: its title and url, cut. */
 export const SHIP_PR_TEXT_MAX = 300;
+
+/** Workspaces per session, numbered 1 to 9 (one digit key each in the TUI). */
+export const WORKSPACES = 9;
+/** Highest herdr tab number (a tab id's digits): a tab number is never used twice in a session. */
+export const MAX_TAB_NUMBER = 999_999_999;

@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { HERDR_VERSION } from './limits.js';
 import { planMisc, MISC_USAGE } from './cli-misc.js';
+import { planTabs, TABS_USAGE } from './cli-tabs.js';
 
 const USAGE = `usage: herdr <command> [args]   (tuios answering herdr ${HERDR_VERSION.split('+')[0]}'s command line)
 
@@ -27,7 +28,7 @@ commands tuios answers here:
   herdr pane report-agent PANE --source S --agent A --state working|blocked|idle|unknown --seq N [--message M]
   herdr pane release-agent PANE --source S [--agent A] [--seq N]
   herdr agent list | get TARGET | read TARGET | focus TARGET
-${MISC_USAGE}`;
+${MISC_USAGE}${TABS_USAGE}`;
 
 /** Commands that do their work on herdr's own machine: herdr's error shape, code unsupported, exit 1. */
 const UNSUPPORTED = [
@@ -204,6 +205,8 @@ function plan(words: string[]): Plan {
       return { method: 'agent.read', params: { target: one(pos, 'TARGET'), ...(flags.source ? { source: flags.source } : {}), ...(flags.lines ? { lines: int(flags.lines, 'lines') } : {}) }, print: 'text' };
     }
   }
+  const tabs = planTabs(`${group} ${sub ?? ''}`.trim(), rest, { usage: (m: string) => new Usage(m) });
+  if (tabs) return tabs;
   const misc = planMisc(`${group} ${sub ?? ''}`.trim(), rest, { Usage, parseFlags, one, int });
   if (misc) return misc;
   throw new Usage(`unrecognized command '${words.join(' ').slice(0, 64)}'`);

@@ -60,7 +60,7 @@ function parseSubs(ctx: MethodContext): Sub[] {
   });
 }
 
-type Ev = { type: string; window_id?: string; session_id?: string; workspace?: number; name?: string; old_name?: string; title?: string; exit_code?: number | null; state?: string; old_state?: string; harness?: string | null };
+type Ev = { type: string; window_id?: string; session_id?: string; from_session_id?: string; workspace?: number; name?: string; old_name?: string; title?: string; exit_code?: number | null; state?: string; old_state?: string; harness?: string | null };
 
 export function eventsSubscribe(ctx: MethodContext): HerdrStream {
   const subs = parseSubs(ctx);
@@ -68,16 +68,20 @@ export function eventsSubscribe(ctx: MethodContext): HerdrStream {
   const panes = subs.filter((s) => s.pane).map((s) => s.pane!);
   const model = ctx.svc.model;
   const wsOf = (sid: string | undefined) => (sid ? herdrWorkspaceId(sid) : null);
+  /** A workspace's tab id: its own tab number (core/model/tabs.ts), which a reorder keeps. */
+  const tabIdOf = (sid: string, ws: number) => herdrTabId(sid, model.sessions.get(sid)?.tabs.numberOf(ws) ?? ws);
   /** The tab a window is on, from the model (the window may be gone: its event says the session). */
   const paneData = (e: Ev) => {
     const w = e.window_id ? model.windows.get(e.window_id) : undefined;
     const sid = w?.sessionId ?? e.session_id!;
-    return { pane_id: herdrPaneId(sid, e.window_id!), workspace_id: herdrWorkspaceId(sid), ...(w ? { tab_id: herdrTabId(sid, w.workspace) } : {}) };
+    return { pane_id: herdrPaneId(sid, e.window_id!), workspace_id: herdrWorkspaceId(sid), ...(w ? { tab_id: tabIdOf(sid, w.workspace) } : {}) };
   };
   const panesOn = (sid: string, ws: number) => [...model.windows.values()].filter((w) => w.sessionId === sid && w.workspace === ws).length;
-  // The tab a closing window left, read before the close is told (window-closed comes after).
-  const tabOf = new Map<string, number>();
-  for (const w of model.windows.values()) tabOf.set(w.id, w.workspace);
+  /** Whether a pane of the session is still on the tab with this id. */
+  const tabHeld = (sid: string, tabId: string) => [...model.windows.values()].some((w) => w.sessionId === sid && tabIdOf(sid, w.workspace) === tabId);
+  // The tab a window is on, kept for when it closes or moves (the event comes after the change).
+  const tabOf = new Map<string, string>();
+  for (const w of model.windows.values()) tabOf.set(w.id, tabIdOf(w.sessionId, w.workspace));
 
   function translate(e: Ev): Array<{ event: string; data: Record<string, unknown> }> {
     const out: Array<{ event: string; data: Record<string, unknown> }> = [];
@@ -96,16 +100,16 @@ export function eventsSubscribe(ctx: MethodContext): HerdrStream {
         break;
       case 'window-created': {
         const w = model.windows.get(e.window_id!);
-        if (w) tabOf.set(w.id, w.workspace);
+        if (w) tabOf.set(w.id, tabIdOf(w.sessionId, w.workspace));
         g('pane_created', paneData(e));
-        if (w && panesOn(w.sessionId, w.workspace) === 1) g('tab_created', { tab_id: herdrTabId(w.sessionId, w.workspace), workspace_id: herdrWorkspaceId(w.sessionId) });
+        if (w && panesOn(w.sessionId, w.workspace) === 1) g('tab_created', { tab_id: tabIdOf(w.sessionId, w.workspace), workspace_id: herdrWorkspaceId(w.sessionId) });
         break;
       }
       case 'window-closed': {
         const tab = tabOf.get(e.window_id!);
         tabOf.delete(e.window_id!);
         g('pane_closed', { pane_id: herdrPaneId(e.session_id!, e.window_id!), workspace_id: wsOf(e.session_id) });
-        if (tab !== undefined && panesOn(e.session_id!, tab) === 0) g('tab_closed', { tab_id: herdrTabId(e.session_id!, tab), workspace_id: wsOf(e.session_id) });
+        if (tab !== undefined && !tabHeld(e.session_id!, tab)) g('tab_closed', { tab_id: tab, workspace_id: wsOf(e.session_id) });
         break;
       }
       case 'window-exit':
@@ -117,11 +121,17 @@ export function eventsSubscribe(ctx: MethodContext): HerdrStream {
       case 'window-focused':
         g('pane_focused', paneData(e));
         break;
-      case 'window-moved':
+      case 'window-moved': {
+        const w = model.windows.get(e.window_id!);
+        const left = tabOf.get(e.window_id!);
+        if (w) tabOf.set(w.id, tabIdOf(w.sessionId, w.workspace));
         g('pane_moved', paneData(e));
+        if (left !== undefined && e.from_session_id && !tabHeld(e.from_session_id, left)) g('tab_closed', { tab_id: left, workspace_id: wsOf(e.from_session_id) });
+        if (w && panesOn(w.sessionId, w.workspace) === 1) g('tab_created', { tab_id: tabIdOf(w.sessionId, w.workspace), workspace_id: herdrWorkspaceId(w.sessionId) });
         break;
+      }
       case 'workspace-switched':
-        g('tab_focused', { tab_id: herdrTabId(e.session_id!, e.workspace!), workspace_id: wsOf(e.session_id) });
+        g('tab_focused', { tab_id: tabIdOf(e.session_id!, e.workspace!), workspace_id: wsOf(e.session_id) });
         break;
       case 'agent-state': {
         const data = { ...paneData(e), agent: herdrAgent(e.harness), agent_status: herdrStatus(e.state) };

@@ -6,7 +6,8 @@
 export { herdrWorkspaceId, herdrTabId, herdrPaneId } from '../core/pty/env.js';
 
 const WORKSPACE_RE = /^w([0-9a-f]{12})$/;
-const TAB_RE = /^w([0-9a-f]{12}):t([1-9][0-9]{0,3})$/;
+// A tab number is never used twice in a session, so it may grow past the nine workspaces.
+const TAB_RE = /^w([0-9a-f]{12}):t([1-9][0-9]{0,8})$/;
 const PANE_RE = /^w([0-9a-f]{12}):p([0-9a-f]{12})$/;
 /** Where herdr takes a pane id, tuios also takes the window id, or 8 or more of its first hex digits. */
 const WINDOW_PREFIX_RE = /^[0-9a-f]{8,32}$/;

@@ -35,12 +35,6 @@ export const UNSUPPORTED = new Set([
  * lands here it answers `unsupported`, as a method tuios does not answer does.
  */
 export const HERDR_METHODS = new Set([
-  'workspace.focus',
-  'tab.create',
-  'tab.rename',
-  'tab.focus',
-  'tab.move',
-  'tab.close',
   'pane.split',
   'pane.neighbor',
   'pane.edges',
@@ -48,7 +42,6 @@ export const HERDR_METHODS = new Set([
   'pane.swap',
   'pane.zoom',
   'pane.resize',
-  'pane.move',
   'client.window_title.set',
   'client.window_title.clear',
   'popup.close',

@@ -5,12 +5,13 @@
 // Each area of herdr's table may live in a methods-*.ts file of its own; methodFor reads them all.
 import { basename } from 'node:path';
 import { TuiosError } from '../core/errors.js';
-import { herdrPaneId, herdrWorkspaceId, parseTabId } from './ids.js';
+import { herdrPaneId, herdrWorkspaceId } from './ids.js';
 import { enforce, paneOf } from '../core/security/access.js';
 import { HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
 import { HerdrError, field, reqString, optString, optInt, waitTimeout, optBool, optEnv } from './params.js';
 import { UNSUPPORTED, HERDR_METHODS } from './method-names.js';
 import { View, call, herdrCode, ok, herdrStatus, herdrAgent, type Method } from './view.js';
+import { tabMethods } from './methods-tabs.js';
 import { agentMethods } from './methods-agents.js';
 import { worktreeMethods } from './methods-worktree.js';
 import { workspaceMetaMethods } from './methods-workspace-meta.js';
@@ -165,11 +166,9 @@ const baseMethods: Record<string, Method> = {
 
   async 'tab.get'(ctx) {
     const id = reqString(ctx.params, 'tab_id');
-    const t = parseTabId(id);
     const v = await View.read(ctx);
-    const s = t ? v.sessions.find((x) => x.id.startsWith(t.session)) : undefined;
-    if (!s || !t || !v.tabsOf(s).includes(t.tab)) throw new HerdrError('tab_not_found', `tab ${id.slice(0, 64)} not found`);
-    return { type: 'tab_info', tab: v.tabInfo(s, t.tab) };
+    const t = v.tab(id);
+    return { type: 'tab_info', tab: v.tabInfo(t.s, t.workspace) };
   },
 
   async 'pane.current'(ctx) {
@@ -343,6 +342,7 @@ const baseMethods: Record<string, Method> = {
 /** Every method tuios runs: this file's, and each area's file (one spread line each). */
 export const methods: Record<string, Method> = {
   ...baseMethods,
+  ...tabMethods,
   ...agentMethods,
   ...worktreeMethods,
   ...workspaceMetaMethods,

@@ -4,7 +4,7 @@
 import { TuiosError } from '../core/errors.js';
 import type { Services } from '../core/daemon/services.js';
 import type { Caller } from '../core/rpc/caller.js';
-import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseWorkspaceId } from './ids.js';
+import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
 import { HerdrError, type Params } from './params.js';
 import { workspaceTokens } from './workspace-tokens.js';
 
@@ -43,6 +43,8 @@ export interface SessionRow {
   name: string;
   active_workspace: number;
   last_active_at: number;
+  /** The workspaces that are tabs, with their own tab numbers and names (core/model/tabs.ts). */
+  tabs: Array<{ workspace: number; number: number; name: string | null }>;
 }
 
 export interface WindowRow {
@@ -116,13 +118,30 @@ export class View {
   }
 
   /**
-   * A session's tabs: the workspaces that hold a window, and the one that shows. The tab number is
-   * the workspace number (tuios has no workspace moves yet, so the two never part).
+   * A session's tabs, as the workspace numbers they are on, in workspace order: the workspaces
+   * that hold a window, have a name, or show. Each has a tab number of its own (tabNumber).
    */
   tabsOf(s: SessionRow): number[] {
-    const set = new Set(this.panesOf(s.id).map((w) => w.workspace));
-    set.add(s.active_workspace);
-    return [...set].sort((a, b) => a - b);
+    return s.tabs.map((t) => t.workspace).sort((a, b) => a - b);
+  }
+
+  /** The tab number of a session's workspace: its own, which the tab id carries. */
+  tabNumber(s: SessionRow, workspace: number): number {
+    return s.tabs.find((t) => t.workspace === workspace)?.number ?? workspace;
+  }
+
+  tabId(s: SessionRow | string, workspace: number): string {
+    const row = typeof s === 'string' ? this.sessions.find((x) => x.id === s) : s;
+    return herdrTabId(typeof s === 'string' ? s : s.id, row ? this.tabNumber(row, workspace) : workspace);
+  }
+
+  /** The session and workspace a herdr tab id names; tab_not_found when that tab is gone. */
+  tab(tabId: string): { s: SessionRow; workspace: number } {
+    const t = parseTabId(tabId);
+    const s = t ? this.sessions.find((x) => x.id.startsWith(t.session)) : undefined;
+    const ws = s ? s.tabs.find((x) => x.number === t!.tab)?.workspace : undefined;
+    if (!s || ws === undefined) throw new HerdrError('tab_not_found', `tab ${tabId.slice(0, 64)} not found`);
+    return { s, workspace: ws };
   }
 
   /** The session herdr's workspace id names; workspace_not_found when none the caller reads. */
@@ -178,7 +197,7 @@ export class View {
     return {
       pane_id: herdrPaneId(sessionId, w.id),
       workspace_id: herdrWorkspaceId(sessionId),
-      tab_id: herdrTabId(sessionId, w.workspace),
+      tab_id: this.tabId(sessionId, w.workspace),
       focused: w.focused && s?.active_workspace === w.workspace,
       label: w.name,
       title: w.title,
@@ -193,11 +212,11 @@ export class View {
   tabInfo(s: SessionRow, tab: number): Record<string, unknown> {
     const panes = this.panesOf(s.id, tab);
     return {
-      tab_id: herdrTabId(s.id, tab),
+      tab_id: this.tabId(s, tab),
       workspace_id: herdrWorkspaceId(s.id),
-      number: tab,
+      number: this.tabNumber(s, tab),
       // An unnamed tab's label is its workspace number, which is what the dock shows.
-      label: String(tab),
+      label: s.tabs.find((t) => t.workspace === tab)?.name ?? String(tab),
       focused: s.active_workspace === tab,
       pane_count: panes.length,
       agent_status: mostUrgent(panes.map((w) => herdrStatus(w.agent_state?.state))),
@@ -210,7 +229,7 @@ export class View {
    */
   layoutOf(s: SessionRow, tab: number): Record<string, unknown> {
     return {
-      tab_id: herdrTabId(s.id, tab),
+      tab_id: this.tabId(s, tab),
       panes: this.panesOf(s.id, tab).map((w) => ({ pane_id: herdrPaneId(s.id, w.id), x: 0, y: 0, width: w.cols, height: w.rows })),
       splits: [],
     };
@@ -225,7 +244,7 @@ export class View {
       focused: this.focusedSession()?.id === s.id,
       pane_count: panes.length,
       tab_count: this.tabsOf(s).length,
-      active_tab_id: herdrTabId(s.id, s.active_workspace),
+      active_tab_id: this.tabId(s, s.active_workspace),
       agent_status: mostUrgent(panes.map((w) => herdrStatus(w.agent_state?.state))),
       tokens: this.tokensOf(s.id),
     };

@@ -17,6 +17,7 @@ import { stateMark } from './marks.js';
 import { sessionMark } from './session-mark.js';
 import { clean, fit, textWidth } from './text.js';
 import { RowMemo, type Rect } from './pane-draw.js';
+import { WORKSPACE_NAME_COLS } from './limits.js';
 
 /** What the painter reads of its TUI. */
 export interface PaintHost {
@@ -167,10 +168,10 @@ export class Painter {
 
   /** The status line, unless it would be drawn as it was last (nothing else draws on its row). */
   drawStatus(s: Session, now: number, line: StatusState): void {
-    const used = new Set(this.host.svc.model.windowsOf(s).map((w) => w.workspace));
-    used.add(s.activeWorkspace);
+    // The workspaces that are tabs (hold a window, have a name, or show), with their names.
+    const tabs = s.tabs.list();
     const d = line.confirm ? null : this.host.dock.current(now);
-    const key = `${this.epoch}:${line.cols}x${line.rows}:${s.activeWorkspace}:${[...used].join(',')}:${line.prefix}:${line.confirm?.text ?? ''}\u0000${d?.mark?.glyph ?? ''}:${d?.mark?.role ?? ''}\u0000${d?.text ?? ''}\u0000${s.name}`;
+    const key = `${this.epoch}:${line.cols}x${line.rows}:${s.activeWorkspace}:${tabs.map((t) => `${t.workspace}=${t.name ?? ''}`).join('\u0001')}:${line.prefix}:${line.confirm?.text ?? ''}\u0000${d?.mark?.glyph ?? ''}:${d?.mark?.role ?? ''}\u0000${d?.text ?? ''}\u0000${s.name}`;
     // Under an overlay it is drawn every frame, as the overlay may draw near it.
     if (!this.host.overlayShown() && key === this.statusDrawn) return;
     this.statusDrawn = !this.host.overlayShown() ? key : '';
@@ -179,8 +180,11 @@ export class Painter {
     const bar = attr(-1, -1, A_INVERSE);
     cv.fill(0, y, line.cols, 1, bar);
     let x = cv.text(1, y, `[${fit(clean(s.name), 16, this.host.ascii)}]`, attr(-1, -1, A_INVERSE | A_BOLD));
-    for (const n of [...used].sort((a, b) => a - b)) {
-      x = cv.text(x + 1, y, n === s.activeWorkspace ? `${n}*` : String(n), n === s.activeWorkspace ? attr(-1, -1, A_INVERSE | A_BOLD) : bar);
+    for (const t of tabs) {
+      const n = t.workspace;
+      // The number stays beside a name: it is the key that shows the workspace.
+      const label = t.name ? `${n}:${fit(clean(t.name), WORKSPACE_NAME_COLS, this.host.ascii)}` : String(n);
+      x = cv.text(x + 1, y, n === s.activeWorkspace ? `${label}*` : label, n === s.activeWorkspace ? attr(-1, -1, A_INVERSE | A_BOLD) : bar);
     }
     if (line.prefix) x = cv.text(x + 2, y, '[C-b]', attr(3, -1, A_INVERSE | A_BOLD));
     const help = line.cols >= 60 ? 'C-b ? help' : '';

@@ -57,3 +57,5 @@ export const REMOTE_KEYS_MAX_PENDING_BYTES = 64 * 1024;
 /** The mailbox reads the mailboxes of at most this many panes (a read is one verb call each;
  *  a daemon holds far fewer panes than this in practice). */
 export const MAIL_PANES_READ_MAX = 512;
+/** Columns a workspace's name takes in the dock beside its number (the rest is cut with an ellipsis). */
+export const WORKSPACE_NAME_COLS = 12;

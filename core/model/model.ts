@@ -7,7 +7,8 @@ import { newId, newToken, FULL_ID_RE, ID_PREFIX_RE } from '../ids.js';
 import { TuiosError } from '../errors.js';
 import { Window, type WindowInit } from './window.js';
 import type { ExitStatus } from '../pty/window-process.js';
-import { MAX_SESSIONS, MAX_WINDOWS } from '../limits.js';
+import { MAX_SESSIONS, MAX_WINDOWS, WORKSPACES } from '../limits.js';
+import { WorkspaceTabs, renumber } from './tabs.js';
 import type { WorkspaceLayout } from './layout.js';
 
 export class Session {
@@ -26,6 +27,8 @@ export class Session {
   /** The tiling of each workspace (core/model/layout.ts): session state every client shares. */
   readonly layouts = new Map<number, WorkspaceLayout>();
   readonly attrs = new Map<string, unknown>();
+  /** The workspaces as herdr's tabs: their tab numbers and names (tabs.ts). */
+  readonly tabs = new WorkspaceTabs();
 
   constructor(id: string, name: string, order: number, cwd: string, term: string | undefined) {
     this.id = id;
@@ -77,6 +80,10 @@ declare module '../bus.js' {
     'window-resized': { window_id: string; session_id: string; cols: number; rows: number };
     'window-focused': { window_id: string; session_id: string; workspace: number };
     'workspace-switched': { session_id: string; workspace: number };
+    'workspace-renamed': { session_id: string; workspace: number; tab: number; name: string | null; old_name: string | null };
+    /** Workspaces that changed number, old to new; each tab kept its number and name. */
+    'workspaces-reordered': { session_id: string; moves: Array<{ from: number; to: number; tab: number }> };
+    'window-moved': { window_id: string; session_id: string; workspace: number; from_session_id: string; from_workspace: number };
   }
 }
 
@@ -195,14 +202,14 @@ export class Model {
     if (spec.name !== undefined) checkName(spec.name, 'window');
     const prepared = this.starter.prepare(s, spec);
     const workspace = spec.workspace ?? s.activeWorkspace;
-    if (!(workspace >= 1 && workspace <= 9)) {
-      throw new TuiosError('invalid_params', `Workspace ${workspace} does not exist; workspaces are numbered 1 to 9.`, undefined, { field: 'workspace' });
-    }
+    checkWorkspace(workspace);
     const id = spec.id && FULL_ID_RE.test(spec.id) && !this.windows.has(spec.id) ? spec.id : newId();
     const { env, ...init } = prepared;
     const w = new Window({ ...init, id, sessionId: s.id, workspace, order: ++this.order, paneToken: newToken() });
     // Grants are in force before the pane's process starts.
     if (spec.grants) w.attrs.set('grants', spec.grants);
+    // The workspace is a tab before the process starts: HERDR_TAB_ID names its number.
+    this.syncTabs(s, workspace);
     this.starter.start(w, s, env);
     this.windows.set(w.id, w);
     if (!s.focused.has(workspace)) s.focused.set(workspace, w.id);
@@ -283,9 +290,85 @@ export class Model {
   }
 
   switchWorkspace(s: Session, n: number): void {
+    checkWorkspace(n);
     if (s.activeWorkspace === n) return;
     s.activeWorkspace = n;
+    this.syncTabs(s);
     this.bus.publish('workspace-switched', { session_id: s.id, workspace: n });
+  }
+
+  // ---- workspaces as tabs: names, order, moving windows (spec: How tuios maps onto herdr) ----
+
+  /** The workspaces that hold a window; `plus` counts as holding one (a window being made). */
+  occupiedWorkspaces(s: Session, plus?: number): Set<number> {
+    const set = new Set(this.windowsOf(s).map((w) => w.workspace));
+    if (plus !== undefined) set.add(plus);
+    return set;
+  }
+
+  syncTabs(s: Session, plus?: number): void {
+    s.tabs.sync(this.occupiedWorkspaces(s, plus), s.activeWorkspace);
+  }
+
+  /** Names a workspace (a tab); null or '' clears the name. */
+  setWorkspaceName(s: Session, workspace: number, name: string | null): void {
+    checkWorkspace(workspace);
+    const next = name === '' ? null : name;
+    if (next !== null) checkName(next, 'window');
+    const old = s.tabs.nameOf(workspace);
+    if (old === next) return;
+    s.tabs.setName(workspace, next);
+    this.syncTabs(s);
+    this.bus.publish('workspace-renamed', { session_id: s.id, workspace, tab: s.tabs.numberOf(workspace) ?? workspace, name: next, old_name: old });
+  }
+
+  /**
+   * Puts a session's tabs in a new order (their tab numbers, every tab once): the tabs take the
+   * workspace numbers they hold between them. Windows, focus, layouts and the shown workspace go
+   * with their workspace; every tab keeps its number and name.
+   */
+  reorderWorkspaces(s: Session, order: number[]): Array<{ from: number; to: number; tab: number }> {
+    const moves = s.tabs.reorder(order);
+    if (moves.size === 0) return [];
+    for (const w of this.windowsOf(s)) {
+      const to = moves.get(w.workspace);
+      if (to !== undefined) w.workspace = to;
+    }
+    renumber(s.focused, moves);
+    renumber(s.layouts, moves);
+    s.activeWorkspace = moves.get(s.activeWorkspace) ?? s.activeWorkspace;
+    const told = [...moves].map(([from, to]) => ({ from, to, tab: s.tabs.numberOf(to)! }));
+    this.bus.publish('workspaces-reordered', { session_id: s.id, moves: told });
+    return told;
+  }
+
+  /**
+   * Moves a window to a workspace of its session or of another, its process running on. A
+   * workspace it leaves empty stops being a tab; a session it leaves empty closes, as when its
+   * last window closes. The caller refuses what cannot move (a window on another machine).
+   */
+  moveWindow(w: Window, to: Session, workspace: number): void {
+    checkWorkspace(workspace);
+    const from = this.sessionOf(w);
+    const fromWs = w.workspace;
+    if (from === to && fromWs === workspace) return;
+    w.sessionId = to.id;
+    w.workspace = workspace;
+    // Focus: the source workspace focuses another of its windows; the target keeps its own.
+    if (from.focused.get(fromWs) === w.id) {
+      const next = this.windowsOf(from).find((o) => o.workspace === fromWs);
+      if (next) from.focused.set(fromWs, next.id);
+      else from.focused.delete(fromWs);
+    }
+    if (!to.focused.has(workspace)) to.focused.set(workspace, w.id);
+    if (!this.windowsOf(from).some((o) => o.workspace === fromWs)) from.tabs.emptied(fromWs);
+    this.syncTabs(from);
+    if (to !== from) this.syncTabs(to);
+    this.bus.publish('window-moved', { window_id: w.id, session_id: to.id, workspace, from_session_id: from.id, from_workspace: fromWs });
+    if (from !== to && this.windowsOf(from).length === 0) {
+      this.sessions.delete(from.id);
+      this.bus.publish('session-closed', { session_id: from.id, name: from.name });
+    }
   }
 
   /** Closes a window; the last window of a session takes the session with it, as in tmux. */
@@ -300,6 +383,9 @@ export class Model {
         if (next) s.focused.set(ws, next.id);
         else s.focused.delete(ws);
       }
+      // A tab whose last pane closes goes, and its workspace loses its name.
+      if (!this.windowsOf(s).some((o) => o.workspace === w.workspace)) s.tabs.emptied(w.workspace);
+      this.syncTabs(s);
     }
     w.dispose();
     this.forgetRetitles(w.id);
@@ -352,6 +438,12 @@ export class Model {
     this.windows.clear();
     this.sessions.clear();
     this.log.debug('model disposed');
+  }
+}
+
+export function checkWorkspace(n: number): void {
+  if (!(Number.isInteger(n) && n >= 1 && n <= WORKSPACES)) {
+    throw new TuiosError('invalid_params', `Workspace ${n} does not exist; workspaces are numbered 1 to ${WORKSPACES}.`, undefined, { field: 'workspace' });
   }
 }
 

@@ -10,7 +10,7 @@ export interface PaneIdentity {
   sessionName: string;
   paneToken: string;
   grants?: string;
-  /** The window's session id and the workspace it starts on: the pane's herdr ids. */
+  /** The window's session id and the tab number of the workspace it starts on: the pane's herdr ids. */
   sessionId: string;
   workspace: number;
 }

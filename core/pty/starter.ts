@@ -94,7 +94,8 @@ export class PtyStarter implements PaneStarter {
         windowId: w.id,
         sessionName: session.name,
         sessionId: session.id,
-        workspace: w.workspace,
+        // herdr's tab: the number of the tab the pane starts on (core/model/tabs.ts).
+        workspace: session.tabs.numberOf(w.workspace) ?? w.workspace,
         paneToken: w.paneToken,
         grants: this.deps.paneGrants?.(w, session),
       },

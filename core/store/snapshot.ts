@@ -5,6 +5,7 @@ import type { Bus, Disposable } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { Model, Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
+import type { TabsRecord } from '../model/tabs.js';
 import { readJson, writeJsonAtomic } from './atomic.js';
 import { SNAPSHOT_DEBOUNCE_MS } from '../limits.js';
 import { existsSync, statSync } from 'node:fs';
@@ -35,6 +36,8 @@ interface SessionRecord {
   cwd: string;
   term?: string;
   active_workspace: number;
+  /** The workspaces as tabs: numbers, names, the numbers given out (core/model/tabs.ts). */
+  tabs?: TabsRecord;
   attrs?: Record<string, unknown>;
   windows: WindowRecord[];
 }
@@ -73,7 +76,7 @@ export class SnapshotStore implements Disposable {
   start(): void {
     this.enabled = true;
     this.sub = this.bus.subscribe((ev) => {
-      if (ev.type.startsWith('session-') || ev.type.startsWith('window-') || ev.type === 'workspace-switched') {
+      if (ev.type.startsWith('session-') || ev.type.startsWith('window-') || ev.type.startsWith('workspace')) {
         if (ev.type !== 'window-retitled') this.markDirty();
       }
     });
@@ -113,7 +116,7 @@ export class SnapshotStore implements Disposable {
         if (attrs) rec.attrs = attrs;
         return rec;
       });
-      const rec: SessionRecord = { id: s.id, name: s.name, cwd: s.cwd, active_workspace: s.activeWorkspace, windows };
+      const rec: SessionRecord = { id: s.id, name: s.name, cwd: s.cwd, active_workspace: s.activeWorkspace, tabs: s.tabs.toRecord(), windows };
       if (s.term) rec.term = s.term;
       const attrs = collect(this.sessionAttrs, s);
       if (attrs) rec.attrs = attrs;
@@ -148,6 +151,10 @@ export class SnapshotStore implements Disposable {
         const s = this.model.createSession({ id: rec.id, name: rec.name, cwd: usableDir(rec.cwd, fallbackCwd), term: rec.term });
         ns++;
         for (const [key, value] of Object.entries(rec.attrs ?? {})) this.sessionAttrs.get(key)?.restore(s, value);
+        // The tabs come back first, held while the windows arrive one by one, so each window
+        // starts with its tab's number (HERDR_TAB_ID) and no tab is given up meanwhile.
+        s.tabs.load(rec.tabs);
+        s.tabs.held = true;
         for (const wr of rec.windows) {
           try {
             const w = this.model.createWindow(s, {
@@ -167,6 +174,8 @@ export class SnapshotStore implements Disposable {
           }
         }
         if (rec.active_workspace >= 1 && rec.active_workspace <= 9) s.activeWorkspace = rec.active_workspace;
+        s.tabs.held = false;
+        this.model.syncTabs(s);
         if (this.model.windowsOf(s).length === 0) this.model.killSession(s);
       } catch (e) {
         this.log.warn('session not restored', { error: String(e) });

@@ -31,6 +31,7 @@ import { reviewDiff, reviewNote, sendReview } from './review.js';
 import { shipCommit, shipMerge, shipPush, shipPr, shipStatus } from './ship.js';
 import { agentActivity } from './activity.js';
 import { compareFanVerb, verifyFan, diffFan } from './fan-compare.js';
+import { selectWorkspace, setWorkspaceName, setWorkspaceOrder, moveWindow } from './workspaces.js';
 
 export const allVerbs: VerbDef[] = [
   newSession,
@@ -43,6 +44,10 @@ export const allVerbs: VerbDef[] = [
   setWindow,
   resizeWindow,
   selectWindow,
+  selectWorkspace,
+  setWorkspaceName,
+  setWorkspaceOrder,
+  moveWindow,
   sendText,
   sendKeys,
   capturePane,

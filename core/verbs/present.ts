@@ -25,6 +25,8 @@ export const sessionInfoSchema = z.object({
   windows: z.number().int(),
   active_workspace: z.number().int(),
   workspaces: z.array(z.number().int()),
+  /** The workspaces that are herdr's tabs: each one's tab number and name (core/model/tabs.ts). */
+  tabs: z.array(z.object({ workspace: z.number().int(), number: z.number().int(), name: z.string().nullable() })),
   cwd: z.string().nullable(),
   created_at: z.number(),
   last_active_at: z.number(),
@@ -67,6 +69,7 @@ export function sessionInfo(s: Session, svc: Services): z.infer<typeof sessionIn
     windows: windows.length,
     active_workspace: s.activeWorkspace,
     workspaces: [...new Set(windows.map((w) => w.workspace))].sort((a, b) => a - b),
+    tabs: s.tabs.list(),
     cwd: s.cwd,
     created_at: s.createdAt,
     last_active_at: s.lastActiveAt,
