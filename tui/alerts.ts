@@ -1,19 +1,30 @@
-// Alerts (spec: Alerts): a dock line for state changes and Inbox arrivals, and an in-band
-// notification to the client's own terminal (OSC 9, written into the stream the TUI is drawn
-// through, so it reaches the person's terminal even over ssh) with a bell for what needs you.
-// Arrivals close together are one message: a fan's burst says "5 agents need you in ...".
+// Alerts (spec: Alerts): a dock line for state changes and Inbox arrivals, an in-band notification
+// to the client's own terminal (written into the stream the TUI is drawn through, so it reaches
+// the person's terminal even over ssh) and a sound, all under the policy of [notifications.agent]
+// and [notifications.mail] (core/alerts/policy.ts): which states fire, the settle window (a state
+// that flips back within it raises nothing), quiet hours, the sound cooldown, the escape form
+// (OSC 9, 777 or 99) and the sound mode (BEL to the person's terminal, or a cue played here).
+// Arrivals close together are one message, one notification and one sound: "5 agents need you in
+// fan-1, fan-2, fan-3 and 2 more"; a single arrival names its session.
 import { ALERT_BURST_MS, DOCK_MESSAGE_MS } from './limits.js';
 import { stateMark, type Mark } from './marks.js';
-import { clean, fit } from './text.js';
+import { clean } from './text.js';
+import { cueFile, decide, notificationEscape, SoundCooldown, type Decision } from '../core/alerts/policy.js';
+import { Settler } from '../core/alerts/settle.js';
+import type { Notifications } from '../core/alerts/config-schema.js';
 
 export interface Alert {
   windowId: string | null;
+  /** What a flip back cancels by (the pane, else the Inbox item); default the window id. */
+  key?: string;
   session: string;
   who: string;
-  /** needs_input, errored, done, or an Inbox kind (ask, mail). */
+  /** needs_input, errored, done, or an Inbox kind (approval, question, ask, mail). */
   state: string;
   what: string;
   needsYou: boolean;
+  /** Mail from one agent to another: alerts only with [notifications.mail] between_agents, and names who it went to. */
+  to?: string;
 }
 
 export interface DockMessage {
@@ -22,26 +33,47 @@ export interface DockMessage {
   until: number;
 }
 
+export interface DockSink {
+  /** Redraw. */
+  changed(): void;
+  /** Bytes for the client's own terminal: the notification escape, the bell. */
+  notify(seq: string): void;
+  /** Play a cue file (sound_mode = "system"). */
+  cue(file: string): void;
+}
+
 const PHRASE: Record<string, string> = {
   needs_input: 'needs you',
   approval: 'needs approval',
   question: 'has a question',
+  plan: 'has a plan for you',
   ask: 'asks you',
   mail: 'wrote to you',
+  held: 'wrote to you',
   errored: 'stopped on an error',
   done: 'finished',
 };
 
+interface Decided {
+  alert: Alert;
+  d: Decision;
+}
+
 export class Dock {
   message: DockMessage | null = null;
-  private pending: Alert[] = [];
+  private pending: Decided[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private readonly settling = new Settler();
+  private readonly cooldown: SoundCooldown;
 
   constructor(
     private readonly ascii: () => boolean,
-    /** Redraw, and the in-band sequence for the client's terminal. */
-    private readonly sink: { changed(): void; notify(seq: string): void },
-  ) {}
+    private readonly sink: DockSink,
+    /** The policy in effect now (config.toml is read again when it changes). */
+    private readonly policy: () => Notifications,
+  ) {
+    this.cooldown = new SoundCooldown(() => this.policy().agent.cooldown_ms);
+  }
 
   /** A message of the client's own (what a key did, why the daemon refused). */
   say(text: string, mark: Mark | null = null, ms = DOCK_MESSAGE_MS): void {
@@ -55,8 +87,21 @@ export class Dock {
     return this.message;
   }
 
+  /** An alert, if the policy raises one: it waits out the settle window, then joins the burst. */
   alert(a: Alert): void {
-    this.pending.push(a);
+    const d = decide(this.policy(), { kind: a.state, betweenAgents: a.to !== undefined }, new Date());
+    if (!d) return;
+    this.settling.hold(keyOf(a), d.settleMs, () => this.queue({ alert: a, d }));
+  }
+
+  /** What the alert was about stopped being true (the pane left the state, the item closed): it raises nothing if it has not gone out. */
+  cancel(key: string): void {
+    this.settling.cancel(key);
+    this.pending = this.pending.filter((p) => keyOf(p.alert) !== key);
+  }
+
+  private queue(x: Decided): void {
+    this.pending.push(x);
     if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), ALERT_BURST_MS);
       this.timer.unref();
@@ -68,26 +113,44 @@ export class Dock {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
-    const text = summarize(batch);
-    const needs = batch.some((a) => a.needsYou);
-    const lead = batch.find((a) => a.needsYou) ?? batch[0]!;
-    this.say(text, stateMark(lead.state === 'done' ? 'done' : needs ? (lead.state === 'errored' ? 'errored' : 'needs_input') : lead.state, true, this.ascii()));
-    // OSC 9 carries no control characters: the text was cleaned, and it is cut short.
-    let seq = `\x1b]9;tuios: ${fit(text, 180, true).replace(/[\x07\x1b]/g, '')}\x07`;
-    if (needs) seq += '\x07';
-    this.sink.notify(seq);
+    const agent = this.policy().agent;
+    const docked = batch.filter((x) => x.d.dock).map((x) => x.alert);
+    if (docked.length > 0) {
+      const needs = docked.some((a) => a.needsYou);
+      const lead = docked.find((a) => a.needsYou) ?? docked[0]!;
+      this.say(summarize(docked), stateMark(lead.state === 'done' ? 'done' : needs ? (lead.state === 'errored' ? 'errored' : 'needs_input') : lead.state, true, this.ascii()));
+    }
+    let seq = '';
+    const notified = batch.filter((x) => x.d.notify).map((x) => x.alert);
+    if (notified.length > 0) seq += notificationEscape(agent.escape, summarize(notified));
+    const sounding = batch.filter((x) => x.d.sound);
+    if (sounding.length > 0 && this.cooldown.take(Date.now())) {
+      if (agent.sound_mode === 'bell') seq += '\x07';
+      else {
+        const lead = sounding.find((x) => x.alert.needsYou) ?? sounding[0]!;
+        const file = cueFile(agent, lead.d.governs);
+        if (file) this.sink.cue(file);
+      }
+    }
+    if (seq) this.sink.notify(seq);
   }
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.settling.dispose();
   }
+}
+
+function keyOf(a: Alert): string {
+  return a.key ?? a.windowId ?? `${a.session}:${a.who}:${a.state}`;
 }
 
 /** One message for a batch: a single arrival names its session; a burst counts and names sessions. */
 export function summarize(batch: Alert[]): string {
   if (batch.length === 1) {
     const a = batch[0]!;
+    if (a.to !== undefined) return `${a.session}: ${a.who} wrote to ${a.to}${a.what ? ` · ${a.what}` : ''}`;
     const phrase = PHRASE[a.state] ?? a.state;
     return `${a.session}: ${a.who} ${phrase}${a.what ? ` · ${a.what}` : ''}`;
   }

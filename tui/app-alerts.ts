@@ -32,5 +32,11 @@ export function arrivalAlert(item: BusEvent<'attention'>['item'], here: { sessio
   const ours = item.session_id === here.sessionId;
   if (ours && item.kind !== 'ask' && item.kind !== 'mail') return null;
   if (!['approval', 'question', 'ask', 'mail', 'errored', 'done', 'plan'].includes(item.kind)) return null;
-  return { windowId: item.window_id, session: clean(item.session ?? 'tuios'), who: clean(item.harness ?? item.name ?? 'an agent'), state: item.kind, what: clean(item.summary), needsYou: item.kind !== 'done' };
+  return { windowId: item.window_id, key: `item:${item.id}`, session: clean(item.session ?? 'tuios'), who: clean(item.harness ?? item.name ?? 'an agent'), state: item.kind, what: clean(item.summary), needsYou: item.kind !== 'done' };
+}
+
+/** Mail from one agent to another (never to the person, which is an Inbox arrival): an alert the policy raises only with between_agents. */
+export function agentMailAlert(ev: BusEvent<'mail'>, here: { name(sessionId: string): string | null; visible(sessionId: string): boolean }): Alert | null {
+  if (ev.op !== 'new' || ev.to === 'human' || !ev.to_session_id || !here.visible(ev.to_session_id)) return null;
+  return { windowId: null, key: `mail:${ev.message_id}`, session: clean(here.name(ev.to_session_id) ?? 'tuios'), who: clean(ev.from), state: 'mail', what: '', needsYou: false, to: clean(ev.to) };
 }

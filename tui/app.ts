@@ -24,9 +24,10 @@ import { FramePacer, type FrameStats } from './frame-pacer.js';
 import { ScreenPanes } from './app-panes.js';
 import { AgeTicker } from './age-tick.js';
 import { LayoutActs } from './app-layout.js';
-import { arrivalAlert, hostStateAlert, stateAlert } from './app-alerts.js';
+import { agentMailAlert, arrivalAlert, hostStateAlert, stateAlert } from './app-alerts.js';
 import { Walker } from './app-walk.js';
 import { Dock, type Alert } from './alerts.js';
+import { playCue } from './sound-cue.js';
 import { Acts } from './acts.js';
 import { NO_MODES, encodeMouse, modeChange, modesFrom, type ClientModes } from './client-modes.js';
 import type { Overlay, TuiHost } from './overlay.js';
@@ -51,6 +52,8 @@ const QUIET_EVENTS = new Set(['notification', 'window-output']);
 /** xterm's title stack: save the terminal's own title, and give it back. */
 const TITLE_PUSH = '\x1b[22;2t';
 const TITLE_POP = '\x1b[23;2t';
+/** The config warning of spec Alerts: a cue plays where the client runs, which over ssh is the server. */
+const SYSTEM_SOUND_WARNING = 'sound_mode = "system": cues play on the machine running tuios, not where you sit if you came in over ssh; sound_mode = "bell" rings your own terminal.';
 
 
 export class Tui implements TuiHost, PaintHost {
@@ -110,13 +113,18 @@ export class Tui implements TuiHost, PaintHost {
     this.acts = new Acts(o.svc, o.caller, o.client.nonce);
     this.visibleFn = readableSessions(o.svc, o.caller);
     this.agentsSeen = readAgentsSeen(o.svc);
-    this.dock = new Dock(() => this.ascii, {
-      changed: () => this.redraw(),
-      notify: (seq) => {
-        this.out.push(seq);
-        this.redraw();
+    this.dock = new Dock(
+      () => this.ascii,
+      {
+        changed: () => this.redraw(),
+        notify: (seq) => {
+          this.out.push(seq);
+          this.redraw();
+        },
+        cue: (file) => void playCue(file, (msg) => this.svc.log.warn(msg)),
       },
-    });
+      () => this.svc.config.current.notifications,
+    );
     this.term = openStreamTerminal(o.cols, o.rows, (s) => this.out.push(s));
     this.canvas = new Canvas(this.term.term, o.cols, o.rows);
     this.painter = new Painter(this, this.canvas);
@@ -149,6 +157,7 @@ export class Tui implements TuiHost, PaintHost {
     // Attached from now on: a verb that needs "the attached client" (a swap, a title) finds it.
     this.subs.push(this.svc.clients.register({ id: o.client.id, sessionId: () => this.sessionId, area: () => this.bodyRect(), acts: this.clientActs }));
     if (!o.client.nonce) this.dock.say('Attached from inside a pane: this client cannot answer or dismiss as you.');
+    else if (this.svc.config.current.notifications.agent.sound_mode === 'system') this.dock.say(SYSTEM_SOUND_WARNING, null, 10_000);
     this.redraw();
   }
 
@@ -395,12 +404,18 @@ export class Tui implements TuiHost, PaintHost {
         if (ev.state !== 'none' || ev.harness) this.seeAgents();
         const lookingAt = this.overlay ? null : (this.layout.focusedWindow()?.id ?? null);
         alert = stateAlert(ev, { sessionId: this.sessionId, sessionName: this.session()?.name ?? '', lookingAt });
+        // The pane left the state it alerted for: within the settle window, nothing goes out.
+        if (!alert && ev.state !== ev.old_state) this.dock.cancel(ev.window_id);
         break;
       }
       case 'attention':
+        if (ev.op === 'close') this.dock.cancel(`item:${ev.item.id}`);
         if (ev.op !== 'open') break;
         this.seeAgents();
         alert = arrivalAlert(ev.item, { sessionId: this.sessionId, visible: (id) => this.visible(id) });
+        break;
+      case 'mail':
+        alert = agentMailAlert(ev, { name: (id) => this.svc.model.sessions.get(id)?.name ?? null, visible: (id) => this.visible(id) });
         break;
       case 'host-agent-state':
         if (ev.gone || ev.state === ev.old_state || !this.readsEverySession()) break;
