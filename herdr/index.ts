@@ -7,6 +7,7 @@ import type { DaemonExtension } from '../core/daemon/main.js';
 import type { Services } from '../core/daemon/services.js';
 import { herdrBinPath } from '../core/pty/env.js';
 import { HerdrSocket } from './server.js';
+import { reporters } from './reporters.js';
 
 /**
  * The link named `herdr` to tuios that HERDR_BIN_PATH names (spec: herdr's command line), made
@@ -50,7 +51,10 @@ export function herdrExtension(): DaemonExtension {
       const link = makeLink(svc);
       return {
         banner: [`herdr: answering herdr's socket API on ${sock.path}${link ? `; herdr's command line at ${link}` : ''}`],
-        dispose: () => sock.close(),
+        dispose: () => {
+          reporters(svc).dispose();
+          return sock.close();
+        },
       };
     },
   };

@@ -12,6 +12,7 @@ import type { MethodContext } from './view.js';
 import { parsePaneId } from './ids.js';
 import { HERDR_ID_MAX, HERDR_MAX_SOURCES_PER_PANE, HERDR_MESSAGE_MAX, HERDR_NOTIFY_BURST, HERDR_NOTIFY_PER_SECOND } from './limits.js';
 import { checkMetaCall } from '../core/agent-state/meta.js';
+import { reporters } from './reporters.js';
 import { META_KEYS_PER_CALL } from '../core/limits.js';
 
 /** herdr's names that are not tuios's ids. */
@@ -130,6 +131,8 @@ export const reportMethods = {
     // Dropped without an error, as herdr does: a seq not above the last from this source.
     if (!takeSeq(w, source, seq)) return { type: 'ok' };
     if (state === 'unknown') return { type: 'ok' };
+    // herdr's own hook script gives way to tuios's integration for the same harness.
+    if (source.startsWith('herdr:') && reporters(ctx.svc).integrationHolds(w, harness)) return { type: 'ok' };
     const base = { window: w.id, source: 'report', harness };
     if (state === 'working') await call(ctx, 'set-agent-state', { ...base, state: 'working' });
     else if (state === 'blocked') {
@@ -142,6 +145,7 @@ export const reportMethods = {
       const r = await call(ctx, 'set-agent-state', { ...base, state: 'done', if_state: ['working', 'needs_input'] });
       if (!r.applied && r.state !== 'done') await call(ctx, 'set-agent-state', { ...base, state: 'idle' });
     }
+    reporters(ctx.svc).wrote(w, ctx.caller.pid, paneOf(ctx.svc, ctx.caller).window === w);
     return { type: 'ok' };
   },
 
@@ -198,8 +202,11 @@ export const reportMethods = {
   async 'pane.release_agent'(ctx: MethodContext): Promise<Record<string, unknown>> {
     const source = str(ctx, 'source', true)!;
     const seq = ctx.params.seq === undefined || ctx.params.seq === null ? null : seqOf(ctx);
+    const agent = str(ctx, 'agent', false, 64);
     const w = reportTarget(ctx);
     if (seq !== null && !takeSeq(w, source, seq)) return { type: 'ok' };
+    // herdr's own hook script does not release what tuios's integration holds.
+    if (source.startsWith('herdr:') && reporters(ctx.svc).integrationHolds(w, agent ? harnessFor(ctx.svc.manifests, agent) : null)) return { type: 'ok' };
     await call(ctx, 'set-agent-state', { window: w.id, source: 'report', state: 'none' });
     return { type: 'ok' };
   },

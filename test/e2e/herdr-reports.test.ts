@@ -63,6 +63,9 @@ test.before(async () => {
   await d.ok(['new-window', '-s', 'rep', 'other', 'cat']);
   await d.ok(['new-window', '-s', 'rep', 'sh1', 'sh']);
   await d.ok(['new-window', '-s', 'rep', 'meta', 'cat']);
+  await d.ok(['new-window', '-s', 'rep', 'two', 'cat']);
+  await d.ok(['new-window', '-s', 'rep', 'crash', 'sh']);
+  await d.ok(['new-window', '-s', 'rep', 'wrapped', 'sh']);
 });
 
 test.after(async () => {
@@ -204,7 +207,8 @@ test('pane.clear_agent_authority: a state a report holds clears; a pane may clea
   const refused = await inPane('sh1', 'pane.clear_agent_authority', { pane_id: paneId(other) });
   assert.is(refused.error?.code, 'forbidden');
   assert.is((await stateOf('other')).state, 'working');
-  // sh1 holds the report from the test above.
+  // A report that holds sh1 (from this process, which runs on, so the crash clear leaves it).
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(own), source: 'held', agent: 'Crush', state: 'working', seq: 1 });
   assert.is((await stateOf('sh1')).source, 'report');
   const cleared = await inPane('sh1', 'pane.clear_agent_authority', { pane_id: paneId(own) });
   assert.equal(cleared.result, { type: 'ok' });
@@ -215,6 +219,77 @@ test('pane.clear_agent_authority: a state a report holds clears; a pane may clea
   assert.is((await stateOf('other')).source, 'detect');
   await herdrOk(sock, 'pane.clear_agent_authority', { pane_id: paneId(other) });
   assert.is((await stateOf('other')).state, 'working');
+});
+
+test('two reporters: while tuios\'s integration holds the pane for a harness, a herdr: script\'s state reports and release are dropped; its session id and metadata apply', async () => {
+  const w = await win('two');
+  // tuios's own integration (a hook's report) holds the pane for pi.
+  await d.ok(['set-agent-state', '-w', 'two', 'working', '--harness', 'pi']);
+  assert.equal(await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'herdr:pi', agent: 'pi', state: 'idle', seq: 1 }), { type: 'ok' });
+  assert.is((await stateOf('two')).state, 'working', 'the script\'s state report is dropped');
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'herdr:pi', agent: 'pi', state: 'blocked', message: 'x', seq: 2 });
+  assert.is((await stateOf('two')).state, 'working');
+  await herdrOk(sock, 'pane.release_agent', { pane_id: paneId(w), source: 'herdr:pi', agent: 'pi', seq: 3 });
+  assert.is((await stateOf('two')).state, 'working', 'the script\'s release is dropped');
+  await herdrOk(sock, 'pane.report_agent_session', { pane_id: paneId(w), source: 'herdr:pi', agent: 'pi', agent_session_id: 'pi-conv-1' });
+  assert.is((await stateOf('two')).agent_session_id, 'pi-conv-1', 'the session id applies');
+  await herdrOk(sock, 'pane.report_metadata', { pane_id: paneId(w), source: 'herdr:pi', seq: 4, tokens: { branch: 'main' } });
+  const meta = (await d.json<{ meta: Record<string, unknown> }>(['get-agent-state', '-w', 'two'])).meta;
+  assert.ok('branch' in meta, 'the metadata applies');
+  // Once tuios's integration lets go, the script's reports apply again.
+  await d.ok(['set-agent-state', '-w', 'two', 'none']);
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'herdr:pi', agent: 'pi', state: 'working', seq: 5 });
+  assert.is((await stateOf('two')).state, 'working');
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'herdr:pi', agent: 'pi', state: 'idle', seq: 6 });
+  assert.is((await stateOf('two')).state, 'done', 'a script\'s report over its own report applies');
+  await herdrOk(sock, 'pane.release_agent', { pane_id: paneId(w), source: 'herdr:pi', seq: 7 });
+  assert.is((await stateOf('two')).state, 'none');
+});
+
+test('two reporters: an agent that reports to herdr by itself (Crush) is never dropped', async () => {
+  const w = await win('two');
+  await d.ok(['set-agent-state', '-w', 'two', 'working', '--harness', 'crush']);
+  await herdrOk(sock, 'pane.report_agent', { pane_id: paneId(w), source: 'crush', agent: 'Crush', state: 'idle', seq: 1 });
+  assert.is((await stateOf('two')).state, 'done');
+  await herdrOk(sock, 'pane.release_agent', { pane_id: paneId(w), source: 'crush', seq: 2 });
+  assert.is((await stateOf('two')).state, 'none');
+});
+
+test('the crash clear: a reporter gone and the pane at its prompt clears to none once its last report is over 2 s old', async () => {
+  const w = await win('crash');
+  const t0 = Date.now();
+  const a = await inPane('crash', 'pane.report_agent', { pane_id: paneId(w), source: 'c', agent: 'Crush', state: 'working', seq: 1 });
+  assert.equal(a.result, { type: 'ok' });
+  const afterAnswer = Date.now();
+  const s = await stateOf('crash');
+  if (Date.now() - t0 < 1800) assert.is(s.state, 'working', 'kept while the report is fresh');
+  await waitFor(async () => (await stateOf('crash')).state === 'none', { what: 'the crash clear', timeout: 15_000 });
+  assert.ok(Date.now() - afterAnswer >= 1000 && Date.now() - t0 >= 2000, `cleared ${Date.now() - t0} ms after the report`);
+});
+
+test('the crash clear: a short hook\'s first program above it that is not a shell keeps the state while it runs', async () => {
+  const w = await win('wrapped');
+  // agentish: a program that runs a hook (sh, then the herdr client), then stays until told to stop.
+  const agentish = join(d.home, 'agentish.cjs');
+  const stop = join(d.home, 'agentish.stop');
+  const answer = join(d.home, 'agentish.answer');
+  const hook = `${process.execPath} ${client} pane.report_agent '${JSON.stringify({ pane_id: paneId(w), source: 'h', agent: 'Crush', state: 'working', seq: 1 })}' ${answer}`;
+  writeFileSync(
+    agentish,
+    `const { spawn } = require('node:child_process'); const fs = require('node:fs');
+spawn('sh', ['-c', ${JSON.stringify(hook)}], { stdio: 'ignore' });
+const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(stop)})) { clearInterval(t); process.exit(0); } }, 100);
+`,
+  );
+  // In the background, so the shell is back at its prompt while it runs.
+  await d.ok(['send-text', '-w', 'wrapped', '--submit', `${process.execPath} ${agentish} &`]);
+  await waitFor(() => (existsSync(answer) ? readFileSync(answer, 'utf8') : null), { what: 'the hook\'s answer' });
+  assert.is((await stateOf('wrapped')).state, 'working');
+  // Well past 2 s, at the prompt, the hook gone: the program above it runs, so the state stays.
+  await new Promise((r) => setTimeout(r, 3500));
+  assert.is((await stateOf('wrapped')).state, 'working');
+  writeFileSync(stop, '');
+  await waitFor(async () => (await stateOf('wrapped')).state === 'none', { what: 'the clear once the program exits', timeout: 15_000 });
 });
 
 test.run();
