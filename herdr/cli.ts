@@ -7,6 +7,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { HERDR_VERSION } from './limits.js';
+import { planLayout, planFocusDirection, LAYOUT_USAGE } from './cli-layout.js';
 import { planMisc, MISC_USAGE } from './cli-misc.js';
 import { planTabs, TABS_USAGE } from './cli-tabs.js';
 
@@ -28,7 +29,7 @@ commands tuios answers here:
   herdr pane report-agent PANE --source S --agent A --state working|blocked|idle|unknown --seq N [--message M]
   herdr pane release-agent PANE --source S [--agent A] [--seq N]
   herdr agent list | get TARGET | read TARGET | focus TARGET
-${MISC_USAGE}${TABS_USAGE}`;
+${LAYOUT_USAGE}${MISC_USAGE}${TABS_USAGE}`;
 
 /** Commands that do their work on herdr's own machine: herdr's error shape, code unsupported, exit 1. */
 const UNSUPPORTED = [
@@ -133,6 +134,9 @@ interface Plan {
   then?: (request: (method: string, params: Record<string, unknown>) => ReturnType<typeof request>, first: Awaited<ReturnType<typeof request>>) => Promise<{ ok: boolean; line: string }>;
 }
 
+/** What the layout commands (cli-layout.ts) borrow from here. */
+const LAYOUT_TOOLS = { parseFlags: (a: string[], k: string[], b?: string[]) => parseFlags(a, k, b), usage: (m: string) => new Usage(m) };
+
 function plan(words: string[]): Plan {
   const [group, sub, ...rest] = words;
   const json = (method: string, params: Record<string, unknown> = {}): Plan => ({ method, params, print: 'json' });
@@ -167,6 +171,8 @@ function plan(words: string[]): Plan {
     case 'pane close':
       return json('pane.close', { pane_id: one(rest, 'PANE') });
     case 'pane focus': {
+      const byDirection = planFocusDirection(rest, LAYOUT_TOOLS);
+      if (byDirection) return byDirection;
       const { pos, flags } = parseFlags(rest, ['pane']);
       return json('pane.focus', { pane_id: typeof flags.pane === 'string' ? flags.pane : one(pos, 'PANE') });
     }
@@ -209,6 +215,8 @@ function plan(words: string[]): Plan {
   if (tabs) return tabs;
   const misc = planMisc(`${group} ${sub ?? ''}`.trim(), rest, { Usage, parseFlags, one, int });
   if (misc) return misc;
+  const layout = planLayout(`${group} ${sub ?? ''}`.trim(), rest, LAYOUT_TOOLS);
+  if (layout) return layout;
   throw new Usage(`unrecognized command '${words.join(' ').slice(0, 64)}'`);
 }
 

@@ -35,14 +35,5 @@ export const UNSUPPORTED = new Set([
  * lands here it answers `unsupported`, as a method tuios does not answer does.
  */
 export const HERDR_METHODS = new Set([
-  'pane.split',
-  'pane.neighbor',
-  'pane.edges',
-  'pane.focus_direction',
-  'pane.swap',
-  'pane.zoom',
-  'pane.resize',
-  'client.window_title.set',
-  'client.window_title.clear',
   'popup.close',
 ]);

@@ -10,6 +10,7 @@ import { enforce, paneOf } from '../core/security/access.js';
 import { HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
 import { HerdrError, field, reqString, optString, optInt, waitTimeout, optBool, optEnv } from './params.js';
 import { UNSUPPORTED, HERDR_METHODS } from './method-names.js';
+import { layoutMethods, layoutSnapshot } from './methods-layout.js';
 import { View, call, herdrCode, ok, herdrStatus, herdrAgent, type Method } from './view.js';
 import { tabMethods } from './methods-tabs.js';
 import { agentMethods } from './methods-agents.js';
@@ -160,7 +161,7 @@ const baseMethods: Record<string, Method> = {
       workspaces: v.sessions.map((s) => v.workspaceInfo(s)),
       tabs: v.sessions.flatMap((s) => v.tabsOf(s).map((t) => v.tabInfo(s, t))),
       panes: v.windows.map((w) => v.paneInfo(w)),
-      layouts: v.sessions.flatMap((s) => v.tabsOf(s).map((t) => v.layoutOf(s, t))),
+      layouts: await Promise.all(v.sessions.flatMap((s) => v.tabsOf(s).map((t) => layoutSnapshot(ctx, v, s, t)))),
     };
   },
 
@@ -177,14 +178,6 @@ const baseMethods: Record<string, Method> = {
     if (!window) throw new HerdrError('pane_not_found', 'the caller is not in a pane');
     const v = await View.read(ctx);
     return { type: 'pane_info', pane: v.paneInfo(v.pane(window.id)) };
-  },
-
-  async 'pane.layout'(ctx) {
-    const id = reqString(ctx.params, 'pane_id');
-    const v = await View.read(ctx);
-    const w = v.pane(id);
-    const s = v.sessions.find((x) => x.id === w.session_id)!;
-    return { type: 'pane_layout', layout: v.layoutOf(s, w.workspace) };
   },
 
   async 'pane.send_input'(ctx) {
@@ -342,6 +335,7 @@ const baseMethods: Record<string, Method> = {
 /** Every method tuios runs: this file's, and each area's file (one spread line each). */
 export const methods: Record<string, Method> = {
   ...baseMethods,
+  ...layoutMethods,
   ...tabMethods,
   ...agentMethods,
   ...worktreeMethods,

@@ -27,6 +27,9 @@ import { resumeAgent } from './resume.js';
 import { listVerbs, serverInfo, killServer, sshHostKey } from './server.js';
 import { listCheckpoints, checkpointDiff, restoreCheckpoint } from './checkpoints.js';
 import { restrictConnection } from './restrict.js';
+import { getLayout, zoomWindow, swapWindow, resizeTile } from './layout.js';
+import { splitWindow } from './split.js';
+import { setClientTitle } from './client-title.js';
 import { reviewDiff, reviewNote, sendReview } from './review.js';
 import { shipCommit, shipMerge, shipPush, shipPr, shipStatus } from './ship.js';
 import { agentActivity } from './activity.js';
@@ -103,6 +106,12 @@ export const allVerbs: VerbDef[] = [
   killServer,
   sshHostKey,
   restrictConnection,
+  getLayout,
+  zoomWindow,
+  swapWindow,
+  resizeTile,
+  splitWindow,
+  setClientTitle,
   listCheckpoints,
   checkpointDiff,
   restoreCheckpoint,

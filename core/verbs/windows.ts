@@ -12,6 +12,7 @@ import { checkGrantChange, grantsOf, parseGrants, GRANTS } from '../security/gra
 import { enforce } from '../security/access.js';
 import { HOST_NAME_RE } from '../config/schema.js';
 import { HostedPane } from '../hosts/hosted-pane.js';
+import { focusInLayout } from './layout.js';
 
 /**
  * A window as list-windows shows it: the wire shape plus the fields the daemon's services add
@@ -202,9 +203,8 @@ export const selectWindow = defineVerb({
   print: 'none',
   run({ window, svc }) {
     const w = window!;
-    const s = svc.model.sessionOf(w);
-    svc.model.switchWorkspace(s, w.workspace);
-    svc.model.focusWindow(w);
+    // As the TUI focuses: a zoom on another pane of the workspace ends.
+    if (focusInLayout(svc, w)) svc.clients.changed(w.sessionId);
     return windowInfo(w, svc);
   },
 });

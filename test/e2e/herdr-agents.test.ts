@@ -36,7 +36,7 @@ test.after(async () => {
 });
 
 test('session.snapshot: every workspace, tab and pane, herdr\'s version; each pane fills its tab and splits is empty', async () => {
-  const r = await herdrOk<{ type: string; version: string; server: string; workspaces: unknown[]; tabs: Array<{ tab_id: string }>; panes: Array<{ pane_id: string }>; layouts: Array<{ tab_id: string; panes: Array<{ pane_id: string; x: number; y: number; width: number; height: number }>; splits: unknown[] }> }>(sock, 'session.snapshot');
+  const r = await herdrOk<{ type: string; version: string; server: string; workspaces: unknown[]; tabs: Array<{ tab_id: string }>; panes: Array<{ pane_id: string }>; layouts: Array<{ tab_id: string; panes: Array<{ pane_id: string; rect: { x: number; y: number; width: number; height: number } }>; splits: unknown[] }> }>(sock, 'session.snapshot');
   assert.is(r.type, 'session_snapshot');
   assert.is(r.version, '0.9.5+tuios');
   assert.is(r.server, 'tuios');
@@ -48,7 +48,7 @@ test('session.snapshot: every workspace, tab and pane, herdr\'s version; each pa
   const l1 = r.layouts.find((l) => l.tab_id === `${ws}:t1`)!;
   assert.is(l1.panes.length, 2);
   assert.equal(l1.splits, []);
-  assert.equal([l1.panes[0]!.x, l1.panes[0]!.y, l1.panes[0]!.width, l1.panes[0]!.height], [0, 0, 80, 24]);
+  assert.equal(l1.panes[0]!.rect, { x: 0, y: 0, width: 80, height: 24 });
 });
 
 test('tab.get: a tab by its id; a workspace with no pane is no tab', async () => {
