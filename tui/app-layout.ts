@@ -8,6 +8,7 @@ import type { Acts } from './acts.js';
 import type { Dock } from './alerts.js';
 import { layoutOf, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from '../core/model/layout.js';
 import type { Rect } from './pane-draw.js';
+import { AwayRecaps } from './away-recap.js';
 
 export interface LayoutHost {
   readonly svc: Services;
@@ -27,7 +28,12 @@ export class LayoutActs {
   /** The completion each pane was last marked seen at (one focus-window per finished turn). */
   private readonly seenSent = new Map<string, number>();
 
-  constructor(private readonly host: LayoutHost) {}
+  /** The away recap: the dock's line when focus lands on a pane that worked while you were away. */
+  readonly recaps: AwayRecaps;
+
+  constructor(private readonly host: LayoutHost) {
+    this.recaps = new AwayRecaps(host);
+  }
 
 
   focusedWindow(): Window | undefined {
@@ -53,6 +59,7 @@ export class LayoutActs {
 
   /** Looking at a pane that finished a turn is what marks it seen (and closes its Done item). */
   markSeen(w: Window): void {
+    this.recaps.inFront(w);
     // Focusing a pane whose prompt a hook holds ends the hold: the person answers it there.
     if (this.host.svc.holds.heldFor(w.id) && this.host.acts.canActAsPerson) void this.host.acts.call('release-approval', { window: w.id }, true);
     const info = this.host.svc.agents.info(w);

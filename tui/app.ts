@@ -224,6 +224,7 @@ export class Tui implements TuiHost, PaintHost {
     if (this.closed) return;
     this.closed = true;
     this.pacer.cancel();
+    this.layout.recaps.dispose();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const s of this.subs) s.dispose();
@@ -584,6 +585,7 @@ export class Tui implements TuiHost, PaintHost {
       if (changed) this.painter.invalidate();
       focused = this.layout.focusedWindow();
       if (focused && this.overlay === null) this.layout.markSeen(focused);
+      else this.layout.recaps.inFront(null);
 
       if (this.overlay?.fullScreen) {
         cursor = this.overlay.draw(cv, { x: 0, y: 0, w: this.cols, h: this.rows - 1 }, now);

@@ -1,0 +1,87 @@
+// The away recap as a person sees it (spec: The away recap): a client had the pane in front of it
+// and went; the agent worked through its hooks meanwhile; attaching again, the dock says what it
+// did in one line. Coming back with no new turn says nothing.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestDaemon, BIN } from '../helpers/daemon.js';
+import { waitFor } from '../helpers/wait.js';
+import { Terminal } from '../helpers/terminal.js';
+
+let d: TestDaemon;
+let w = '';
+const terminals: Terminal[] = [];
+
+function attach(): Terminal {
+  const t = new Terminal(d.env, `${process.execPath} ${BIN} attach -s rc`);
+  terminals.push(t);
+  return t;
+}
+
+function hook(payload: Record<string, unknown>): Promise<number | null> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, 'agent-hook', 'claude-code', '--timeout', '5000'], { env: { ...d.env, TUIOS_PANE_ID: w }, stdio: ['pipe', 'ignore', 'ignore'] });
+    p.on('close', (code) => resolve(code));
+    p.stdin.end(JSON.stringify({ session_id: 'conv-rc', cwd: d.home, ...payload }));
+  });
+}
+
+function recapSeen(): Record<string, [number, number]> {
+  try {
+    return (JSON.parse(readFileSync(join(d.dir, 'state', 'tuios', 'sidebar.json'), 'utf8')) as { recap_seen?: Record<string, [number, number]> }).recap_seen ?? {};
+  } catch {
+    return {};
+  }
+}
+
+test.before(async () => {
+  d = await TestDaemon.start({ config: '[agents.recap]\naway = "2s"\n' });
+  await d.ok(['new-session', 'rc', '--window-name', 'api', 'sh']);
+  const ws = await d.call<{ windows: Array<{ id: string; name: string }> }>('list-windows', { session: 'rc' });
+  w = ws.windows.find((x) => x.name === 'api')!.id;
+});
+
+test.after(async () => {
+  for (const t of terminals) t.kill();
+  await d.stop();
+});
+
+test('back after the agent worked: the dock says turns, files, commands, the test and where it is', async () => {
+  const t = attach();
+  await t.wait(/ api ─/);
+  t.keys('C-b', 'd');
+  // Leaving the pane is written down with the turns it had then.
+  const left = await waitFor(() => recapSeen()[w] ?? null, { what: 'recap_seen for the pane' });
+  const turnsThen = left[1];
+  for (const p of [
+    { hook_event_name: 'UserPromptSubmit', prompt: 'make the backoff configurable' },
+    { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'go test ./...' } },
+    { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'go test ./...' }, tool_response: { stdout: 'ok' } },
+    { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: `${d.home}/api/retry.go` } },
+    { hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: `${d.home}/api/retry.go` }, tool_response: {} },
+    { hook_event_name: 'Stop', last_assistant_message: 'Added retry with backoff and tests.' },
+  ]) assert.is(await hook(p), 0);
+  const info = await d.call<{ completion_seq: number; state: string }>('get-agent-state', { window: w });
+  assert.is(info.state, 'done');
+  assert.ok(info.completion_seq > turnsThen, 'a turn finished while away');
+  // Away for at least [agents.recap] away (2s) since the client left.
+  await waitFor(() => (Date.now() - left[0] > 2500 ? true : null), { what: 'away long enough' });
+  const back = attach();
+  const screen = await back.wait(/api while you were away \(\d+s\): 1 turn, 1 file, 1 command, go test passed, at prompt/);
+  assert.match(screen, /while you were away/);
+  back.keys('C-b', 'd');
+  await waitFor(() => ((recapSeen()[w]?.[1] ?? -1) >= info.completion_seq ? true : null), { what: 'the turns seen written down' });
+});
+
+test('back with no new turn: the dock says nothing of it', async () => {
+  await waitFor(() => (Date.now() - recapSeen()[w]![0] > 2500 ? true : null), { what: 'away long enough' });
+  const t = attach();
+  await t.wait(/ api ─/);
+  // The recap is read as focus lands; give a line that would come the time to come.
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.not.match(t.screen(), /while you were away/);
+});
+
+test.run();
