@@ -145,14 +145,19 @@ test('pane.zoom: focuses the pane first; on, off, toggle; single_pane, already_z
   await d.ok(['select-window', '-w', 'a']);
 });
 
-test('grants: a pane holding write but not admin may not split, zoom, swap, resize, focus a neighbour or set the title', async () => {
-  const writer = (await d.call<{ id: string }>('new-window', { session: 'lay', name: 'writer', argv: ['sh'], grants: ['read', 'write'], workspace: 2 })).id;
+/** A pane holding read and write but not admin, on workspace 2 (out of workspace 1's layout). */
+let writer = '';
+
+test('grants: a pane holding write but not admin may not split, zoom, swap, resize or set the title', async () => {
+  writer = (await d.call<{ id: string }>('new-window', { session: 'lay', name: 'writer', argv: ['sh'], grants: ['read', 'write'], workspace: 2 })).id;
   await d.waitScreen(writer, /[$#] ?$/m);
+  await d.ok(['select-window', '-w', 'a']);
   const a = await pane('a');
   const before = (await d.json<{ windows: Win[] }>(['list-windows'])).windows.length;
   for (const [method, params] of [
     ['pane.split', { target_pane_id: a, direction: 'right' }],
     ['pane.zoom', { pane_id: a, mode: 'on' }],
+    ['pane.swap', { pane_id: a, direction: 'right' }],
     ['pane.resize', { pane_id: a, direction: 'right' }],
     ['client.window_title.set', { title: 'x' }],
   ] as Array<[string, Record<string, unknown>]>) {
@@ -164,7 +169,6 @@ test('grants: a pane holding write but not admin may not split, zoom, swap, resi
   // A read of the layout needs read only.
   const read = await herdrFromPane(d, writer, 'pane.edges', { pane_id: a });
   assert.is((read.result as { type: string }).type, 'pane_edges');
-  await d.ok(['close-window', '-w', writer]);
 });
 
 // ---- a client attached ----
@@ -202,6 +206,33 @@ test('with a client: pane.split puts the new pane beside the pane it was cut fro
   assert.is((await layoutOf('a')).focused_pane_id, r.pane.pane_id);
   await term!.wait(/┌─ sh /, 'the new tiles');
   for (const id of [r.pane.pane_id, up.pane.pane_id]) await herdrOk(sock, 'pane.close', { pane_id: id });
+});
+
+test('with a client: pane.split with cwd opens the pane beside the workspace\'s focused pane', async () => {
+  const a = await pane('a');
+  const b = await pane('b');
+  await herdrOk(sock, 'pane.focus', { pane_id: b });
+  const r = await herdrOk<{ pane: { pane_id: string } }>(sock, 'pane.split', { target_pane_id: a, direction: 'down', cwd: d.home });
+  const under = await herdrOk<{ neighbor: { neighbor_pane_id?: string } }>(sock, 'pane.neighbor', { pane_id: b, direction: 'down' });
+  assert.is(under.neighbor.neighbor_pane_id, r.pane.pane_id);
+  await herdrOk(sock, 'pane.close', { pane_id: r.pane.pane_id });
+  await herdrOk(sock, 'pane.focus', { pane_id: a });
+});
+
+test('with a client: a pane without admin may not focus a neighbour, swap or resize; nothing moves', async () => {
+  const a = await pane('a');
+  const before = await layoutOf('a');
+  const dir = rectOf(before, a).x === before.area.x ? 'right' : 'left';
+  for (const [method, params] of [
+    ['pane.focus_direction', { pane_id: a, direction: dir }],
+    ['pane.swap', { pane_id: a, direction: dir }],
+    ['pane.resize', { pane_id: a, direction: 'right' }],
+  ] as Array<[string, Record<string, unknown>]>) {
+    const r = await herdrFromPane(d, writer, method, params);
+    assert.is(r.error?.code, 'forbidden', `${method}: ${JSON.stringify(r)}`);
+  }
+  assert.equal(await layoutOf('a'), before);
+  await d.ok(['close-window', '-w', writer]);
 });
 
 test('with a client: pane.neighbor, pane.edges and pane.focus_direction read the tiles', async () => {
