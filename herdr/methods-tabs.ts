@@ -7,6 +7,7 @@ import { WORKSPACES } from '../core/limits.js';
 import { herdrPaneId, herdrWorkspaceId } from './ids.js';
 import { HerdrError, field, reqString, optString, optBool, optEnv } from './params.js';
 import { View, call, herdrCode, ok, type Method, type MethodContext, type SessionRow } from './view.js';
+import { layoutSnapshot } from './methods-layout.js';
 
 /** A create, close, rename, focus or move needs admin (spec: Who may call what). */
 function requireAdmin(ctx: MethodContext, verb: string, sessionId: string): void {
@@ -156,7 +157,7 @@ export const tabMethods: Record<string, Method> = {
     const w = v.pane(paneId);
     const from = v.sessions.find((x) => x.id === w.session_id)!;
     const before = { pane_id: herdrPaneId(from.id, w.id), workspace_id: herdrWorkspaceId(from.id), tab_id: v.tabId(from, w.workspace) };
-    const sourceLayout = v.layoutOf(from, w.workspace);
+    const sourceLayout = await layoutSnapshot(ctx, v, from, w.workspace);
     const unchanged = (reason: string, target: Record<string, unknown>) => ({
       type: 'pane_move',
       move_result: { changed: false, reason, previous_pane_id: before.pane_id, previous_workspace_id: before.workspace_id, previous_tab_id: before.tab_id, pane: v.paneInfo(w), source_layout: sourceLayout, target_layout: target, focused_pane_id: before.pane_id, created_tab: null, created_workspace: null, closed_tab_id: null, closed_workspace_id: null },
@@ -173,7 +174,7 @@ export const tabMethods: Record<string, Method> = {
       to = t.s;
       workspace = t.workspace;
       if (to.id === from.id && workspace === w.workspace) return unchanged('same_tab', sourceLayout);
-      if (zoomed(ctx, to.id, workspace)) return unchanged('zoomed_tab', v.layoutOf(to, workspace));
+      if (zoomed(ctx, to.id, workspace)) return unchanged('zoomed_tab', await layoutSnapshot(ctx, v, to, workspace));
     } else {
       const wsId = optString(d, 'workspace_id');
       label = optString(d, 'label', 128);
@@ -198,8 +199,8 @@ export const tabMethods: Record<string, Method> = {
         previous_workspace_id: before.workspace_id,
         previous_tab_id: before.tab_id,
         pane: after.paneInfo(moved),
-        source_layout: fromAfter ? after.layoutOf(fromAfter, w.workspace) : null,
-        target_layout: after.layoutOf(s, moved.workspace),
+        source_layout: fromAfter ? await layoutSnapshot(ctx, after, fromAfter, w.workspace) : null,
+        target_layout: await layoutSnapshot(ctx, after, s, moved.workspace),
         focused_pane_id: herdrPaneId(s.id, moved.id),
         created_tab: kind === 'new_tab' ? after.tabInfo(s, moved.workspace) : null,
         created_workspace: null,

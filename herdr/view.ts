@@ -223,18 +223,6 @@ export class View {
     };
   }
 
-  /**
-   * A tab's layout: tuios keeps no split tree, so `splits` is empty; the daemon has no client's
-   * layout either, so each pane fills the tab (spec: Where tuios differs from herdr).
-   */
-  layoutOf(s: SessionRow, tab: number): Record<string, unknown> {
-    return {
-      tab_id: this.tabId(s, tab),
-      panes: this.panesOf(s.id, tab).map((w) => ({ pane_id: herdrPaneId(s.id, w.id), x: 0, y: 0, width: w.cols, height: w.rows })),
-      splits: [],
-    };
-  }
-
   workspaceInfo(s: SessionRow): Record<string, unknown> {
     const panes = this.panesOf(s.id);
     return {

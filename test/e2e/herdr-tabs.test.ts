@@ -7,7 +7,8 @@ import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
-import { herdrErr, herdrFromPane, herdrOk } from '../helpers/herdr-client.js';
+import { herdrErr, herdrFromPane, herdrOk, HerdrStreamClient } from '../helpers/herdr-client.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface Tab {
   tab_id: string;
@@ -32,6 +33,8 @@ interface MoveResult {
   created_tab: Tab | null;
   closed_tab_id: string | null;
   closed_workspace_id: string | null;
+  source_layout: { tab_id: string; panes: Array<{ pane_id: string }> } | null;
+  target_layout: { tab_id: string; panes: Array<{ pane_id: string }> };
 }
 interface Session {
   id: string;
@@ -193,6 +196,10 @@ test('pane.move to another tab and to a new tab: the pane keeps its id, its proc
   assert.is(r.move_result.pane.tab_id, tabId(S, target.number));
   assert.is(r.move_result.pane.pane_id, paneId(mover), 'the same workspace, the same pane id');
   assert.is(r.move_result.closed_tab_id, null, 'tab 1 still holds main');
+  assert.is(r.move_result.target_layout.tab_id, tabId(S, target.number));
+  assert.ok(r.move_result.target_layout.panes.some((p) => p.pane_id === paneId(mover)), 'the target layout holds the pane');
+  assert.is(r.move_result.source_layout!.tab_id, tabId(S, 1));
+  assert.ok(!r.move_result.source_layout!.panes.some((p) => p.pane_id === paneId(mover)), 'the source layout no longer does');
   assert.is((await win('mover')).workspace, 3);
   const nt = await herdrOk<{ move_result: MoveResult }>(sock, 'pane.move', { pane_id: paneId(mover), destination: { type: 'new_tab', label: 'moved' } });
   assert.is(nt.move_result.created_tab!.label, 'moved');
@@ -226,6 +233,26 @@ test('pane.move to a tab of another workspace: the pane goes to that session wit
   const back = await herdrOk<{ move_result: MoveResult }>(sock, 'pane.move', { pane_id: paneId(moved), destination: { type: 'new_tab', workspace_id: wsId(S) } });
   assert.is(back.move_result.pane.workspace_id, wsId(S));
   assert.is(back.move_result.closed_workspace_id, null, 'far still holds farmain');
+});
+
+test('pane.move from or into a zoomed tab changes nothing: zoomed_tab', async () => {
+  await d.ok(['new-window', '-s', 'tabs', '--workspace', '5', 'z1']);
+  await d.ok(['new-window', '-s', 'tabs', '--workspace', '5', 'z2']);
+  const z2 = await win('z2');
+  const zoomTab = tabId(S, (await session('tabs'))!.tabs.find((t) => t.workspace === 5)!.number);
+  const out = await herdrOk<{ move_result: MoveResult }>(sock, 'pane.move', { pane_id: paneId(z2), destination: { type: 'new_tab' } });
+  assert.is(out.move_result.changed, true, 'not zoomed yet: it moves');
+  await herdrOk(sock, 'pane.move', { pane_id: paneId(z2), destination: { type: 'tab', tab_id: zoomTab, split: 'right' } });
+  await d.ok(['zoom-window', '-w', 'z1', '--mode', 'on']);
+  const from = await herdrOk<{ move_result: MoveResult }>(sock, 'pane.move', { pane_id: paneId(z2), destination: { type: 'new_tab' } });
+  assert.equal([from.move_result.changed, from.move_result.reason], [false, 'zoomed_tab']);
+  const main = await win('main');
+  const into = await herdrOk<{ move_result: MoveResult }>(sock, 'pane.move', { pane_id: paneId(main), destination: { type: 'tab', tab_id: zoomTab, split: 'right' } });
+  assert.equal([into.move_result.changed, into.move_result.reason], [false, 'zoomed_tab']);
+  assert.is((await win('main')).workspace, 1);
+  assert.is((await win('z2')).workspace, 5);
+  await d.ok(['close-window', '-w', 'z1']);
+  await d.ok(['close-window', '-w', 'z2']);
 });
 
 test('a pane holding write but not admin may not create, rename, focus, move or close a tab, nor move a pane', async () => {
@@ -282,6 +309,29 @@ test('herdr\'s command line: tab create, rename, focus, move, close, pane move, 
   assert.is((await herdr(['tab', 'close', tab.tab_id])).code, 0);
   assert.is((await herdr(['tab', 'get', tab.tab_id])).code, 1);
   assert.is((await herdr(['tab', 'move', tab.tab_id])).code, 2);
+});
+
+test('events name tabs by their own numbers: after a reorder, a moved pane and a closed tab say the tab ids that stayed', async () => {
+  await d.ok(['new-session', 'evt', '-n', 'e1']);
+  const e = (await session('evt'))!;
+  await d.ok(['new-window', '-s', 'evt', '--workspace', '2', 'e2']);
+  // Tab 2 first: it goes to workspace 1, tab 1 to workspace 2.
+  await d.ok(['set-workspace-order', '-s', 'evt', '2', '1']);
+  const st = new HerdrStreamClient(sock, { subscriptions: [{ type: 'pane_moved' }, { type: 'tab_closed' }, { type: 'tab_created' }, { type: 'tab_focused' }] });
+  try {
+    await waitFor(() => st.lines.length > 0, { what: 'subscription_started' });
+    await d.ok(['select-workspace', '-s', 'evt', '1']);
+    await waitFor(() => st.events('tab_focused').length > 0, { what: 'tab_focused' });
+    assert.is(st.events('tab_focused')[0]!.tab_id, tabId(e, 2), 'workspace 1 holds tab 2');
+    const e1 = await win('e1');
+    await d.ok(['move-window', '-w', e1.id, '5']);
+    await waitFor(() => st.events('tab_closed').length > 0 && st.events('tab_created').length > 0, { what: 'tab_closed and tab_created' });
+    assert.equal(st.events('pane_moved')[0], { type: 'pane_moved', pane_id: paneId(e1), workspace_id: wsId(e), tab_id: tabId(e, 5) });
+    assert.equal(st.events('tab_closed')[0], { type: 'tab_closed', tab_id: tabId(e, 1), workspace_id: wsId(e) });
+    assert.equal(st.events('tab_created')[0], { type: 'tab_created', tab_id: tabId(e, 5), workspace_id: wsId(e) });
+  } finally {
+    st.close();
+  }
 });
 
 test('the methods are no longer unsupported', async () => {
