@@ -55,10 +55,22 @@ const riskRule = z
     }
   });
 
+/** `herdr_protocol` in [agents]: which panes get herdr's variables (core/pty/env.ts). */
+export const HERDR_PROTOCOL_MODES = ['all', 'agents', 'off'] as const;
+
 const agents = z
   .object({
     /** false turns every agent feature off and keeps only the multiplexer. */
     enabled: z.boolean().default(true),
+    /**
+     * herdr's variables (HERDR_ENV and the rest): "all" panes (the default), only panes that start
+     * an agent that reports to herdr by itself ("agents"), or none ("off"). true and false read as
+     * "all" and "off".
+     */
+    herdr_protocol: z
+      .union([z.enum(HERDR_PROTOCOL_MODES), z.boolean()])
+      .default('all')
+      .transform((v) => (v === true ? 'all' : v === false ? 'off' : v)),
     permissions: z
       .object({
         /** open (every pane holds admin) or strict (panes hold `grants`); an unknown mode reads as strict. */

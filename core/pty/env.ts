@@ -1,6 +1,6 @@
 // The environment a pane starts with (spec: Environment, What a pane says its terminal is).
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export interface PaneIdentity {
   socket: string;
@@ -10,6 +10,8 @@ export interface PaneIdentity {
   sessionName: string;
   paneToken: string;
   grants?: string;
+  /** Whether the pane gets herdr's variables (herdrVarsWanted); absent: it does. */
+  herdr?: boolean;
   /** The window's session id and the tab number of the workspace it starts on: the pane's herdr ids. */
   sessionId: string;
   workspace: number;
@@ -32,6 +34,23 @@ export function herdrBinPath(socket: string): string {
 
 export function herdrPaneId(sessionId: string, windowId: string): string {
   return `${herdrWorkspaceId(sessionId)}:p${windowId.slice(0, 12)}`;
+}
+
+/**
+ * The programs of the agents that report to herdr by themselves when they find its variables:
+ * Crush, Kiro CLI and Command Code (`cmd`). Under herdr_protocol = "agents" only a pane whose
+ * command is one of them gets the variables.
+ */
+const HERDR_REPORTERS = new Set(['crush', 'kiro-cli', 'cmd']);
+
+/**
+ * Whether a new pane gets herdr's variables (spec: herdr's pane state protocol): every pane
+ * ("all", the default), a pane that starts a known reporter ("agents"), or none ("off").
+ */
+export function herdrVarsWanted(mode: 'all' | 'agents' | 'off', argv: readonly string[], isShell: boolean): boolean {
+  if (mode === 'all') return true;
+  if (mode === 'off' || isShell) return false;
+  return HERDR_REPORTERS.has(basename(argv[0] ?? ''));
 }
 
 /** Variables from the daemon's own environment that must not leak into a pane. */
@@ -67,14 +86,16 @@ export function buildPaneEnv(
   if (id.explicitSocket) env.TUIOS_SERVER = id.socket;
   // herdr's environment (spec: herdr's pane state protocol), so an agent that reports to herdr
   // reports to tuios's herdr socket. The tab is the workspace the pane starts on, and stays.
-  env.HERDR_ENV = '1';
-  env.HERDR_SOCKET_PATH = `${id.socket}.herdr`;
-  env.HERDR_PANE_ID = herdrPaneId(id.sessionId, id.windowId);
-  env.HERDR_TAB_ID = herdrTabId(id.sessionId, id.workspace);
-  env.HERDR_WORKSPACE_ID = herdrWorkspaceId(id.sessionId);
-  // herdr's command line, when the daemon could make its link.
-  const bin = herdrBinPath(id.socket);
-  if (existsSync(bin)) env.HERDR_BIN_PATH = bin;
+  if (id.herdr !== false) {
+    env.HERDR_ENV = '1';
+    env.HERDR_SOCKET_PATH = `${id.socket}.herdr`;
+    env.HERDR_PANE_ID = herdrPaneId(id.sessionId, id.windowId);
+    env.HERDR_TAB_ID = herdrTabId(id.sessionId, id.workspace);
+    env.HERDR_WORKSPACE_ID = herdrWorkspaceId(id.sessionId);
+    // herdr's command line, when the daemon could make its link.
+    const bin = herdrBinPath(id.socket);
+    if (existsSync(bin)) env.HERDR_BIN_PATH = bin;
+  }
   if (!env.TERM_PROGRAM || env.TERM_PROGRAM === 'tmux') env.TERM_PROGRAM = 'TUIOS';
   return env;
 }

@@ -5,7 +5,7 @@ import type { NewWindowSpec, PaneStarter, Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import type { ExitStatus, WindowProcess } from './window-process.js';
 import { PaneProcess } from './pane-process.js';
-import { buildPaneEnv, resolvePaneTerm } from './env.js';
+import { buildPaneEnv, herdrVarsWanted, resolvePaneTerm } from './env.js';
 import type { Config } from '../config/schema.js';
 import { DEFAULT_COLS, DEFAULT_ROWS } from '../limits.js';
 import { TuiosError } from '../errors.js';
@@ -97,6 +97,7 @@ export class PtyStarter implements PaneStarter {
         // herdr's tab: the number of the tab the pane starts on (core/model/tabs.ts).
         workspace: session.tabs.numberOf(w.workspace) ?? w.workspace,
         paneToken: w.paneToken,
+        herdr: herdrVarsWanted(this.deps.config().agents.herdr_protocol, w.argv, w.isShell),
         grants: this.deps.paneGrants?.(w, session),
       },
       term,
