@@ -9,7 +9,8 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; code: string; mes
 
 export class Acts {
   constructor(
-    private readonly svc: Services,
+    /** The daemon's services, for what a view reads without a verb (the config in force). */
+    readonly svc: Services,
     private readonly caller: Caller,
     private readonly nonce: string,
   ) {}

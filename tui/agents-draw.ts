@@ -259,6 +259,10 @@ function drawCard(p: AgentsPicture, cv: Canvas, r: Rect, c: CardContent, now: nu
   const put = (s: string, a: number) => {
     if (y < bottom - 1) cv.text(r.x, y++, fit(s, r.w, ascii), a, end);
   };
+  if (c.kind === 'recap') {
+    c.lines.forEach((l, i) => put(l, i === 0 ? attr(-1, -1, A_BOLD) : PLAIN));
+    return null;
+  }
   if (c.kind === 'loading') {
     put('Reading the prompt...', roleAttr('muted'));
     return null;

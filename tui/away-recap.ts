@@ -121,3 +121,13 @@ export class AwayRecaps {
     this.leave();
   }
 }
+
+/** When this machine's clients last had the pane in front of them (sidebar.json), or null. */
+export function lastInFront(svc: Services, windowId: string): number | null {
+  try {
+    const v = (readJson(join(svc.paths.stateDir, 'sidebar.json')) as { recap_seen?: Record<string, unknown> } | null)?.recap_seen?.[windowId];
+    return Array.isArray(v) && typeof v[0] === 'number' ? v[0] : null;
+  } catch {
+    return null;
+  }
+}

@@ -7,6 +7,7 @@ import type { Acts } from './acts.js';
 import type { AgentRow } from './rows.js';
 import type { Item } from '../core/inbox/inbox.js';
 import { clean } from './text.js';
+import { RecapCard, type RecapContent } from './recap-card.js';
 
 export interface PeekedPrompt {
   window_id: string;
@@ -24,7 +25,8 @@ export type CardContent =
   | { kind: 'prompt'; row: AgentRow; prompt: PeekedPrompt }
   | { kind: 'ask'; item: Item; question: string; options: string[] }
   | { kind: 'unreadable'; row: AgentRow; why: string }
-  | { kind: 'loading'; row: AgentRow };
+  | { kind: 'loading'; row: AgentRow }
+  | RecapContent;
 
 export type Answer = 'approve' | 'approve_always' | 'deny' | 'choose' | 'text';
 
@@ -40,10 +42,15 @@ export class Card {
   private shownAt = 0;
   private riskPress: { key: string; at: number; promptId: string } | null = null;
 
+  /** A Finished item's recap (spec: The away recap). */
+  private readonly recap: RecapCard;
+
   constructor(
     private readonly acts: Acts,
     private readonly changed: () => void,
-  ) {}
+  ) {
+    this.recap = new RecapCard(acts, changed);
+  }
 
   /** What the card shows for a row now; starts a read of its prompt when the row changed. */
   contentFor(row: AgentRow | null, item: Item | null): CardContent | null {
@@ -53,7 +60,7 @@ export class Card {
     if (ask && !(row && row.state === 'needs_input')) {
       return { kind: 'ask', item: ask, question: clean(ask.summary), options: (ask.options ?? []).map(clean) };
     }
-    if (!row || row.state !== 'needs_input') return null;
+    if (!row || row.state !== 'needs_input') return this.recap.contentFor(row, item);
     const key = `${row.id}:${row.stateSince}:${row.message}`;
     if (this.fetchedFor !== key) this.fetch(row, key);
     if (this.prompt && this.promptFor === row.id) return { kind: 'prompt', row, prompt: this.prompt };

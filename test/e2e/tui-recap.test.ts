@@ -84,4 +84,25 @@ test('back with no new turn: the dock says nothing of it', async () => {
   assert.not.match(t.screen(), /while you were away/);
 });
 
+test('the Inbox: a Finished item of the pane shows the recap under the list', async () => {
+  // The client still attached goes: the pane leaves the front, written down.
+  const before = recapSeen()[w]![0];
+  for (const t of terminals.splice(0)) t.kill();
+  const seenAt = (await waitFor(() => ((recapSeen()[w]?.[0] ?? 0) > before ? recapSeen()[w]! : null), { what: 'the leave written' }))[0];
+  for (const p of [
+    { hook_event_name: 'UserPromptSubmit', prompt: 'add jitter' },
+    { hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: `${d.home}/api/backoff.go` } },
+    { hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: `${d.home}/api/backoff.go` }, tool_response: {} },
+    { hook_event_name: 'Stop', last_assistant_message: 'Jitter added.' },
+  ]) assert.is(await hook(p), 0);
+  await d.ok(['new-session', 'elsewhere', '--window-name', 'here', 'sh']);
+  const t = new Terminal(d.env, `${process.execPath} ${BIN} attach -s elsewhere`);
+  terminals.push(t);
+  await t.wait(/ here ─/);
+  t.keys('C-b', 'i');
+  const screen = await t.wait(/While you were away \(\d+s\)[\s\S]*1 turn\. 1 file: api\/backoff\.go[\s\S]*0 commands\. No test run[\s\S]*Last said: Jitter added\./);
+  assert.not.match(screen, /retry\.go/, 'only what came after the client last had the pane in front');
+  assert.ok(Date.now() - seenAt > 0);
+});
+
 test.run();
