@@ -11,6 +11,7 @@ import { stateMark, type Mark } from './marks.js';
 import { clean } from './text.js';
 import { cueFile, decide, notificationEscape, SoundCooldown, type Decision } from '../core/alerts/policy.js';
 import { Settler } from '../core/alerts/settle.js';
+import { alertLine } from '../core/alerts/text.js';
 import type { Notifications } from '../core/alerts/config-schema.js';
 
 export interface Alert {
@@ -42,17 +43,6 @@ export interface DockSink {
   cue(file: string): void;
 }
 
-const PHRASE: Record<string, string> = {
-  needs_input: 'needs you',
-  approval: 'needs approval',
-  question: 'has a question',
-  plan: 'has a plan for you',
-  ask: 'asks you',
-  mail: 'wrote to you',
-  held: 'wrote to you',
-  errored: 'stopped on an error',
-  done: 'finished',
-};
 
 interface Decided {
   alert: Alert;
@@ -151,8 +141,7 @@ export function summarize(batch: Alert[]): string {
   if (batch.length === 1) {
     const a = batch[0]!;
     if (a.to !== undefined) return `${a.session}: ${a.who} wrote to ${a.to}${a.what ? ` · ${a.what}` : ''}`;
-    const phrase = PHRASE[a.state] ?? a.state;
-    return `${a.session}: ${a.who} ${phrase}${a.what ? ` · ${a.what}` : ''}`;
+    return alertLine(a.session, a.who, a.state, a.what);
   }
   const needs = batch.filter((a) => a.needsYou);
   const group = needs.length > 0 ? needs : batch;

@@ -221,7 +221,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   const checkpoints = new CheckpointService({ bus, model, agents, config, log, cacheDir: join(paths.stateDir, 'checkpoints') });
   const reviews = new ReviewNotes(join(paths.stateDir, 'review', 'notes.json'), bus, log);
   const ship = new ShipState(join(paths.stateDir, 'ship'), log);
-  const hook = new AfterStateHook(bus, model, log, () => ({ command: config.current.hooks.after_agent_state ?? null, timeoutMs: config.current.hooks.timeout_ms }), baseEnv);
+  const hook = new AfterStateHook(bus, model, log, () => ({ command: config.current.hooks.after_agent_state ?? null, timeoutMs: config.current.hooks.timeout_ms, on: config.current.hooks.after_agent_state_on, notifications: config.current.notifications, clients: svc.clients.list().length }), baseEnv);
 
   const svc: Services = {
     paths,

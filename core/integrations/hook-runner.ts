@@ -1,23 +1,37 @@
 // The after-agent-state hook: a command from config.toml run on every published transition, with
 // what changed in its environment. Bounded in time and in concurrency, and never on the daemon's
 // path: a slow or hung hook is killed, a burst past the queue drops the oldest and says so.
+// With `[hooks] after_agent_state_on = "alerts"` it runs only for what the alert policy selects
+// ([notifications.agent]: the states, after the settle window, outside quiet hours), which is
+// how a phone gets one push per item with nobody attached (docs/alerts.md).
 import { spawn } from 'node:child_process';
 import type { Bus, Disposable } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { Model } from '../model/model.js';
 import type { AgentStateEvent } from '../agent-state/store.js';
 import { AFTER_STATE_HOOK_CONCURRENCY, AFTER_STATE_HOOK_QUEUE_MAX } from '../limits.js';
+import { decide, escapeText, transitionAlerts } from '../alerts/policy.js';
+import { Settler } from '../alerts/settle.js';
+import { alertLine } from '../alerts/text.js';
+import type { Notifications } from '../alerts/config-schema.js';
 
 export interface HookConfig {
   /** A shell command line (run with /bin/sh -c), or an argv. Unset: no hook. */
   command: string | string[] | null;
   timeoutMs: number;
+  /** all: every transition; alerts: only those the alert policy selects (default all). */
+  on?: 'all' | 'alerts';
+  /** The alert policy (TUIOS_ALERT, and the selection under on = alerts). */
+  notifications?: Notifications;
+  /** Clients attached now (TUIOS_CLIENTS: a push recipe skips when someone is looking). */
+  clients?: number;
 }
 
 export class AfterStateHook implements Disposable {
   private running = 0;
   private queue: Array<Record<string, string>> = [];
   private readonly sub: Disposable;
+  private readonly settling = new Settler();
 
   constructor(
     bus: Bus,
@@ -30,7 +44,20 @@ export class AfterStateHook implements Disposable {
   }
 
   private onEvent(ev: AgentStateEvent): void {
-    if (!this.config().command) return;
+    const cfg = this.config();
+    if (!cfg.command) return;
+    const d = cfg.notifications && transitionAlerts(ev.state, ev.old_state) ? decide(cfg.notifications, { kind: ev.state }, new Date()) : null;
+    const alert = !!d && !d.quiet;
+    if (cfg.on !== 'alerts') return this.enqueue(ev, alert);
+    // Under "alerts": a pane that leaves the state within the settle window runs nothing.
+    if (!alert) {
+      if (ev.state !== ev.old_state) this.settling.cancel(ev.window_id);
+      return;
+    }
+    this.settling.hold(ev.window_id, d.settleMs, () => this.enqueue(ev, true));
+  }
+
+  private enqueue(ev: AgentStateEvent, alert: boolean): void {
     const session = this.model.sessions.get(ev.session_id);
     const env: Record<string, string> = {
       TUIOS_HOOK: 'after-agent-state',
@@ -46,6 +73,9 @@ export class AfterStateHook implements Disposable {
       TUIOS_MESSAGE: ev.message,
       TUIOS_SOURCE: ev.source ?? '',
       TUIOS_COMPLETION_SEQ: String(ev.completion_seq),
+      TUIOS_ALERT: alert ? '1' : '0',
+      TUIOS_ALERT_TEXT: escapeText(alertLine(session?.name ?? '', ev.harness ?? ev.name, ev.state === 'needs_input' && (ev.kind === 'approval' || ev.kind === 'question') ? ev.kind : ev.state, ev.message)),
+      TUIOS_CLIENTS: String(this.config().clients ?? 0),
     };
     if (this.queue.length >= AFTER_STATE_HOOK_QUEUE_MAX) {
       this.queue.shift();
@@ -98,6 +128,7 @@ export class AfterStateHook implements Disposable {
 
   dispose(): void {
     this.sub.dispose();
+    this.settling.dispose();
     this.queue = [];
   }
 }

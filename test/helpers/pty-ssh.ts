@@ -1,0 +1,98 @@
+// The real OpenSSH client (`ssh -tt`) on a PTY the test owns (node-pty), so the test reads every
+// byte the person's terminal would get: OSC notifications and BELs that tmux would eat.
+import * as pty from 'node-pty';
+import xterm from '@xterm/headless';
+import type { TestDaemon } from './daemon.js';
+import { sshOptions, type SshKey } from './ssh.js';
+import { waitFor } from './wait.js';
+
+const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
+
+export class SshPty {
+  private readonly p: pty.IPty;
+  private buf = '';
+  /** The same bytes drawn by a terminal emulator, for what the screen shows. */
+  private readonly term: InstanceType<typeof Terminal>;
+  exited: number | null = null;
+
+  constructor(d: TestDaemon, port: number, key: SshKey, cols = 140, rows = 40) {
+    this.term = new Terminal({ cols, rows, allowProposedApi: true });
+    this.p = pty.spawn('ssh', ['-tt', ...sshOptions(d, port, key), '127.0.0.1'], { name: 'xterm-256color', cols, rows, env: { ...d.env, TERM: 'xterm-256color' } });
+    this.p.onData((s) => {
+      this.buf += s;
+      this.term.write(s);
+    });
+    this.p.onExit((e) => (this.exited = e.exitCode));
+  }
+
+  /** Everything received so far, or since `mark` (a length from mark()). */
+  bytes(mark = 0): string {
+    return this.buf.slice(mark);
+  }
+
+  mark(): number {
+    return this.buf.length;
+  }
+
+  /** The text drawn, without escape sequences (what a person reads, in drawing order). */
+  text(mark = 0): string {
+    return stripEscapes(this.bytes(mark));
+  }
+
+  async waitBytes(pred: (b: string) => boolean, what: string, mark = 0, timeout = 20_000): Promise<string> {
+    return waitFor(() => (pred(this.bytes(mark)) ? this.bytes(mark) : null), { what, timeout }).catch((e: Error) => {
+      throw new Error(`${e.message}\n--- received (escapes shown) ---\n${JSON.stringify(this.bytes(mark).slice(-1500))}`);
+    });
+  }
+
+  /** The screen as the emulator drew it (written bytes are parsed asynchronously: wait on it). */
+  screen(): string {
+    const b = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < this.term.rows; i++) lines.push(b.getLine(b.baseY + i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  }
+
+  async waitScreen(re: RegExp, what: string, timeout = 20_000): Promise<string> {
+    return waitFor(() => (re.test(this.screen()) ? this.screen() : null), { what, timeout }).catch((e: Error) => {
+      throw new Error(`${e.message}\n--- screen ---\n${this.screen()}`);
+    });
+  }
+
+  write(s: string): void {
+    this.p.write(s);
+  }
+
+  kill(): void {
+    this.term.dispose();
+    try {
+      this.p.kill();
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** OSC (BEL or ST terminated), CSI and two-byte escapes removed. */
+export function stripEscapes(s: string): string {
+  return s
+    .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '')
+    .replace(/\x1b\[[0-9;?<>=!]*[ -/]*[@-~]/g, '')
+    .replace(/\x1b[()][0-9A-Za-z]/g, '')
+    .replace(/\x1b[=>78DEHMNOPZc]/g, '');
+}
+
+/** Notification escapes (OSC 9, 777, 99: one per notification; OSC 99 sends two parts with one id). */
+export function notifications(s: string): string[] {
+  const out: string[] = [];
+  for (const m of s.matchAll(/\x1b\](9|777|99);([^\x07\x1b]*)(?:\x07|\x1b\\)/g)) {
+    if (m[1] === '99' && /^i=[^;]*:d=0;/.test(m[2]!)) continue;
+    out.push(`${m[1]};${m[2]}`);
+  }
+  return out;
+}
+
+/** BELs that ring: not the terminator of an OSC. */
+export function bells(s: string): number {
+  return (s.replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '').match(/\x07/g) ?? []).length;
+}
