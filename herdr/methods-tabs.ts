@@ -88,6 +88,8 @@ export const tabMethods: Record<string, Method> = {
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) throw new HerdrError('invalid_request', 'invalid type for `insert_index`: expected a non-negative integer');
     const v = await View.read(ctx);
     const t = v.tab(id);
+    // A move that changes nothing is refused as one that does: set-workspace-order's grant.
+    requireAdmin(ctx, 'tab.move', t.s.id);
     const order = v.tabsOf(t.s).map((ws) => v.tabNumber(t.s, ws));
     if (index > order.length) throw new HerdrError('tab_move_failed', `insert_index ${index} is out of bounds`);
     // herdr's insert index is a gap in the list before the tab is taken out of it.
@@ -156,6 +158,8 @@ export const tabMethods: Record<string, Method> = {
     const v = await View.read(ctx);
     const w = v.pane(paneId);
     const from = v.sessions.find((x) => x.id === w.session_id)!;
+    // move-window's grant, also for a move that changes nothing (same_tab, zoomed_tab).
+    requireAdmin(ctx, 'pane.move', from.id);
     const before = { pane_id: herdrPaneId(from.id, w.id), workspace_id: herdrWorkspaceId(from.id), tab_id: v.tabId(from, w.workspace) };
     const sourceLayout = await layoutSnapshot(ctx, v, from, w.workspace);
     const unchanged = (reason: string, target: Record<string, unknown>) => ({

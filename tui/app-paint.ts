@@ -109,7 +109,9 @@ export class Painter {
     const cv = this.cv;
     if (tiles.size === 0) {
       cv.fill(body.x, body.y, body.w, body.h);
-      const msg = `Workspace ${this.host.session()?.activeWorkspace ?? ''} is empty: ctrl+b c opens a window here.`;
+      const s = this.host.session();
+      const name = s ? s.tabs.nameOf(s.activeWorkspace) : null;
+      const msg = `Workspace ${s?.activeWorkspace ?? ''}${name ? ` (${fit(clean(name), WORKSPACE_NAME_COLS, this.host.ascii)})` : ''} is empty: ctrl+b c opens a window here.`;
       cv.text(body.x + Math.max(0, Math.floor((body.w - textWidth(msg)) / 2)), body.y + Math.floor(body.h / 2), fit(msg, body.w), roleAttr('muted'));
       return;
     }

@@ -266,6 +266,8 @@ test('a pane holding write but not admin may not create, rename, focus, move or 
     ['tab.move', { tab_id: tabId(S, 1), insert_index: 2 }],
     ['tab.close', { tab_id: tabId(S, before.tabs.at(-1)!.number) }],
     ['pane.move', { pane_id: paneId(await win('main')), destination: { type: 'new_tab' } }],
+    ['pane.move', { pane_id: paneId(await win('main')), destination: { type: 'tab', tab_id: tabId(S, 1), split: 'right' } }],
+    ['tab.move', { tab_id: tabId(S, 1), insert_index: 0 }],
     ['workspace.focus', { workspace_id: wsId(S) }],
   ];
   for (const [method, params] of calls) {

@@ -48,6 +48,12 @@ test('the dock shows a named workspace as NUMBER:NAME, and follows a reorder', a
   await d.ok(['set-workspace-name', '-s', 'alpha', '1', '']);
   s = await t.wait(/\[alpha\] 1 3\*/, 'the name cleared');
   assert.not.match(statusLine(s), /build/);
+  // An empty workspace that shows says its name.
+  await d.ok(['select-workspace', '-s', 'alpha', '5']);
+  await d.ok(['set-workspace-name', '-s', 'alpha', '5', 'spare']);
+  s = await t.wait(/Workspace 5 \(spare\) is empty/, 'the empty workspace\'s name');
+  assert.match(statusLine(s), /5:spare\*/);
+  await d.ok(['select-workspace', '-s', 'alpha', '3']);
 });
 
 test('workspace.focus: the attached client shows the session', async () => {

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { WorkspaceTabs, renumber } from '../../core/model/tabs.js';
 import { TuiosError } from '../../core/errors.js';
 import { MAX_TAB_NUMBER, WORKSPACES } from '../../core/limits.js';
+import { herdrTabId, parseTabId } from '../../herdr/ids.js';
 
 const numbers = (t: WorkspaceTabs) => t.list().map((x) => [x.workspace, x.number]);
 
@@ -132,6 +133,13 @@ test('renumber moves a map\'s entries all at once (a swap does not lose one)', (
   const m = new Map([[1, 'a'], [2, 'b'], [5, 'c']]);
   renumber(m, new Map([[1, 2], [2, 1]]));
   assert.equal([...m].sort(), [[1, 'b'], [2, 'a'], [5, 'c']]);
+});
+
+test('a tab id carries a tab number past the nine workspaces, up to MAX_TAB_NUMBER', () => {
+  const sid = '0123456789abcdef0123456789abcdef';
+  for (const n of [1, 10, 12345, MAX_TAB_NUMBER]) assert.equal(parseTabId(herdrTabId(sid, n)), { session: sid.slice(0, 12), tab: n });
+  assert.is(parseTabId(herdrTabId(sid, MAX_TAB_NUMBER * 10)), null);
+  assert.is(parseTabId('w0123456789ab:t0'), null);
 });
 
 test.run();
