@@ -170,11 +170,14 @@ export const layoutMethods: Record<string, Method> = {
         missing = true;
       }
     }
-    // A target the caller cannot read goes as herdr named it, which names no window: not_found.
-    const r = await call<{ changed: boolean; reason?: string; with: string | null; focused: string | null }>(ctx, 'swap-window', {
-      window: src.id,
-      ...(hasDir ? { direction: direction(ctx.params) } : { with: missing ? optString(ctx.params, 'target_pane_id') : withId }),
-    });
+    // A target the caller cannot read is answered here as swap-window answers one that is gone:
+    // after its checks (admin, an attached client), not_found, and nothing moves.
+    const r = missing
+      ? await notFound(ctx, src)
+      : await call<{ changed: boolean; reason?: string; with: string | null; focused: string | null }>(ctx, 'swap-window', {
+          window: src.id,
+          ...(hasDir ? { direction: direction(ctx.params) } : { with: withId }),
+        });
     const other = r.with ? v.windows.find((x) => x.id === r.with) : undefined;
     return {
       type: 'pane_swap',
@@ -248,6 +251,19 @@ export const layoutMethods: Record<string, Method> = {
     return { type: 'client_window_title', changed: r.changed, reason: r.reason };
   },
 };
+
+/** pane.swap with a target the caller cannot read: swap-window's checks, then not_found. */
+async function notFound(ctx: MethodContext, src: WindowRow): Promise<{ changed: boolean; reason: string; with: null; focused: string | null }> {
+  try {
+    enforce(ctx.svc, ctx.caller, { verb: 'pane.swap', access: 'admin', target: ctx.svc.model.windows.get(src.id) ?? null });
+  } catch (e) {
+    if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
+    throw e;
+  }
+  const l = await call<LayoutRow>(ctx, 'get-layout', { session: src.session_id, workspace: src.workspace });
+  if (l.client_id === null) throw new HerdrError('no_client', 'No tuios client is attached, so there is no layout to swap in.');
+  return { changed: false, reason: 'not_found', with: null, focused: l.focused };
+}
 
 /** The pane tuios's directional focus moves to, in a herdr layout snapshot (its rectangles). */
 function neighbourIn(layout: Record<string, unknown>, paneId: string, d: Direction): string | null {
