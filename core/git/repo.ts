@@ -1,6 +1,6 @@
 // Repositories and worktrees as tuios uses them: where a folder's repository is, a new worktree
 // (its path chosen by tuios, its base recorded), the state of a worktree's uncommitted work, its
-// diff against its base, removing it, and merging a branch into its base. Every call goes through
+// diff against its base, and removing it (merging is core/git/ship.ts). Every call goes through
 // the safe runner (core/git/run.ts).
 import { createHash } from 'node:crypto';
 import { copyFile, lstat, mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
@@ -339,32 +339,4 @@ export async function deleteBranchIfEmpty(cwd: string, branch: string, baseCommi
   if (ahead > 0) return false;
   await git(['branch', '-D', '--', branch], { cwd, signal });
   return true;
-}
-
-/**
- * Merges `branch` into `base` in the main checkout: the base must be checked out there with no
- * uncommitted change to a tracked file. A conflict is undone (`git merge --abort`), so the checkout
- * is as it was, and the files are listed.
- */
-export async function mergeIntoBase(main: string, branch: string, base: string, signal?: AbortSignal): Promise<{ merged: string; fast_forward: boolean }> {
-  const current = (await git(['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: main, signal, okCodes: [0, 1] })).stdout.toString().trim();
-  if (current !== base) {
-    throw new TuiosError('conflict', `The main checkout ${main} has ${current || 'a detached HEAD'} checked out, not the base ${base}.`, `Check out ${base} there first.`, { reason: 'checkout_branch' });
-  }
-  const tracked = await git(['status', '--porcelain=v1', '--untracked-files=no'], { cwd: main, signal });
-  if (tracked.stdout.length > 0) {
-    throw new TuiosError('dirty_worktree', `The main checkout ${main} has uncommitted changes to tracked files.`, 'Commit or stash them there first.', { reason: 'checkout_dirty' });
-  }
-  const before = await gitText(['rev-parse', 'HEAD'], { cwd: main, signal });
-  try {
-    await git(['merge', '--no-edit', '--no-stat', '--end-of-options', `refs/heads/${branch}`], { cwd: main, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-  } catch (e) {
-    const files = (await git(['diff', '--name-only', '--diff-filter=U', '-z'], { cwd: main, signal, okCodes: [0, 1] }).catch(() => null))?.stdout.toString().split('\0').filter(Boolean) ?? [];
-    await git(['merge', '--abort'], { cwd: main, signal, okCodes: [0, 1, 128] }).catch(() => undefined);
-    if (files.length) throw new TuiosError('conflict', `Merging ${branch} into ${base} conflicts in ${files.length} file${files.length === 1 ? '' : 's'}; the merge was undone.`, 'Resolve it by hand, or keep another attempt.', { reason: 'merge_conflict', files });
-    throw e;
-  }
-  const after = await gitText(['rev-parse', 'HEAD'], { cwd: main, signal });
-  const parents = (await gitText(['rev-list', '--parents', '-n', '1', after], { cwd: main, signal })).split(' ').length - 1;
-  return { merged: after, fast_forward: after !== before && parents <= 1 };
 }

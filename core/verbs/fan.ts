@@ -5,12 +5,13 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { enforce } from '../security/access.js';
+import { enforce, paneOf } from '../security/access.js';
 import { absoluteDir } from './params.js';
 import type { Services } from '../daemon/services.js';
 import type { Session } from '../model/model.js';
 import type { Window } from '../model/window.js';
-import { addWorktree, branchExists, deleteBranchIfEmpty, mergeIntoBase, removeWorktree, statusOf, worktreePathFor } from '../git/repo.js';
+import { addWorktree, branchExists, deleteBranchIfEmpty, removeWorktree, statusOf, worktreePathFor } from '../git/repo.js';
+import { shipMerge } from '../git/ship.js';
 import { firstPrompts, groupOf, resolveHarness, worktreeOf, type FirstPrompt, type WorktreeAttr } from '../git/fleet.js';
 import { callOnHost, callerDir, grantsFor, launcherOf, linkedHost, localSession, repoFor, startAgentWindow, worktreeSession } from '../git/sessions.js';
 import { GIT_TRANSFER_TIMEOUT_MS, MAX_FAN, READY_WAIT_MS, START_AGENT_WAIT_MS } from '../limits.js';
@@ -268,6 +269,10 @@ export const keepFan = defineVerb({
     return lines.join('\n');
   },
   async run({ params, svc, caller, signal }) {
+    // Keeping a fan removes attempts: only you do it (spec: Who may do what), never a pane, whatever it holds.
+    if (caller.channel !== 'link' && paneOf(svc, caller).inside) {
+      throw new TuiosError('forbidden', 'fan keep is refused from inside a pane: only the person keeps a fan and removes its other attempts.', 'Keep it from a terminal outside tuios, or with K in the compare view (ctrl+b F).');
+    }
     const s = localSession(svc, 'fan keep', params.session);
     const wt = worktreeOf(s);
     const group = groupOf(s);
@@ -275,11 +280,13 @@ export const keepFan = defineVerb({
     const others = [...svc.model.sessions.values()].filter((o) => o.id !== s.id && groupOf(o) === group && worktreeOf(o));
     for (const o of [s, ...others]) enforce(svc, caller, { verb: 'keep-fan', access: 'write', target: null, sessionId: o.id });
     const notes: string[] = [];
-    let merged: Awaited<ReturnType<typeof mergeIntoBase>> | null = null;
+    let merged: { merged: string; fast_forward: boolean } | null = null;
     if (params.merge) {
       if (!wt.main) throw new TuiosError('not_repo', `The repository of ${s.name} has no main checkout to merge into.`);
       if (/^[0-9a-f]{40}$/.test(wt.base)) throw new TuiosError('conflict', `${s.name} was made from a commit (${wt.base.slice(0, 12)}), not a branch, so it has no base to merge into.`, 'Merge it by hand.');
-      merged = await mergeIntoBase(wt.main, wt.branch, wt.base, signal);
+      // The ship merge (core/git/ship.ts): journalled, checkout_dirty and merge_conflict, undone with reset --merge.
+      const m = await shipMerge(wt.main, wt.branch, wt.base, { journal: svc.ship, asPerson: caller.channel !== 'link' && !caller.restrictedTo && svc.placement(caller).kind === 'outside', signal });
+      merged = { merged: m.commit, fast_forward: m.fast_forward };
       const st = await statusOf(wt.path, signal).catch(() => null);
       if (st && st.dirty > 0) notes.push(`${s.name} has ${st.dirty} uncommitted change${st.dirty === 1 ? '' : 's'}, which were not merged; they stay in its worktree.`);
     }
