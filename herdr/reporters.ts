@@ -38,20 +38,15 @@ function reportClaim(svc: Services, w: Window): Claim | undefined {
   return svc.agents.recordOf(w)?.claims.get('report');
 }
 
-/** A process as recorded, or null when it is gone. */
-function proc(pid: number): Proc | null {
-  const st = readStat(pid);
-  return st && st.state !== 'Z' && st.state !== 'X' ? { pid, startTime: st.startTime } : null;
-}
-
 function running(p: Proc): boolean {
   const st = readStat(p.pid);
   return !!st && st.startTime === p.startTime && st.state !== 'Z' && st.state !== 'X';
 }
 
 /**
- * The reporter and, when it is a short hook (a process a program in the pane started, not the
- * pane's shell), the first program above it that is not a shell, below the pane's own process.
+ * The reporter and, when it is a short hook (started by something other than the pane's own
+ * process), the first program above it that is not a shell: the agent a hook runs under, or for a
+ * process outside every pane the program that ran it. The walk stops at the pane's own process.
  */
 function recordedProcesses(w: Window, reporter: number): Proc[] {
   const out: Proc[] = [];
@@ -97,14 +92,14 @@ export class Reporters {
   }
 
   /** The claim a herdr report just wrote, and who reported it (null: a caller with no pid). */
-  wrote(w: Window, reporter: number | null, inPane: boolean): void {
+  wrote(w: Window, reporter: number | null): void {
     const claim = reportClaim(this.svc, w);
     if (!claim) {
       this.held.delete(w.id);
       return;
     }
     this.lastHerdr.set(w, claim);
-    const procs = reporter === null ? [] : inPane ? recordedProcesses(w, reporter) : [proc(reporter)].filter((p): p is Proc => p !== null);
+    const procs = reporter === null ? [] : recordedProcesses(w, reporter);
     this.held.set(w.id, { w, claim, at: Date.now(), procs });
     if (!this.timer) {
       this.timer = setInterval(() => this.check(), HERDR_CRASH_CHECK_MS);

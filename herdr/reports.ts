@@ -145,7 +145,7 @@ export const reportMethods = {
       const r = await call(ctx, 'set-agent-state', { ...base, state: 'done', if_state: ['working', 'needs_input'] });
       if (!r.applied && r.state !== 'done') await call(ctx, 'set-agent-state', { ...base, state: 'idle' });
     }
-    reporters(ctx.svc).wrote(w, ctx.caller.pid, paneOf(ctx.svc, ctx.caller).window === w);
+    reporters(ctx.svc).wrote(w, ctx.caller.pid);
     return { type: 'ok' };
   },
 

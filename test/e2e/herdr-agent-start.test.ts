@@ -11,7 +11,7 @@ import { TestDaemon } from '../helpers/daemon.js';
 import { installStandin, STANDIN_SCRIPT } from '../helpers/worktree-standin.js';
 import { tempDir } from '../helpers/worktree-repos.js';
 import { waitFor } from '../helpers/wait.js';
-import { herdrCall, herdrErr, herdrFromPane, herdrOk } from '../helpers/herdr-client.js';
+import { herdrErr, herdrFromPane, herdrOk } from '../helpers/herdr-client.js';
 
 let d: TestDaemon;
 let tools: string;
@@ -223,7 +223,6 @@ test('notification.show: needs a caller in a pane; a title with no visible text 
 
 test('notification.show shares pane.report_metadata\'s rate: after a burst of 25 metadata reports from the pane, rate_limited', async () => {
   await atPrompt('rl');
-  const w = await win('rl');
   // One process in the pane: 25 metadata reports at once (a burst of 20), then a notification.
   const script = join(d.home, 'burst.cjs');
   const out = join(d.home, 'burst.json');
@@ -243,7 +242,6 @@ const ask = (method, params) => new Promise((res) => { const s = net.connect(pro
   const r = await waitFor(() => (existsSync(out) && readFileSync(out, 'utf8').endsWith('\n') ? (JSON.parse(readFileSync(out, 'utf8')) as { limited: number; note: { error?: { code: string } } }) : null), { what: 'the burst' });
   assert.ok(r.limited >= 1, `refused ${r.limited} of 25 reports`);
   assert.is(r.note.error?.code, 'rate_limited');
-  void w;
 });
 
 test('herdr notification show: from a pane, through $HERDR_BIN_PATH', async () => {
