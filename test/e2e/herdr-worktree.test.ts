@@ -119,12 +119,18 @@ test('worktree.remove: remove-worktree; uncommitted work refuses without force; 
   assert.is((await herdrErr(sock, 'worktree.remove', {})).message, 'missing field `workspace_id`');
 });
 
-test('worktree grants: a pane holding read lists, and is refused forbidden to create or remove', async () => {
+test('worktree grants: a pane holding read lists, and is refused forbidden to create, open or remove', async () => {
   const listed = await herdrFromPane(d, 'reader', 'worktree.list', { cwd: repo });
   assert.ok(listed.result, JSON.stringify(listed.error));
   const made = await herdrFromPane(d, 'reader', 'worktree.create', { cwd: repo, branch: 'not-made' });
   assert.is(made.error?.code, 'forbidden');
   assert.not.match(sh(repo, ['branch', '--list', 'not-made']), /not-made/);
+  // worktree.open makes a session (new-session needs admin).
+  const second = join(dirname(repo), 'by-hand-2');
+  sh(repo, ['worktree', 'add', '-q', '-b', 'by-hand-2', second]);
+  const opened = await herdrFromPane(d, 'reader', 'worktree.open', { cwd: repo, path: second });
+  assert.is(opened.error?.code, 'forbidden');
+  assert.not.ok((await d.json<{ sessions: Array<{ name: string }> }>(['list-sessions'])).sessions.some((s) => s.name.includes('by-hand-2')));
   await herdrOk(sock, 'worktree.create', { cwd: repo, branch: 'keep-me' });
   const keep = (await d.json<{ sessions: Array<{ id: string; name: string }> }>(['list-sessions'])).sessions.find((s) => s.name.includes('keep-me'))!;
   // A pane that reads the worktree's session (one of its own, holding read only).
