@@ -6,7 +6,7 @@ import type { Window } from '../core/model/window.js';
 import type { Session } from '../core/model/model.js';
 import type { Acts } from './acts.js';
 import type { Dock } from './alerts.js';
-import { layoutOf, neighbour, splitLeaf, placeLeaf, type Direction, type Dir } from '../core/model/layout.js';
+import { layoutOf, neighbour, placeLeaf, type Direction, type Dir } from '../core/model/layout.js';
 import type { Rect } from './pane-draw.js';
 import { AwayRecaps } from './away-recap.js';
 
@@ -84,6 +84,16 @@ export class LayoutActs {
     if (!s) return;
     const ws = s.activeWorkspace;
     const from = this.focusedWindow();
+    // A split is split-window's, the verb herdr's pane.split and the CLI run: one placement rule.
+    if (split && from) {
+      const r = await this.host.acts.call<{ window: { id: string } }>('split-window', { window: from.id, direction: split === 'row' ? 'right' : 'down' });
+      if (this.host.closed()) return;
+      if (!r.ok) return this.host.dock.say(`No split: ${r.message}`);
+      const w = this.host.svc.model.windows.get(r.value.window.id);
+      if (w) this.focus(w);
+      this.host.redraw();
+      return;
+    }
     const r = await this.host.acts.call<{ id: string }>('new-window', { session: s.id, workspace: ws });
     if (this.host.closed()) return;
     if (!r.ok) return this.host.dock.say(`No new window: ${r.message}`);
@@ -91,7 +101,7 @@ export class LayoutActs {
     if (!w) return;
     const l = layoutOf(s, ws);
     l.zoomed = null;
-    l.root = split && from ? splitLeaf(l.root, from.id, w.id, split) : placeLeaf(l.root, w.id, this.host.bodyRect());
+    l.root = placeLeaf(l.root, w.id, this.host.bodyRect());
     this.focus(w);
     this.host.redraw();
   }
