@@ -56,6 +56,8 @@ export interface AgentsKeyTarget {
   toggleMark(): void;
   markAllOrClear(): void;
   openMailbox(): void;
+  /** v: the review of the selected row's pane. */
+  review(): void;
   openReason(): void;
   askState(): void;
   openHelp(): void;
@@ -173,6 +175,7 @@ export const AGENTS_LIST_KEYS: Table = [
   { keys: ['*'], when: (s) => s.allMarked, help: 'clear', footer: on('marked'), run: (v) => v.markAllOrClear() },
   { keys: ['*'], when: (s) => !s.allMarked, help: 'mark all', footer: on('marked'), run: (v) => v.markAllOrClear() },
   { keys: ['m'], help: 'mailbox', footer: on('mail', 'plain'), run: (v) => v.openMailbox() },
+  { keys: ['v'], when: (s) => s.row === 'agent' || s.row === 'item', help: 'review its changes', footer: false, run: (v) => v.review() },
   { keys: ['!'], help: 'wrong state: save what tuios saw', footer: false, run: (v) => v.askState() },
   { keys: ['l', 'Right'], help: 'the focus area', footer: false, run: (v) => v.setMode('narrow-focus') },
   { keys: ['?'], help: 'help', footer: on('plain'), run: (v) => v.openHelp() },

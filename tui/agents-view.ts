@@ -303,6 +303,13 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     this.host.redraw();
   }
 
+  review(): void {
+    const r = this.selected();
+    const w = r?.type === 'agent' ? r.agent.w : r?.type === 'item' && r.item.window_id ? this.host.svc.model.windows.get(r.item.window_id) : undefined;
+    if (!w) return this.host.dock.say('This row has no pane to review.');
+    this.host.openReview(w);
+  }
+
   openMailbox(): void {
     this.host.openMailbox({ fromAgents: true });
   }

@@ -26,6 +26,8 @@ export interface AppKeyTarget {
   toggleZoom(): void;
   openSwitcher(): void;
   openHelp(): void;
+  /** The review of the focused pane's changes (review-view.ts). */
+  openReview(): void;
   /** The compare view of the fan the focused pane is in. */
   openCompare(): void;
   detach(): void;
@@ -66,6 +68,8 @@ export const PREFIX_KEYS: KeyTable<AppKeyState, AppKeyTarget> = [
   { keys: ['i'], help: 'the agents view', group: 'agents', run: (t) => t.openAgents() },
   // spec: the prefix stays armed, so o again goes to the next one.
   { keys: ['o'], help: 'the oldest item that needs you (again: the next)', group: 'agents', run: (t) => (t.armPrefix(), t.walkNeedsYou()) },
+  // Works before an agent has been seen (an explicit act); the help lists it with the agents keys.
+  { keys: ['v'], help: 'review the changes of the focused pane', group: 'agents', run: (t) => t.openReview() },
   { keys: ['O'], when: (s) => s.agentsSeen, help: 'the newest finished turn not seen (again: older)', group: 'agents', run: (t) => t.walkFinished() },
   // The agents view on the mail for you (the mailbox itself is m in that view).
   { keys: ['F'], when: (s) => s.agentsSeen, help: 'compare the attempts of this pane\'s fan', group: 'agents', run: (t) => t.openCompare() },

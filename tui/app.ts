@@ -35,6 +35,7 @@ import { HelpOverlay } from './help.js';
 import { SessionSwitcher } from './switcher.js';
 import { AgentsView, newAgentsViewMemory } from './agents-view.js';
 import { MailboxView, newMailboxMemory } from './mailbox.js';
+import { openReview } from './review-view.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { compareFor } from './compare-view.js';
 import { clean } from './text.js';
@@ -306,6 +307,10 @@ export class Tui implements TuiHost, PaintHost {
     this.openOverlay(new MailboxView(this, this.mailMemory, () => this.agentRows(), { thread: opts.thread, reply: opts.reply, back: opts.fromAgents ? () => this.openAgents() : undefined }));
   }
 
+  openReview(w: Window): void {
+    this.track(openReview(this, w, (o) => this.openOverlay(o)));
+  }
+
   openRemotePane(row: AgentRow): void {
     if (!row.host || !this.svc.remote) return this.dock.say('This row has no pane to go to.');
     // The replica takes the pane's own size from the stream; until then, the screen's.
@@ -484,6 +489,11 @@ export class Tui implements TuiHost, PaintHost {
     toggleZoom: () => this.layout.toggleZoom(),
     openSwitcher: () => this.openOverlay(new SessionSwitcher(this)),
     openHelp: () => this.openHelp(),
+    openReview: () => {
+      const w = this.layout.focusedWindow();
+      if (w) this.openReview(w);
+      else this.dock.say('There is no pane to review.');
+    },
     openCompare: () => {
       const v = compareFor(this, this.layout.focusedWindow());
       if (v) this.openOverlay(v);

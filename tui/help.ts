@@ -14,6 +14,7 @@ import { AGENTS_LIST_KEYS, AGENTS_PEEK_KEYS } from './agents-keys.js';
 import { MAILBOX_LIST_KEYS, MAILBOX_THREAD_KEYS } from './mailbox-keys.js';
 import { EDITOR_KEYS } from './editor.js';
 import { COMPARE_LIST_KEYS } from './compare-keys.js';
+import { REVIEW_BROWSE_KEYS } from './review-keys.js';
 
 /** A heading, or a key column and what it does. */
 export type HelpLine = string | [string, string];
@@ -54,6 +55,7 @@ export function helpLines(agents: boolean, width: number): HelpLine[] {
     lines.push(...summary('peeking (space)', [AGENTS_PEEK_KEYS], width));
     lines.push(...summary('mailbox (m)', [MAILBOX_LIST_KEYS, MAILBOX_THREAD_KEYS], width));
     lines.push(...summary('compare (ctrl+b F)', [COMPARE_LIST_KEYS], width));
+    lines.push(...summary('review (ctrl+b v)', [REVIEW_BROWSE_KEYS], width));
   }
   lines.push(...summary('typing a reply', [EDITOR_KEYS.filter((r) => r.footer === false)], width));
   const close = HELP_KEYS[0]!;

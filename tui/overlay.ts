@@ -31,6 +31,8 @@ export interface TuiHost {
   openAgents(select?: string, opts?: { mail?: boolean }): void;
   /** The mailbox, on a thread (with its reply line), back to the agents view on esc when asked. */
   openMailbox(opts?: { thread?: number; reply?: boolean; fromAgents?: boolean }): void;
+  /** The review of a pane's changes, opened when its diff arrives (review-view.ts). */
+  openReview(w: Window): void;
   redraw(): void;
   /** Async work of the view: a failure in it closes this client, never the daemon. */
   track(work: unknown): void;

@@ -16,7 +16,7 @@ import { baseFor, paneRepo, reviewPane, sameFan, agentPaneOf } from '../review/t
 import { diffAgainstBase, diffAttempts, perFile, placeNotes, sideLines, type ReviewDiff } from '../review/diff.js';
 import { parsePlace } from '../review/place.js';
 import { composeReview, quoteLine, type MessageNote } from '../review/message.js';
-import { hunkRange, parseHunks } from '../review/patch.js';
+import { hunkKey, hunkRange, parseHunks } from '../review/patch.js';
 import { worktreeOf } from '../git/fleet.js';
 import type { Note } from '../review/notes.js';
 import { git } from '../git/run.js';
@@ -141,7 +141,7 @@ function printDiff(r: DiffResult): string {
       for (const l of h.lines) {
         out.push(`${l.kind}${quoteLine(l.text, 2000)}`);
         for (const n of placed) {
-          const on = n.hunk ? l === last && n.line === (l.new ?? n.line) : n.side === 'old' ? l.old === n.line && l.kind === '-' : l.new === n.line;
+          const on = n.hunk ? l === last && hunkKey(n.hunk) === hunkKey(h.header) : n.side === 'old' ? l.old === n.line && l.kind === '-' : l.new === n.line;
           if (on) out.push(`    >> [note ${n.id}${n.author === 'human' ? '' : ` by ${n.author_name}`}] ${quoteLine(n.text, 400)}`);
         }
       }

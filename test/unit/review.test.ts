@@ -10,6 +10,7 @@ import { composeReview, noteText, quoteLine, type MessageNote } from '../../core
 import { perFile } from '../../core/review/diff.js';
 import { planToken } from '../../core/git/ship.js';
 import { TuiosError } from '../../core/errors.js';
+import { fileRows, notePlace, type ReviewNote } from '../../tui/review-model.js';
 
 const PATCH = `diff --git a/a.txt b/a.txt
 index 1111111..2222222 100644
@@ -136,6 +137,32 @@ test('planToken: a hash of the branch, its commit, the remote and the pull reque
   assert.match(t, /^[0-9a-f]{16}$/);
   assert.is(planToken({ ...p }), t);
   for (const q of [{ ...p, branch: 'feat/y' }, { ...p, commit: 'b'.repeat(40) }, { ...p, remote: 'fork' }, { ...p, pr: 'PR #3' }]) assert.is.not(planToken(q), t);
+});
+
+const rnote = (o: Partial<ReviewNote>): ReviewNote => ({ id: 'n1', file: 'a.txt', side: 'new', line: 2, hunk: null, quote: 'TWO', text: 'why?', author: 'human', author_name: 'the person', outdated: false, sent_at: null, ...o });
+
+test('the overlay\'s rows: outdated notes first, a note under its line (new side, or a removed line on the old), a hunk note under its last line, counts only for a binary file', () => {
+  const f = { path: 'a.txt', status: 'M', added: 3, deleted: 2, binary: false, changed: true, patch: splitPatch(PATCH)[0]!.text, why: null };
+  const notes = [
+    rnote({ id: 'gone', outdated: true, line: null, quote: 'was here' }),
+    rnote({ id: 'new2' }),
+    rnote({ id: 'old2', side: 'old', line: 2, quote: 'two' }),
+    rnote({ id: 'hunk', line: 12, hunk: '@@ -10,2 +11,2 @@' }),
+    rnote({ id: 'other', file: 'b.txt' }),
+  ];
+  const rows = fileRows(f, notes);
+  assert.equal(rows[0], { kind: 'outdated', note: notes[0]! });
+  const at = (id: string) => rows.findIndex((r) => r.kind === 'note' && r.note.id === id);
+  const before = (i: number) => rows[i - 1]!;
+  assert.equal(before(at('old2')), { kind: 'line', mark: '-', old: 2, new: null, text: 'two' });
+  assert.equal(before(at('new2')), { kind: 'line', mark: '+', old: null, new: 2, text: 'TWO' });
+  assert.equal(before(at('hunk')), { kind: 'line', mark: '+', old: null, new: 12, text: 'ELEVEN' });
+  assert.is(at('other'), -1);
+  assert.equal(notePlace(rows.find((r) => r.kind === 'line' && r.mark === '-')), { line: 2, side: 'old' });
+  assert.is(notePlace(rows.find((r) => r.kind === 'hunk')), null);
+  const bin = fileRows({ ...f, path: 'img.png', binary: true, patch: null, why: 'binary', added: null, deleted: null }, []);
+  assert.equal(bin.map((r) => r.kind), ['why']);
+  assert.match((bin[0] as { text: string }).text, /binary/i);
 });
 
 test.run();
