@@ -4,13 +4,14 @@
 // and [notifications.mail] (core/alerts/policy.ts): which states fire, the settle window (a state
 // that flips back within it raises nothing), quiet hours, the sound cooldown, the escape form
 // (OSC 9, 777 or 99) and the sound mode (BEL to the person's terminal, or a cue played here).
-// Arrivals close together are one message, one notification and one sound: "5 agents need you in
+// Arrivals close together (each within ALERT_BURST_QUIET_MS of the last) are one message, one notification and one sound: "5 agents need you in
 // fan-1, fan-2, fan-3 and 2 more"; a single arrival names its session.
 import { ALERT_BURST_MS, DOCK_MESSAGE_MS } from './limits.js';
 import { stateMark, type Mark } from './marks.js';
 import { clean } from './text.js';
 import { cueFile, decide, notificationEscape, SoundCooldown, type Decision } from '../core/alerts/policy.js';
 import { Settler } from '../core/alerts/settle.js';
+import { ALERT_BURST_QUIET_MS } from '../core/alerts/limits.js';
 import { alertLine } from '../core/alerts/text.js';
 import type { Notifications } from '../core/alerts/config-schema.js';
 
@@ -53,6 +54,7 @@ export class Dock {
   message: DockMessage | null = null;
   private pending: Decided[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private burstStart = 0;
   private readonly settling = new Settler();
   private readonly cooldown: SoundCooldown;
 
@@ -90,12 +92,15 @@ export class Dock {
     this.pending = this.pending.filter((p) => keyOf(p.alert) !== key);
   }
 
+  /** The burst closes ALERT_BURST_QUIET_MS after its last arrival, ALERT_BURST_MS after its first at the latest. */
   private queue(x: Decided): void {
+    const now = Date.now();
+    if (this.pending.length === 0) this.burstStart = now;
     this.pending.push(x);
-    if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), ALERT_BURST_MS);
-      this.timer.unref();
-    }
+    if (this.timer) clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(ALERT_BURST_QUIET_MS, this.burstStart + ALERT_BURST_MS - now));
+    this.timer = setTimeout(() => this.flush(), wait);
+    this.timer.unref();
   }
 
   private flush(): void {

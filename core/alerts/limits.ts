@@ -15,3 +15,9 @@ export const ALERT_SETTLING_MAX = 256;
 export const ALERT_CUE_PATH_MAX = 4096;
 /** How long a system audio player may play one cue before it is killed. */
 export const ALERT_CUE_PLAY_MS = 10_000;
+/**
+ * A burst closes this long after its last arrival (at most the client's ALERT_BURST_MS after its
+ * first): items that arrive together, as a fan's do, are one alert, and a lone one is not held
+ * the whole burst window (the prompt-to-notification goal is 300 ms).
+ */
+export const ALERT_BURST_QUIET_MS = 60;

@@ -120,7 +120,10 @@ it('a fan of five is one alert: one dock message, one notification, one bell', a
   const targets: string[] = [];
   for (let i = 1; i <= 5; i++) targets.push(await agentIn(`fan5-${i}`));
   const m = client!.mark();
-  await Promise.all(targets.map((t) => d.call('set-agent-state', { window: t, state: 'needs_input', kind: 'approval', message: 'approve Bash: make', harness: 'claude' })));
+  // The five together, as a fan's items arrive: one connection, the calls written at once.
+  const rpc = await d.client();
+  await Promise.all(targets.map((t) => rpc.call('set-agent-state', { window: t, state: 'needs_input', kind: 'approval', message: 'approve Bash: make', harness: 'claude' })));
+  rpc.close();
   await client!.waitBytes((x) => notifications(x).length > 0, 'the fan alert', m);
   await client!.waitScreen(/5 agents need you in fan5-\d, fan5-\d, fan5-\d and 2 more/, 'the one dock message');
   const w2 = await agentIn('barrier-2');

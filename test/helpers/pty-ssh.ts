@@ -14,12 +14,14 @@ export class SshPty {
   /** The same bytes drawn by a terminal emulator, for what the screen shows. */
   private readonly term: InstanceType<typeof Terminal>;
   exited: number | null = null;
+  private readonly watchers = new Set<(buf: string, at: number) => void>();
 
   constructor(d: TestDaemon, port: number, key: SshKey, cols = 140, rows = 40) {
     this.term = new Terminal({ cols, rows, allowProposedApi: true });
     this.p = pty.spawn('ssh', ['-tt', ...sshOptions(d, port, key), '127.0.0.1'], { name: 'xterm-256color', cols, rows, env: { ...d.env, TERM: 'xterm-256color' } });
     this.p.onData((s) => {
       this.buf += s;
+      for (const w of this.watchers) w(this.buf, Date.now());
       this.term.write(s);
     });
     this.p.onExit((e) => (this.exited = e.exitCode));
@@ -56,6 +58,24 @@ export class SshPty {
   async waitScreen(re: RegExp, what: string, timeout = 20_000): Promise<string> {
     return waitFor(() => (re.test(this.screen()) ? this.screen() : null), { what, timeout }).catch((e: Error) => {
       throw new Error(`${e.message}\n--- screen ---\n${this.screen()}`);
+    });
+  }
+
+  /** The time (Date.now) at which the bytes since `mark` first satisfied `pred`, as they arrived. */
+  arrival(pred: (b: string) => boolean, mark: number, timeout = 20_000): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const check = (buf: string, at: number) => {
+        if (!pred(buf.slice(mark))) return;
+        this.watchers.delete(check);
+        clearTimeout(t);
+        resolve(at);
+      };
+      const t = setTimeout(() => {
+        this.watchers.delete(check);
+        reject(new Error(`no matching bytes within ${timeout} ms`));
+      }, timeout);
+      this.watchers.add(check);
+      check(this.buf, Date.now());
     });
   }
 

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { Dock, type Alert } from '../../tui/alerts.js';
 import { parseConfig } from '../../core/config/config.js';
 import { ALERT_BURST_MS } from '../../tui/limits.js';
+import { ALERT_BURST_QUIET_MS } from '../../core/alerts/limits.js';
 import { waitFor } from '../helpers/wait.js';
 
 function rig(toml = '') {
@@ -42,6 +43,31 @@ test('a fan of five is one dock message, one notification and one sound', async 
   assert.is(oscCount(bytes()), 1);
   assert.is(bells(bytes()), 1);
   assert.match(bytes(), /5 agents need you/);
+});
+
+test('the burst: arrivals each within the quiet gap are one alert; a lone one goes out after the gap; a trickle closes at ALERT_BURST_MS', async () => {
+  const a = rig();
+  for (const s of ['fan-1', 'fan-2', 'fan-3']) {
+    a.dock.alert(approval(s));
+    await settle(ALERT_BURST_QUIET_MS / 3);
+  }
+  await settle();
+  assert.is(a.out.length, 1);
+  assert.match(a.bytes(), /3 agents need you in fan-1, fan-2 and fan-3/);
+  const lone = rig();
+  const t0 = Date.now();
+  lone.dock.alert(approval('solo'));
+  await waitFor(() => lone.bytes() || null, { what: 'the lone alert' });
+  assert.ok(Date.now() - t0 < ALERT_BURST_MS, `a lone alert is not held the whole burst window (${Date.now() - t0} ms)`);
+  const trickle = rig();
+  const start = Date.now();
+  let firstAt = 0;
+  for (let i = 0; i < 12 && !firstAt; i++) {
+    trickle.dock.alert(approval(`t-${i}`));
+    await settle(ALERT_BURST_QUIET_MS / 2);
+    if (trickle.out.length) firstAt = Date.now();
+  }
+  assert.ok(firstAt > 0 && firstAt - start <= ALERT_BURST_MS + ALERT_BURST_QUIET_MS, 'a burst that keeps coming still goes out');
 });
 
 test('escape osc777 and osc99 are written in their forms', async () => {
