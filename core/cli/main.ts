@@ -83,7 +83,7 @@ async function runVerb(p: Parsed): Promise<number> {
   }
   addCallerContext(p);
   // A pull draws its progress on a terminal (core/cli/progress.ts); loaded only for it.
-  const progress = p.verb.name === 'pull-worktree' ? await (await import('./progress.js')).startProgress(socket, p) : null;
+  const progress = p.verb.name === 'pull-worktree' || p.verb.name.startsWith('ship-') ? await (await import('./progress.js')).startProgress(socket, p) : null;
   try {
     if (p.verb.stream) {
       const code = await new Promise<number>((resolveExit) => {

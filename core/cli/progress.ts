@@ -15,6 +15,8 @@ const RATE_WINDOW_MS = 3000;
 
 /** Verbs with progress events, and the event type each publishes. */
 const PROGRESS_EVENTS: Record<string, string> = { 'pull-worktree': 'worktree-progress' };
+/** The ship verbs: ship-progress events name the step that starts (stage, commit, merge, push, pr). */
+const SHIP_VERBS = new Set(['ship-commit', 'ship-merge', 'ship-push', 'ship-pr']);
 
 interface ProgressEvent {
   type?: string;
@@ -53,6 +55,7 @@ export interface Progress {
  * otherwise (nothing is connected, nothing printed). Sets the call's progress_id.
  */
 export async function startProgress(socket: string, p: Parsed): Promise<Progress | null> {
+  if (SHIP_VERBS.has(p.verb.name)) return startShipProgress(socket, p);
   const type = PROGRESS_EVENTS[p.verb.name];
   if (!type || p.json || !isatty(2)) return null;
   const id = randomBytes(6).toString('hex');
@@ -123,6 +126,50 @@ export async function startProgress(socket: string, p: Parsed): Promise<Progress
       stopped = true;
       client.close();
       if (drawn) err('\n');
+    },
+  };
+}
+
+/** `ship commit: commit, 3 s`: the step a ship call is on, redrawn as each starts and each second. */
+async function startShipProgress(socket: string, p: Parsed): Promise<Progress | null> {
+  if (p.json || !isatty(2)) return null;
+  const id = randomBytes(6).toString('hex');
+  let client: RpcClient;
+  try {
+    client = await RpcClient.connect(socket, { pane: process.env.TUIOS_PANE_ID ?? null });
+  } catch {
+    return null;
+  }
+  const started = Date.now();
+  let step = '';
+  let stopped = false;
+  const draw = () => {
+    if (stopped || !step) return;
+    const line = `${p.verb.name.replace('-', ' ')}: ${step}, ${Math.round((Date.now() - started) / 1000)} s`;
+    err(`\r${line.slice(0, Math.max(10, (process.stderr.columns || 80) - 1))}\x1b[K`);
+  };
+  const tick = setInterval(draw, 1000);
+  tick.unref();
+  try {
+    await client.stream('subscribe', { types: ['ship-progress'] }, (raw) => {
+      const ev = raw as { ship_id?: unknown; step?: unknown };
+      if (ev.ship_id !== id || typeof ev.step !== 'string') return;
+      step = ev.step.replace(/[^a-z-]/g, '').slice(0, 16);
+      draw();
+    });
+  } catch {
+    clearInterval(tick);
+    client.close();
+    return null;
+  }
+  p.params.progress_id = id;
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(tick);
+      client.close();
+      if (step) err('\n');
     },
   };
 }

@@ -8,7 +8,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TestDaemon } from '../helpers/daemon.js';
+import { TestDaemon, BIN } from '../helpers/daemon.js';
+import type { RpcClient } from '../../core/rpc/client.js';
 import { commit, makeRepo, removeDir, sh, status, tempDir, write } from '../helpers/worktree-repos.js';
 import { refusal } from '../helpers/refusal.js';
 import { waitFor } from '../helpers/wait.js';
@@ -168,6 +169,60 @@ test('ship pr: gh_unavailable before anything is pushed when gh is not logged in
   const st = await d.json<{ pr: { number: number } | null }>(['ship', 'status', '-s', w.session]);
   assert.is(st.pr?.number, 12);
   rmSync(join(ghDir, 'state', 'pr.json'));
+});
+
+test('ship-progress events name each step as it starts, with the caller\'s progress_id', async () => {
+  const w = await worktree('feat/progress');
+  write(join(w.path, 'p.txt'), 'progress\n');
+  const c = await d.client();
+  const steps: string[] = [];
+  await c.stream('subscribe', { types: ['ship-progress'] }, (ev) => {
+    const e = ev as { ship_id?: string; step?: string; op?: string };
+    if (e.ship_id === 'p1') steps.push(`${e.op}:${e.step}`);
+  });
+  await d.call('ship-commit', { session: w.session, message: 'with progress', progress_id: 'p1' });
+  await waitFor(() => steps.length >= 2, { what: 'the progress events' });
+  assert.equal(steps, ['commit:stage', 'commit:commit']);
+  c.close();
+});
+
+let mark = 0;
+async function inPane(w: string, cmd: string): Promise<string> {
+  const m = `END${++mark}`;
+  await d.call('send-text', { window: w, text: `clear; ${cmd} 2>&1; echo "${m.slice(0, 2)}""${m.slice(2)}" rc=$?\n` });
+  return d.waitScreen(w, new RegExp(`${m} rc=\\d+`), 90_000);
+}
+
+test('a push from inside a pane also needs your allow in the Inbox: it waits, then pushes; unanswered it is not_ready with request_id', async () => {
+  const w = await worktree('feat/pane-push');
+  write(join(w.path, 'pp.txt'), 'from a pane\n');
+  const made = await d.call<{ commit: string }>('ship-commit', { session: w.session, message: 'pane push' });
+  const pane = (await d.call<{ id: string }>('new-window', { session: w.session, name: 'pusher', argv: ['sh'], cols: 200, rows: 50 })).id;
+  const person: RpcClient = await d.client();
+  const att = await person.stream<{ nonce: string | null }>('attach', { mode: 'control' }, () => {});
+  const nonce = att.nonce ?? '';
+  assert.ok(nonce);
+  type Item = { id: number; kind: string; summary: string; ref: Record<string, number> };
+  const asks = async () => (await d.call<{ items: Item[] }>('list-attention')).items.filter((i) => i.kind === 'ask');
+  // Unanswered within its wait: not_ready, and the question stays.
+  let out = await inPane(pane, `${process.execPath} ${BIN} ship push -w ${w.window_id} --yes --wait-ms 1500 --json`);
+  assert.match(out, /not_ready/);
+  const q = (await asks()).find((i) => /^Push feat\/pane-push \([0-9a-f]{7}\) to origin\?$/.test(i.summary));
+  assert.ok(q, 'the question is in the Inbox');
+  assert.is(sh(bare, ['branch', '--list', 'feat/pane-push']).trim(), '', 'nothing pushed yet');
+  // Asked again with request_id: it waits on the same question, and no second one is asked.
+  out = await inPane(pane, `${process.execPath} ${BIN} ship push -w ${w.window_id} --yes --request-id ${q!.ref.ask_id} --wait-ms 1500 --json`);
+  assert.match(out, /not_ready/);
+  assert.match(out.replace(/\s+/g, ' '), new RegExp(`--request-id ${q!.ref.ask_id}\\b`));
+  assert.is((await asks()).length, 1);
+  // A new call asks anew (the pane's question is superseded); the person allows it: pushed.
+  const call = inPane(pane, `${process.execPath} ${BIN} ship push -w ${w.window_id} --yes --json`);
+  const q2 = await waitFor(async () => (await asks()).find((i) => i.ref.ask_id !== q!.ref.ask_id && /^Push feat\/pane-push/.test(i.summary)), { what: 'the new question', timeout: 30_000 });
+  await person.call('answer-ask', { id: q2.ref.ask_id, answer: 'allow', nonce });
+  out = await call;
+  assert.match(out, /rc=0/);
+  assert.is(sh(bare, ['rev-parse', 'refs/heads/feat/pane-push']).trim(), made.commit);
+  person.close();
 });
 
 test('a daemon killed mid-commit leaves no half state: the next start ends the git it left, puts the index back and says what it found', async () => {
