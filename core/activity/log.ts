@@ -37,6 +37,8 @@ export interface FinishedCommand {
 interface SubagentStart {
   name: string;
   at: number;
+  /** Its tool calls, once the Agent call's result said (a background launch's, before its stop). */
+  tools?: number;
 }
 
 const SUBAGENTS_TRACKED = 64;
@@ -52,6 +54,8 @@ export class ActivityLog implements Disposable {
   private readonly lastCommands = new Map<string, FinishedCommand>();
   private readonly subagents = new Map<string, Map<string, SubagentStart>>();
   private readonly launches = new Map<string, string[]>();
+  /** The end lines of subagents that stopped, by id, so the Agent call's result can add its count. */
+  private readonly ended = new Map<string, Map<string, ActivityEntry>>();
   private readonly subs: Disposable[] = [];
   /** Panes whose Stop report wrote the turn's said entry, so its turn_end adds none. */
   private readonly saidByStop = new Set<string>();
@@ -77,6 +81,7 @@ export class ActivityLog implements Disposable {
     this.lastCommands.delete(windowId);
     this.subagents.delete(windowId);
     this.launches.delete(windowId);
+    this.ended.delete(windowId);
     this.saidByStop.delete(windowId);
   }
 
@@ -167,7 +172,24 @@ export class ActivityLog implements Disposable {
           const l = this.launches.get(w.id) ?? [];
           l.push(`${a.text} (${a.agent_type ?? 'agent'})`);
           this.launches.set(w.id, l.slice(-SUBAGENTS_TRACKED));
+          return;
         }
+        if (!a.agent_id || (a.status !== 'done' && a.status !== 'failed')) return;
+        // The Agent call's result: how many tool calls it made, or that it failed. A foreground
+        // subagent's stop comes first, so its line is amended; a failure with no stop ends it.
+        const tools = /\((\d+) tool calls\)$/.exec(a.text ?? '')?.[1];
+        const ended = this.ended.get(w.id)?.get(a.agent_id);
+        if (ended) {
+          if (a.status === 'failed') ended.text = ended.text.replace(/ (done|stopped) after /, ' failed after ');
+          if (tools && !/, \d+ tools$/.test(ended.text)) ended.text += `, ${tools} tools`;
+          return;
+        }
+        const m = this.subagents.get(w.id);
+        const s = m?.get(a.agent_id);
+        if (s && a.status === 'failed') {
+          m!.delete(a.agent_id);
+          this.endedEntry(w, a.agent_id, ring.push({ kind: 'subagent', text: `${s.name} failed after ${span(Date.now() - s.at)}${tools ? `, ${tools} tools` : ''}` }));
+        } else if (s && tools) s.tools = Number(tools);
         return;
       }
       case 'subagent_start': {
@@ -190,12 +212,19 @@ export class ActivityLog implements Disposable {
         if (!s) return;
         m!.delete(a.agent_id!);
         const how = a.text ? 'done' : 'stopped';
-        ring.push({ kind: 'subagent', text: `${s.name} ${how} after ${span(Date.now() - s.at)}` });
+        this.endedEntry(w, a.agent_id!, ring.push({ kind: 'subagent', text: `${s.name} ${how} after ${span(Date.now() - s.at)}${s.tools !== undefined ? `, ${s.tools} tools` : ''}` }));
         return;
       }
       default:
         return;
     }
+  }
+
+  private endedEntry(w: Window, id: string, e: ActivityEntry): void {
+    let m = this.ended.get(w.id);
+    if (!m) this.ended.set(w.id, (m = new Map()));
+    if (m.size >= SUBAGENTS_TRACKED) m.delete(m.keys().next().value!);
+    m.set(id, e);
   }
 
   /**

@@ -84,6 +84,29 @@ test('the feed: prompt, tool, result, file written, said and state from hook rep
   log.dispose();
 });
 
+test('a subagent\'s end line says how it ended, how long it ran and its tool calls; its own calls are not kept', () => {
+  const bus = new Bus();
+  const log = new ActivityLog(bus);
+  const w = pane('w2');
+  log.fromActivity(w, { type: 'subagent_update', agent_type: 'Explore', text: 'Map the retry callers', status: 'running' });
+  log.fromActivity(w, { type: 'subagent_update', agent_type: 'general-purpose', text: 'Audit the rail', status: 'running' });
+  log.fromActivity(w, { type: 'subagent_start', agent_id: 'a1', agent_type: 'Explore' });
+  log.fromActivity(w, { type: 'subagent_start', agent_id: 'a2', agent_type: 'general-purpose' });
+  log.fromActivity(w, { type: 'subagent_update', agent_id: 'a1', agent_type: 'Explore', text: 'Grep: retry' });
+  // Foreground: the stop, then the Agent call's result with its count.
+  log.fromActivity(w, { type: 'subagent_stop', agent_id: 'a1', agent_type: 'Explore', text: 'found them' });
+  log.fromActivity(w, { type: 'subagent_update', agent_id: 'a1', agent_type: 'Explore', text: 'Map the retry callers (14 tool calls)', status: 'done' });
+  // A failed Agent call with no stop ends it as failed.
+  log.fromActivity(w, { type: 'subagent_update', agent_id: 'a2', agent_type: 'general-purpose', text: 'Audit the rail (2 tool calls)', status: 'failed' });
+  log.fromActivity(w, { type: 'subagent_stop', agent_id: 'a2', agent_type: 'general-purpose' });
+  const texts = log.ringOf(w)!.list().map((e) => e.text);
+  assert.equal(texts.slice(0, 2), ['Map the retry callers (Explore) started', 'Audit the rail (general-purpose) started']);
+  assert.match(texts[2]!, /^Map the retry callers \(Explore\) done after \d+s, 14 tools$/);
+  assert.match(texts[3]!, /^Audit the rail \(general-purpose\) failed after \d+s, 2 tools$/);
+  assert.is(texts.length, 4, 'the subagent\'s own tool call and the stop after the failure add nothing');
+  log.dispose();
+});
+
 test('the recap counts turns, files, commands, the newest test run and its result', () => {
   const r = new ActivityRing();
   const t0 = Date.parse('2026-01-01T14:02:00');
