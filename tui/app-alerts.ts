@@ -23,7 +23,12 @@ export function stateAlert(ev: BusEvent<'agent-state'>, here: { sessionId: strin
 export function hostStateAlert(ev: BusEvent<'host-agent-state'>, row: RemoteAgentRow | undefined): Alert | null {
   if (ev.gone || ev.state === ev.old_state || (ev.state !== 'needs_input' && ev.state !== 'errored')) return null;
   if (!row || row.down) return null;
-  return { windowId: null, session: clean(`${ev.host}:${ev.session}`), who: clean(ev.harness ?? ev.name), state: alertState(ev.state, ev.kind), what: clean(ev.message), needsYou: true };
+  return { windowId: null, key: hostAlertKey(ev.host, ev.window_id), session: clean(`${ev.host}:${ev.session}`), who: clean(ev.harness ?? ev.name), state: alertState(ev.state, ev.kind), what: clean(ev.message), needsYou: true };
+}
+
+/** What a linked host's pane alerts by, so its answer there (a later state) cancels it here. */
+export function hostAlertKey(host: string, windowId: string): string {
+  return `host:${host}:${windowId}`;
 }
 
 /** Inbox arrivals: other sessions' items (this session's states alert from the state sync), and asks and mail here. */

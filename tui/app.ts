@@ -24,7 +24,7 @@ import { FramePacer, type FrameStats } from './frame-pacer.js';
 import { ScreenPanes } from './app-panes.js';
 import { AgeTicker } from './age-tick.js';
 import { LayoutActs } from './app-layout.js';
-import { agentMailAlert, arrivalAlert, hostStateAlert, stateAlert } from './app-alerts.js';
+import { agentMailAlert, arrivalAlert, hostAlertKey, hostStateAlert, stateAlert } from './app-alerts.js';
 import { Walker } from './app-walk.js';
 import { Dock, type Alert } from './alerts.js';
 import { playCue } from './sound-cue.js';
@@ -424,8 +424,10 @@ export class Tui implements TuiHost, PaintHost {
         alert = agentMailAlert(ev, { name: (id) => this.svc.model.sessions.get(id)?.name ?? null, visible: (id) => this.visible(id) });
         break;
       case 'host-agent-state':
-        if (ev.gone || ev.state === ev.old_state || !this.readsEverySession()) break;
-        alert = hostStateAlert(ev, this.svc.remote?.agentRows().find((r) => r.host === ev.host && r.window_id === ev.window_id));
+        if (ev.state === ev.old_state && !ev.gone) break;
+        if (this.readsEverySession()) alert = hostStateAlert(ev, this.svc.remote?.agentRows().find((r) => r.host === ev.host && r.window_id === ev.window_id));
+        // Answered on that machine (or gone): an alert still settling there raises nothing here.
+        if (!alert) this.dock.cancel(hostAlertKey(ev.host, ev.window_id));
         break;
     }
     if (alert) this.dock.alert(alert);
