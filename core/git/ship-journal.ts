@@ -173,7 +173,10 @@ export class ShipState {
       return e.step === 'stage' || e.step === 'commit' ? 'the commit was not made; the index is as it was before' : 'nothing had changed';
     }
     if (e.op === 'merge') {
-      if (existsSync(join(gitDir, 'MERGE_HEAD')) || existsSync(join(gitDir, 'SQUASH_MSG'))) {
+      // A merge stopped before its commit (in a hook, say) has changed the index and the files but
+      // not HEAD, with or without MERGE_HEAD: the checkout was clean before, so any tracked change is its.
+      const tracked = (await git(['status', '--porcelain=v1', '--untracked-files=no'], { cwd: e.cwd, okCodes: [0, 128] })).stdout.length > 0;
+      if (existsSync(join(gitDir, 'MERGE_HEAD')) || existsSync(join(gitDir, 'SQUASH_MSG')) || (head === e.head_before && tracked)) {
         await git(['reset', '--merge'], { cwd: e.cwd, okCodes: [0, 1, 128] });
         rmSync(join(gitDir, 'SQUASH_MSG'), { force: true });
         if (head !== e.head_before && e.head_before) await git(['reset', '--merge', e.head_before], { cwd: e.cwd, okCodes: [0, 1, 128] });

@@ -252,4 +252,29 @@ test('a daemon killed mid-commit leaves no half state: the next start ends the g
   assert.match(log, /the commit was not made; the index is as it was before/);
 });
 
+test('a daemon killed mid-merge: the next start undoes the half merge with git reset --merge, and the main checkout is as it was', async () => {
+  // main moves on, so the merge is a real merge commit and its pre-merge-commit hook runs.
+  const w = await worktree('feat/crash-merge');
+  write(join(w.path, 'merge-me.txt'), 'branch side\n');
+  await d.call('ship-commit', { session: w.session, message: 'branch side' });
+  const mainHead = commit(repo, 'main-only.txt', 'main side\n', 'main moves on');
+  const marker = join(root, 'merge-hook-started');
+  writeFileSync(join(repo, '.git', 'hooks', 'pre-merge-commit'), `#!/bin/sh\ntouch "${marker}"\nsleep 60\n`);
+  chmodSync(join(repo, '.git', 'hooks', 'pre-merge-commit'), 0o755);
+  const call = d.cli(['ship', 'merge', '-s', w.session], { timeoutMs: 90_000 });
+  await waitFor(() => existsSync(marker), { timeout: 30_000, what: 'the pre-merge-commit hook to start' });
+  assert.ok(existsSync(join(repo, 'merge-me.txt')), 'the merge is half done: its files are in the main checkout');
+  d.kill9();
+  await d.waitExit();
+  await call;
+  rmSync(join(repo, '.git', 'hooks', 'pre-merge-commit'));
+  await d.spawn();
+  assert.not.ok(existsSync(join(repo, '.git', 'MERGE_HEAD')));
+  assert.is(sh(repo, ['rev-parse', 'HEAD']).trim(), mainHead);
+  assert.is(status(repo), '', 'the main checkout is as it was');
+  assert.not.ok(existsSync(join(repo, 'merge-me.txt')));
+  const log = readFileSync(join(d.dir, 'state', 'tuios', 'daemon.log'), 'utf8');
+  assert.match(log, /a merge was left half done; it was undone with git reset --merge/);
+});
+
 test.run();
