@@ -136,10 +136,12 @@ export class ActivityLog implements Disposable {
         const tool = closes?.tool ?? result.tool;
         const arg = closes?.arg;
         const resultLine = result.arg && result.arg !== 'finished' ? result.arg : '';
-        const file = !failed && arg && WRITE_TOOLS.has(tool) ? this.fileName(w, arg) : undefined;
+        // A patch names several files (apply_patch: `a.go, b.go`); every other write tool one.
+        const written = !failed && arg && WRITE_TOOLS.has(tool) ? (tool === 'apply_patch' ? arg.split(', ') : [arg]).map((f) => this.fileName(w, f)) : [];
+        const file = written.length ? written.join(', ') : undefined;
         const callText = closes ? closes.text : tool;
         const line = file ? `${callText}  (wrote ${file})` : resultLine ? `${callText}  ${resultLine}` : callText;
-        ring.push({ kind: failed ? 'failed' : 'done', text: line, tool, ...(arg ? { arg } : {}), ...(file ? { file } : {}), ...(SHELL_TOOLS.has(tool) ? { exit: failed ? 1 : 0 } : {}) });
+        ring.push({ kind: failed ? 'failed' : 'done', text: line, tool, ...(arg ? { arg } : {}), ...(written.length ? { file: written[0], ...(written.length > 1 ? { files: written } : {}) } : {}), ...(SHELL_TOOLS.has(tool) ? { exit: failed ? 1 : 0 } : {}) });
         return;
       }
       case 'Stop':

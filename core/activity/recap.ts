@@ -83,9 +83,12 @@ export function recapOf(entries: ActivityEntry[], o: { since?: number; now: stri
     if (e.kind === 'said') {
       turns++;
       if (e.text) lastSaid = e.text;
-    } else if (e.kind === 'done' && e.file && !seen.has(e.file)) {
-      seen.add(e.file);
-      files.push(e.file);
+    } else if (e.kind === 'done' && e.file) {
+      for (const f of e.files ?? [e.file]) {
+        if (seen.has(f)) continue;
+        seen.add(f);
+        files.push(f);
+      }
     } else if ((e.kind === 'tool' && e.tool && SHELL_TOOLS.has(e.tool)) || e.kind === 'command') {
       commands++;
       const line = e.arg ?? e.text;

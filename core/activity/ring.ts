@@ -22,6 +22,8 @@ export interface ActivityEntry {
   arg?: string;
   /** done: the file a write tool wrote, relative to the pane's folder where it is under it. */
   file?: string;
+  /** done of a patch that wrote several (Codex's apply_patch): every one, the first being `file`. */
+  files?: string[];
   /** command: the shell's exit status (OSC 133 D); done and failed of a shell tool: 0 or 1. */
   exit?: number | null;
 }
@@ -44,6 +46,7 @@ export class ActivityRing {
     if (e.tool !== undefined) entry.tool = cleanEntryText(e.tool, 64);
     if (e.arg !== undefined) entry.arg = cleanEntryText(e.arg);
     if (e.file !== undefined) entry.file = cleanEntryText(e.file);
+    if (e.files !== undefined) entry.files = e.files.slice(0, 16).map((f) => cleanEntryText(f));
     this.entries.push(entry);
     // The bound: the oldest entry goes once the ring is full.
     if (this.entries.length > this.max) this.entries.splice(0, this.entries.length - this.max);

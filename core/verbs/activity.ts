@@ -18,6 +18,7 @@ const entrySchema = z.object({
   tool: z.string().optional(),
   arg: z.string().optional(),
   file: z.string().optional(),
+  files: z.array(z.string()).optional(),
   exit: z.number().int().nullable().optional(),
 });
 

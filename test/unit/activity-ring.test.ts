@@ -10,6 +10,7 @@ import { durationMs } from '../../core/activity/duration.js';
 import { ACTIVITY_RING_MAX, ACTIVITY_TEXT_MAX } from '../../core/activity/limits.js';
 import { agentActivity } from '../../core/verbs/activity.js';
 import { Bus } from '../../core/bus.js';
+import { callActivity, resultActivity } from '../../core/integrations/hooks/call-text.js';
 import type { Window } from '../../core/model/window.js';
 
 function pane(id = 'w1', cwd = '/work/api'): Window {
@@ -105,6 +106,19 @@ test('a subagent\'s end line says how it ended, how long it ran and its tool cal
   assert.match(texts[3]!, /^Audit the rail \(general-purpose\) failed after \d+s, 2 tools$/);
   assert.is(texts.length, 4, 'the subagent\'s own tool call and the stop after the failure add nothing');
   log.dispose();
+});
+
+test('Codex\'s apply_patch: the call names the files of the patch\'s header lines, and the recap counts each', () => {
+  const log = new ActivityLog(new Bus());
+  const w = pane('w3', '/work/api');
+  const input = { command: ['apply_patch', '*** Begin Patch\n*** Update File: src/a.go\n@@\n-x\n+y\n*** Add File: /work/api/src/b.go\n+new\n*** End Patch\n'] };
+  const call = callActivity('apply_patch', input);
+  assert.is(call, 'apply_patch: src/a.go, /work/api/src/b.go');
+  log.fromReport(w, { event: 'PreToolUse', activity: call });
+  log.fromReport(w, { event: 'PostToolUse', activity: resultActivity('apply_patch', { output: 'Success. Updated the following files' }) });
+  const done = log.ringOf(w)!.lastOf('done')!;
+  assert.equal([done.file, done.files], ['src/a.go', ['src/a.go', 'src/b.go']]);
+  assert.equal(recapOf(log.ringOf(w)!.list(), { now: 'working', testPatterns: [] }).files, ['src/a.go', 'src/b.go']);
 });
 
 test('the recap counts turns, files, commands, the newest test run and its result', () => {

@@ -16,8 +16,24 @@ export function callArg(input: unknown): string {
   return '';
 }
 
-/** `Bash: touch hello.txt`, one line, masked, cut. */
+/** The files a patch names in its header lines (Codex's apply_patch: `*** Update File: a.go`), at most 16. */
+export function patchFiles(input: unknown): string[] {
+  const texts: string[] = [];
+  const o = obj(input);
+  if (typeof input === 'string') texts.push(input);
+  else if (o) for (const v of Object.values(o)) {
+    if (typeof v === 'string') texts.push(v);
+    else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string') texts.push(x);
+  }
+  const files: string[] = [];
+  for (const t of texts) for (const m of t.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) if (files.length < 16 && !files.includes(m[1]!.trim())) files.push(m[1]!.trim());
+  return files;
+}
+
+/** `Bash: touch hello.txt`, one line, masked, cut. A patch is named by its files: `apply_patch: a.go, b.go`. */
 export function callActivity(tool: string, input: unknown): string {
+  const files = tool === 'apply_patch' ? patchFiles(input) : [];
+  if (files.length) return cleanMessage(`${tool}: ${files.join(', ')}`);
   const arg = firstLine(callArg(input));
   return cleanMessage(arg ? `${tool}: ${arg}` : tool);
 }
