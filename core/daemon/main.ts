@@ -123,13 +123,18 @@ async function startDetached(paths: Paths, args: DaemonArgs): Promise<number> {
 export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = []): Promise<RunningDaemon> {
   ensurePrivateDir(paths.runtimeDir);
   ensurePrivateDir(paths.stateDir);
-  const lock = acquireLock(`${paths.socket}.lock`);
-  if (!lock.ok) {
-    throw new Error(`another tuios daemon${lock.pid ? ` (pid ${lock.pid})` : ''} owns ${paths.socket}`);
-  }
+  // Ownership the kernel releases when a daemon dies, zombie or not (core/daemon/lock.ts).
+  const lock = await acquireLock(paths.socket);
+  if (!lock.ok) throw new Error(`another tuios daemon owns ${paths.socket} (${lock.holder})`);
   const releaseLock = lock.release;
   if (existsSync(paths.socket)) {
-    // We hold the lock, so whatever is there is left over from a daemon that died.
+    // We hold the lock, so a file there is left over from a daemon that died, unless a daemon
+    // that never took this lock still answers on it (one from before this lock, or one in
+    // another network namespace, which has its own abstract names): that one is left alone.
+    if (await socketAnswers(paths.socket)) {
+      await releaseLock();
+      throw new Error(`another tuios daemon answers on ${paths.socket}`);
+    }
     unlinkSync(paths.socket);
   }
 
@@ -344,7 +349,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     } catch {
       // already gone
     }
-    releaseLock();
+    await releaseLock();
     resolveStopped();
   }
 
