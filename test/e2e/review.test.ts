@@ -252,4 +252,36 @@ test('grants: a pane holding read reads the diff of its own session but writes n
   for (const w of [reader, outsider, writer]) await d.call('close-window', { window: w });
 });
 
+test('a note whose author pane is gone is withheld at send: not sent and not marked sent; the rest go', async () => {
+  const writer = (await d.call<{ id: string }>('new-window', { session: S, name: 'goes', argv: ['sh'], cols: 200, rows: 50, cwd: wt })).id;
+  const r = await inPane(writer, `review note -w ${win} mod.txt:1 'from a pane that goes' --json`);
+  assert.is(r.rc, 0, r.out);
+  const mine = (await note('mod.txt:2', 'from the shell')).note;
+  const theirs = (await d.call<{ notes: Note[] }>('review-note', { window: win })).notes.find((n) => n.author === writer)!;
+  await d.call('close-window', { window: writer });
+  await d.ok(['set-agent-state', '-w', win, 'working', '--harness', 'reviewee']);
+  const s = await d.call<{ queued: string; sent: string[]; withheld: Array<{ id: string; why: string }> }>('send-review', { session: S });
+  assert.equal(s.sent, [mine.id]);
+  assert.is(s.withheld.length, 1);
+  assert.is(s.withheld[0]!.id, theirs.id);
+  assert.match(s.withheld[0]!.why, /gone/);
+  const after = (await d.call<{ notes: Note[] }>('review-note', { window: win })).notes;
+  assert.is(after.find((n) => n.id === theirs.id)!.sent_at, null);
+  await d.call('cancel-queued', { id: s.queued });
+  await d.call('review-note', { window: win, clear: true });
+  await d.ok(['set-agent-state', '-w', win, 'idle', '--harness', 'reviewee']);
+});
+
+test('a restart keeps the notes of panes that came back', async () => {
+  const n = (await note('mod.txt:1', 'kept across a restart')).note;
+  // Stopped the way a person stops it, and started again in the same folders.
+  await d.call('kill-server').catch(() => undefined);
+  await d.waitExit();
+  await d.spawn();
+  const ws = await d.call<{ windows: Array<{ id: string }> }>('list-windows', { session: S });
+  assert.ok(ws.windows.some((w) => w.id === win), 'the pane came back with its id');
+  const back = (await d.call<{ notes: Note[] }>('review-note', { window: win })).notes;
+  assert.equal(back.map((x) => x.id), [n.id]);
+});
+
 test.run();

@@ -57,7 +57,8 @@ test('a on a line writes a note as you (the nonce), shown under its line; S send
   await t.wait(/Note on mod\.txt:1, as you/, 'the note editor', LONG);
   t.type('needs a test');
   t.keys('Enter');
-  await t.wait(/needs a test/, 'the note under its line', LONG);
+  // The note's row (not the editor's text) and the header's count: the review was read again.
+  await t.wait(/1 note \(1 unsent\)[\s\S]*▸ needs a test/, 'the note under its line', LONG);
   const n = await waitFor(async () => (await notes())[0], { what: 'the note saved' });
   assert.is(n.author, 'human');
   assert.is(n.line, 1);
