@@ -74,6 +74,21 @@ test('compare-fan counts each attempt\'s work against the fan\'s base, and touch
   assert.match(text, /SESSION\s+AGENT\s+STATE\s+FILES/);
 });
 
+test('before any verify-fan, an attempt\'s check is the last command a shell in it finished (OSC 133)', async () => {
+  await d.ok(['new-window', '-s', two.session, 'sh2', '--cols', '200', '--', 'env', 'PS1=\\[\\e]133;D;$?\\a\\e]133;A\\a\\]$ \\[\\e]133;B\\a\\]', 'PS0=\\e]133;C\\a', 'bash', '--norc', '--noprofile']);
+  const w = (await windowsOf(two.session)).find((x) => x.name === 'sh2')!.id;
+  await d.waitScreen(w, /\$ $/m);
+  await d.ok(['send-text', '-w', w, '--submit', 'test -f nothing-here.txt']);
+  const r = await waitFor(async () => {
+    const c = await d.json<CompareFanResult>(['fan', 'compare', one.session]);
+    return c.attempts.find((a) => a.session === two.session)?.check ? c : null;
+  }, { what: 'the shell\'s command as the check' });
+  const c = r.attempts.find((a) => a.session === two.session)!.check!;
+  assert.equal([c.source, c.command, c.state, c.exit, c.window_id], ['shell', 'test -f nothing-here.txt', 'failed', 1, w]);
+  assert.is(r.attempts.find((a) => a.session === one.session)!.check, null, 'no shell finished a command in the other');
+  await d.ok(['close-window', '-w', w]);
+});
+
 test('fan verify runs the check in a verify window in each attempt: closed on pass, kept on fail', async () => {
   const res = await d.cli(['fan', 'verify', one.session, '--json', '--', 'test', '-f', 'only-in-1.txt']);
   assert.is(res.code, 0, res.stderr);
