@@ -82,6 +82,11 @@ export const SNAPSHOT_DEBOUNCE_MS = 100;
 
 /** How long the CLI waits for an auto-started daemon to answer (a loaded 2-core box is slow). */
 export const DAEMON_START_TIMEOUT_MS = 15_000;
+/**
+ * How long a starting daemon looks again at a held lock before it gives up: a daemon killed a
+ * moment ago still holds it until its last thread has exited (tens of ms; core/daemon/lock.ts).
+ */
+export const DAEMON_LOCK_WAIT_MS = 1000;
 
 /**
  * Quiet after the paste is on the screen before the submit key, so a TUI has read the paste as

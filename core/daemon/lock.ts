@@ -22,12 +22,15 @@ import { createHash } from 'node:crypto';
 import { linkSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
+import { DAEMON_LOCK_WAIT_MS } from '../limits.js';
 
 export type LockResult = { ok: true; how: 'abstract' | 'file'; release(): Promise<void> } | { ok: false; holder: string };
 
 export interface LockOptions {
   /** Use the abstract namespace (default: on Linux). Tests turn it off to run the fallback here. */
   abstract?: boolean;
+  /** How long a held lock is looked at again before giving up (default DAEMON_LOCK_WAIT_MS). */
+  waitMs?: number;
 }
 
 /** The abstract name for a socket path: one per user and per socket, whatever path reaches it. */
@@ -46,13 +49,22 @@ export function abstractLockName(socketPath: string): string {
 /** Takes the lock for `socketPath`, or says who holds it. */
 export async function acquireLock(socketPath: string, o: LockOptions = {}): Promise<LockResult> {
   const abstract = o.abstract ?? process.platform === 'linux';
-  if (abstract) {
-    const name = abstractLockName(socketPath);
-    const srv = await bind(name);
-    if (srv === 'in_use') return { ok: false, holder: 'a live process holds its lock' };
-    return { ok: true, how: 'abstract', release: () => closeServer(srv) };
+  // A killed process shows as a zombie as soon as its first thread is gone, but its descriptors
+  // close only when the last of its threads has exited, tens of ms later on a busy machine
+  // (measured: 30-80 ms for a Node process). A start right after a kill -9 lands in that moment,
+  // so a held lock is tried again for a short while before it is reported held.
+  const deadline = Date.now() + (o.waitMs ?? DAEMON_LOCK_WAIT_MS);
+  for (;;) {
+    const r = abstract ? await acquireAbstract(socketPath) : await acquireFileLock(`${socketPath}.lock`);
+    if (r.ok || Date.now() >= deadline) return r;
+    await new Promise((res) => setTimeout(res, 25));
   }
-  return acquireFileLock(`${socketPath}.lock`);
+}
+
+async function acquireAbstract(socketPath: string): Promise<LockResult> {
+  const srv = await bind(abstractLockName(socketPath));
+  if (srv === 'in_use') return { ok: false, holder: 'a live process holds its lock' };
+  return { ok: true, how: 'abstract', release: () => closeServer(srv) };
 }
 
 async function acquireFileLock(lockPath: string): Promise<LockResult> {
