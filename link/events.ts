@@ -3,16 +3,17 @@
 // or down. They carry the host's own ids, never a session id of this machine.
 import type { AgentRow, ItemRow } from './codec/schema.js';
 import type { PeerStatus } from './peer.js';
+import type { HostAgentStateEvent } from '../core/hosts/remote.js';
 
+// host-agent-state is declared in core (core/hosts/remote.ts): the after-agent-state hook reads it too.
 declare module '../core/bus.js' {
   interface EventMap {
-    'host-agent-state': { host: string; window_id: string; name: string; session: string; harness: string | null; state: string; old_state: string; kind: string; message: string; needs_you: boolean; gone: boolean };
     'host-attention': { host: string; op: 'open' | 'update' | 'close'; id: string; item: ItemRow | null };
     'host-link': { host: string; state: PeerStatus['state']; reason: string | null };
   }
 }
 
-export function agentEvent(host: string, row: AgentRow | null, old: AgentRow | null) {
+export function agentEvent(host: string, row: AgentRow | null, old: AgentRow | null): HostAgentStateEvent {
   const r = row ?? old!;
   return { host, window_id: r.window_id, name: r.name, session: r.session, harness: r.harness, state: row ? row.state : 'none', old_state: old ? old.state : 'none', kind: row?.kind ?? '', message: row?.message ?? '', needs_you: !!row?.needs_you, gone: !row };
 }

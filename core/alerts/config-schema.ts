@@ -15,6 +15,7 @@
 //   cooldown_ms = 2000        # at most one sound in this many ms
 //   escape = "osc9"           # osc9 (iTerm2, WezTerm, Ghostty...), osc777 (urxvt, foot, Konsole), osc99 (kitty)
 //   cue_needs_input = "/path/to/needs.wav"  # with sound_mode = "system"; also cue_errored, cue_done, cue_mail
+//   hosts = false             # the after-agent-state hook also runs for linked hosts' agents
 //
 //   [notifications.mail]     # a key left out follows the same key of [notifications.agent]
 //   enabled / notify / dock / sound
@@ -49,6 +50,8 @@ export const agentAlertsSchema = z
     cue_errored: cue,
     cue_done: cue,
     cue_mail: cue,
+    /** The after-agent-state hook runs for linked hosts' agents too (on a hub: one push per item for the fleet). */
+    hosts: z.boolean().default(false),
   })
   .prefault({});
 

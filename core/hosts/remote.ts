@@ -1,6 +1,28 @@
 // Linked hosts as core sees them. The link (link/) implements this and sets it on the services at
 // start-up; core never imports link. Without it, a target naming another machine is refused.
 import type { RemoteStream } from './streams.js';
+/** A linked host's agent changed state (published by the link; the TUI and the hook read it). It carries that host's ids, never a session id of this machine. */
+export interface HostAgentStateEvent {
+  host: string;
+  window_id: string;
+  name: string;
+  session: string;
+  harness: string | null;
+  state: string;
+  old_state: string;
+  kind: string;
+  message: string;
+  needs_you: boolean;
+  /** The row went away (the pane closed there). */
+  gone: boolean;
+}
+
+declare module '../bus.js' {
+  interface EventMap {
+    'host-agent-state': HostAgentStateEvent;
+  }
+}
+
 /** A linked host's link as `hosts ls` shows it. */
 export type HostLinkState = 'connecting' | 'up' | 'down';
 

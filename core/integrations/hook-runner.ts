@@ -14,6 +14,7 @@ import { decide, escapeText, transitionAlerts } from '../alerts/policy.js';
 import { Settler } from '../alerts/settle.js';
 import { alertLine } from '../alerts/text.js';
 import type { Notifications } from '../alerts/config-schema.js';
+import type { HostAgentStateEvent } from '../hosts/remote.js';
 
 export interface HookConfig {
   /** A shell command line (run with /bin/sh -c), or an argv. Unset: no hook. */
@@ -31,6 +32,7 @@ export class AfterStateHook implements Disposable {
   private running = 0;
   private queue: Array<Record<string, string>> = [];
   private readonly sub: Disposable;
+  private readonly hostSub: Disposable;
   private readonly settling = new Settler();
 
   constructor(
@@ -41,6 +43,48 @@ export class AfterStateHook implements Disposable {
     private readonly baseEnv: Record<string, string | undefined>,
   ) {
     this.sub = bus.on('agent-state', (ev) => this.onEvent(ev));
+    this.hostSub = bus.on('host-agent-state', (ev) => this.onHostEvent(ev));
+  }
+
+  /**
+   * A linked host's agent, with `[notifications.agent] hosts = true` (on a hub: one push per item
+   * for the fleet). Its environment names the host (TUIOS_HOST) and that host's ids; the policy
+   * and the settle window are the same, and an answer there (a later state) cancels a settling run.
+   */
+  private onHostEvent(ev: HostAgentStateEvent): void {
+    const cfg = this.config();
+    if (!cfg.command || !cfg.notifications?.agent.hosts) return;
+    const key = `host:${ev.host}:${ev.window_id}`;
+    const d = !ev.gone && transitionAlerts(ev.state, ev.old_state) ? decide(cfg.notifications, { kind: ev.state }, new Date()) : null;
+    const alert = !!d && !d.quiet;
+    const env = (): Record<string, string> => ({
+      TUIOS_HOOK: 'after-agent-state',
+      TUIOS_HOST: ev.host,
+      TUIOS_WINDOW_ID: ev.window_id,
+      TUIOS_WINDOW_NAME: ev.name,
+      TUIOS_SESSION: ev.session,
+      TUIOS_SESSION_ID: '',
+      TUIOS_HARNESS: ev.harness ?? '',
+      TUIOS_OLD_STATE: ev.old_state,
+      TUIOS_NEW_STATE: ev.gone ? 'none' : ev.state,
+      TUIOS_STATE: ev.gone ? 'none' : ev.state,
+      TUIOS_KIND: ev.kind,
+      TUIOS_MESSAGE: ev.message,
+      TUIOS_SOURCE: 'host',
+      TUIOS_COMPLETION_SEQ: '',
+      TUIOS_ALERT: alert ? '1' : '0',
+      TUIOS_ALERT_TEXT: escapeText(alertLine(`${ev.host}:${ev.session}`, ev.harness ?? ev.name, ev.state === 'needs_input' && (ev.kind === 'approval' || ev.kind === 'question') ? ev.kind : ev.state, ev.message)),
+      TUIOS_CLIENTS: String(this.config().clients ?? 0),
+    });
+    if (cfg.on !== 'alerts') {
+      if (ev.state !== ev.old_state || ev.gone) this.push(env());
+      return;
+    }
+    if (!alert) {
+      if (ev.state !== ev.old_state || ev.gone) this.settling.cancel(key);
+      return;
+    }
+    this.settling.hold(key, d.settleMs, () => this.push(env()));
   }
 
   private onEvent(ev: AgentStateEvent): void {
@@ -77,6 +121,11 @@ export class AfterStateHook implements Disposable {
       TUIOS_ALERT_TEXT: escapeText(alertLine(session?.name ?? '', ev.harness ?? ev.name, ev.state === 'needs_input' && (ev.kind === 'approval' || ev.kind === 'question') ? ev.kind : ev.state, ev.message)),
       TUIOS_CLIENTS: String(this.config().clients ?? 0),
     };
+    this.push(env);
+  }
+
+  /** Queues one run; past the bound the oldest waiting run is dropped, and said. */
+  private push(env: Record<string, string>): void {
     if (this.queue.length >= AFTER_STATE_HOOK_QUEUE_MAX) {
       this.queue.shift();
       this.log.warn('after-agent-state hook queue full; the oldest transition was dropped', { limit: AFTER_STATE_HOOK_QUEUE_MAX });
@@ -128,6 +177,7 @@ export class AfterStateHook implements Disposable {
 
   dispose(): void {
     this.sub.dispose();
+    this.hostSub.dispose();
     this.settling.dispose();
     this.queue = [];
   }

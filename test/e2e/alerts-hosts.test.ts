@@ -1,10 +1,15 @@
 // Alerts across linked hosts, as the person gets them: three linked daemons (a hub and two
 // peers), the real OpenSSH client on a PTY the test owns attached to the hub. An item on a peer
 // is one alert on the hub naming the host; an item answered on the peer within the hub's settle
-// window raises none there.
+// window raises none there. With nobody attached, the hub's hook (hosts = true) runs the shipped
+// phone recipe once per item for the whole fleet.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
+import { appendFileSync, chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { ROOT } from '../helpers/daemon.js';
+import { waitFor } from '../helpers/wait.js';
 import { prerequisite } from '../helpers/prereq.js';
 import { hasSsh, makeKey, authorize as authorizePerson, sshPort } from '../helpers/ssh.js';
 import { link, startHost, type Host } from '../helpers/link.js';
@@ -70,6 +75,45 @@ it('an item answered on the peer within the settle window raises nothing on the 
     assert.not.match(client!.text(m), /answered/);
   } finally {
     await hub.d.ok(['set-config', 'notifications.agent.settle_ms', '']);
+  }
+});
+
+it('nobody attached: the hub\'s hook pushes once per item of the fleet (hosts = true), none for an item answered there', async () => {
+  client!.kill();
+  await waitFor(async () => (await hub.d.call<{ attached_clients: number }>('server-info')).attached_clients === 0, { what: 'the client to detach' });
+  const pushes: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      pushes.push(body);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/fleet`;
+    const recipe = readFileSync(join(ROOT, 'skills', 'recipes.md'), 'utf8');
+    const script = /`~\/\.config\/tuios\/alert\.sh`[^\n]*\n```sh\n([\s\S]*?)```/.exec(recipe)![1]!;
+    const file = join(hub.d.dir, 'alert.sh');
+    writeFileSync(file, script.replace('https://ntfy.sh/YOUR-PRIVATE-TOPIC', url));
+    chmodSync(file, 0o755);
+    appendFileSync(join(hub.d.dir, 'config', 'tuios', 'config.toml'), `\n[hooks]\nafter_agent_state = "${file}"\nafter_agent_state_on = "alerts"\n`);
+    await hub.d.ok(['config-apply']);
+    await hub.d.ok(['set-config', 'notifications.agent.hosts', 'true']);
+    await hub.d.ok(['set-config', 'notifications.agent.settle_ms', '3000']);
+    const answered = await agentOn(peerA, 'fleet-answered');
+    const wa = await agentOn(peerA, 'fleet-a');
+    const wb = await agentOn(peerB, 'fleet-b');
+    await approve(peerA, answered, 'approve Bash: rm');
+    await peerA.d.ok(['set-agent-state', '-w', answered, 'working', '--harness', 'claude']);
+    await approve(peerA, wa, 'approve Bash: deploy');
+    await waitFor(() => pushes.length >= 1, { what: 'the push for peer-a', timeout: 30_000 });
+    await approve(peerB, wb, 'approve Bash: build');
+    await waitFor(() => pushes.length >= 2, { what: 'the push for peer-b', timeout: 30_000 });
+    assert.equal(pushes, ['peer-a:fleet-a: claude needs approval · approve Bash: deploy', 'peer-b:fleet-b: claude needs approval · approve Bash: build']);
+  } finally {
+    server.close();
   }
 });
 

@@ -31,7 +31,9 @@ function setup(on: 'all' | 'alerts', toml = '', clients = 0) {
   const publish = (state: AgentStateEvent['state'], old: AgentStateEvent['state'], kind = '' as AgentStateEvent['kind'], message = '') =>
     bus.publish('agent-state', { window_id: w.id, session_id: s.id, name: w.name, harness: 'claude', state, old_state: old, kind, message, source: 'report', completion_seq: 1, needs_you: state === 'needs_input' });
   const runs = () => (existsSync(`${dir}/runs`) ? readFileSync(`${dir}/runs`, 'utf8').split('\n').filter(Boolean) : []);
-  return { hook, publish, runs };
+  const host = (state: string, old: string, o: { kind?: string; message?: string; gone?: boolean } = {}) =>
+    bus.publish('host-agent-state', { host: 'peer-a', window_id: 'p1', name: 'win', session: 'api', harness: 'claude', state, old_state: old, kind: o.kind ?? '', message: o.message ?? '', needs_you: state === 'needs_input', gone: !!o.gone });
+  return { hook, publish, runs, host };
 }
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,6 +84,22 @@ test('on = "all" (the default contract): every transition runs, TUIOS_ALERT says
   await waitFor(() => runs().length >= 2 || null, { what: 'two runs' });
   assert.equal(runs().sort(), ['done|1|2|fan-3: claude finished', 'working|0|2|fan-3: claude working'].sort());
   hook.dispose();
+});
+
+test('linked hosts: nothing unless [notifications.agent] hosts = true; then the policy, the host named, an answer there cancels', async () => {
+  const off = setup('alerts');
+  off.host('needs_input', 'working', { kind: 'approval', message: 'deploy' });
+  const on = setup('alerts', '[notifications.agent]\nhosts = true\nsettle_ms = 300\n');
+  on.host('needs_input', 'working', { kind: 'approval', message: 'answered' });
+  await pause(100);
+  on.host('working', 'needs_input');
+  on.host('needs_input', 'working', { kind: 'approval', message: 'deploy' });
+  await waitFor(() => on.runs().length >= 1 || null, { what: 'the host run' });
+  await pause(500);
+  assert.equal(off.runs(), []);
+  assert.equal(on.runs(), ['needs_input|1|0|peer-a:api: claude needs approval · deploy']);
+  off.hook.dispose();
+  on.hook.dispose();
 });
 
 test.run();
