@@ -13,6 +13,8 @@ export interface ReviewKeyState {
   onLine: boolean;
   /** The pane has unsent notes (S sends them). */
   unsent: boolean;
+  /** The pane is an attempt of a fan (w shows the compare view). */
+  fan: boolean;
 }
 
 /** What the review's keys act on. */
@@ -24,6 +26,7 @@ export interface ReviewKeyTarget {
   editNote(): void;
   resolveNote(): void;
   sendNotes(): void;
+  compare(): void;
   reload(): void;
   openHelp(): void;
   close(): void;
@@ -44,6 +47,7 @@ export const REVIEW_BROWSE_KEYS: Table = [
   { keys: ['e', 'Enter'], when: (s) => s.onNote, label: 'e', help: 'edit the note', run: (v) => v.editNote() },
   { keys: ['x'], when: (s) => s.onNote, help: 'resolve the note', run: (v) => v.resolveNote() },
   { keys: ['S'], when: (s) => s.unsent, help: 'send the notes to the agent', run: (v) => v.sendNotes() },
+  { keys: ['w'], when: (s) => s.fan, help: 'compare the attempts', run: (v) => v.compare() },
   { keys: ['r'], help: 'read again', footer: false, run: (v) => v.reload() },
   { keys: ['?'], help: 'help', footer: false, run: (v) => v.openHelp() },
   { keys: ['Esc', 'q'], help: 'close', run: (v) => v.close() },

@@ -4,6 +4,7 @@
 // and again on r or after a change); a note added, edited or resolved here and the notes S sends
 // carry this client's nonce, so the daemon records them as yours. A client with no nonce is
 // refused in the dock rather than written as someone else.
+import { observeRefusal } from './observe.js';
 import type { Canvas } from './canvas.js';
 import type { Rect } from './pane-draw.js';
 import type { Token } from './keys.js';
@@ -16,6 +17,7 @@ import { stateMark } from './marks.js';
 import { REVIEW_KEYS, REVIEW_NOTE_KEYS, type ReviewKeyState, type ReviewKeyTarget, type ReviewMode } from './review-keys.js';
 import { fileRows, notePlace, type ReviewData, type ReviewRow } from './review-model.js';
 import { drawReview, fileRowsShown } from './review-draw.js';
+import { compareFor } from './compare-view.js';
 
 const EDITOR_ROWS = 4;
 
@@ -32,7 +34,7 @@ export async function openReview(host: TuiHost, w: Window | null, open: (o: Over
     if (r.code === 'unknown_verb') return host.dock.say('This daemon has no review; restart it with a newer tuios (tuios kill-server).');
     return host.dock.say(`No review: ${r.message}`, stateMark('errored', false, host.ascii));
   }
-  open(new ReviewView(host, w, r.value));
+  open(new ReviewView(host, w, r.value, open));
 }
 
 export class ReviewView implements Overlay, ReviewKeyTarget {
@@ -53,6 +55,8 @@ export class ReviewView implements Overlay, ReviewKeyTarget {
     private readonly host: TuiHost,
     private readonly w: Window,
     private data: ReviewData,
+    /** Opens another view in this one's place (the compare view). */
+    private readonly open: (o: Overlay) => void,
   ) {
     this.dockAtOpen = host.dock.current();
     this.layout();
@@ -70,7 +74,7 @@ export class ReviewView implements Overlay, ReviewKeyTarget {
 
   private keyState(): ReviewKeyState {
     const r = this.row();
-    return { mode: this.mode, onNote: r?.kind === 'note' || r?.kind === 'outdated', onLine: notePlace(r) !== null, unsent: this.data.notes.some((n) => n.sent_at === null) };
+    return { mode: this.mode, onNote: r?.kind === 'note' || r?.kind === 'outdated', onLine: notePlace(r) !== null, unsent: this.data.notes.some((n) => n.sent_at === null), fan: !!this.host.svc.model.sessions.get(this.w.sessionId)?.attrs.get('group') };
   }
 
   key(tok: Token): void {
@@ -105,6 +109,11 @@ export class ReviewView implements Overlay, ReviewKeyTarget {
   /** Acts as the person need this client's nonce; without one the dock says so and nothing is written. */
   private asPerson(what: string): boolean {
     if (this.host.acts.canActAsPerson) return true;
+    const ro = this.host.acts.readOnly;
+    if (ro) {
+      this.host.dock.say(observeRefusal(what, ro), stateMark('errored', false, this.host.ascii));
+      return false;
+    }
     this.host.dock.say(`${what} is refused: this client holds no attach nonce, so it would not be written as yours.`, stateMark('errored', false, this.host.ascii));
     return false;
   }
@@ -151,6 +160,11 @@ export class ReviewView implements Overlay, ReviewKeyTarget {
   sendNotes(): void {
     if (!this.asPerson('Sending the notes')) return;
     this.host.track(this.act('send-review', { window: this.w.id }, 'Notes queued: typed when the agent comes to rest.'));
+  }
+
+  compare(): void {
+    const v = compareFor(this.host, this.w);
+    if (v) this.open(v);
   }
 
   reload(): void {

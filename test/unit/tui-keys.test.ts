@@ -52,7 +52,7 @@ const TABLES: Array<{ name: string; table: AnyTable; states: unknown[] }> = [
   { name: 'editor', table: EDITOR_KEYS as AnyTable, states: [null] },
   { name: 'switcher', table: SWITCHER_KEYS as AnyTable, states: [null] },
   { name: 'compare', table: COMPARE_LIST_KEYS as AnyTable, states: product<CompareKeyState>({ mode: ['list', 'keep', 'verify', 'diff'], marked: [0, 1, 2], hasRows: [false, true] }) },
-  ...(Object.keys(REVIEW_KEYS) as ReviewMode[]).map((m) => ({ name: `review ${m}`, table: REVIEW_KEYS[m] as AnyTable, states: product<Omit<ReviewKeyState, 'mode'>>({ onNote: [false, true], onLine: [false, true], unsent: [false, true] }).filter((x) => !(x.onNote && x.onLine)).map((x) => ({ ...x, mode: m })) })),
+  ...(Object.keys(REVIEW_KEYS) as ReviewMode[]).map((m) => ({ name: `review ${m}`, table: REVIEW_KEYS[m] as AnyTable, states: product<Omit<ReviewKeyState, 'mode'>>({ onNote: [false, true], onLine: [false, true], unsent: [false, true], fan: [false, true] }).filter((x) => !(x.onNote && x.onLine)).map((x) => ({ ...x, mode: m })) })),
 ];
 
 const key = (name: string) => ({ t: 'key' as const, raw: name, name });
