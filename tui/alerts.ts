@@ -33,6 +33,8 @@ export interface DockMessage {
   text: string;
   mark: Mark | null;
   until: number;
+  /** An alert's message: a click on it opens the item (its pane here, else the agents view). */
+  opens?: { windowId: string | null };
 }
 
 export interface DockSink {
@@ -114,6 +116,8 @@ export class Dock {
       const needs = docked.some((a) => a.needsYou);
       const lead = docked.find((a) => a.needsYou) ?? docked[0]!;
       this.say(summarize(docked), stateMark(lead.state === 'done' ? 'done' : needs ? (lead.state === 'errored' ? 'errored' : 'needs_input') : lead.state, true, this.ascii()));
+      // One item opens its pane; a burst, a linked host's item or mail between agents, the agents view.
+      this.message!.opens = { windowId: docked.length === 1 && !lead.to ? lead.windowId : null };
     }
     let seq = '';
     const notified = batch.filter((x) => x.d.notify).map((x) => x.alert);

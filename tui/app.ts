@@ -520,6 +520,8 @@ export class Tui implements TuiHost, PaintHost {
   };
 
   private onMouse(tok: Extract<Token, { t: 'mouse' }>, w: Window): void {
+    // A press on an alert's dock message opens what it is about.
+    if (tok.y === this.rows - 1 && !tok.release && tok.button === 0 && this.openDockItem()) return;
     for (const [id, r] of this.panes.tiles) {
       const c = contentRect(r);
       if (tok.x < c.x || tok.y < c.y || tok.x >= c.x + c.w || tok.y >= c.y + c.h) continue;
@@ -535,6 +537,16 @@ export class Tui implements TuiHost, PaintHost {
       if (seq) w.write(seq);
       return;
     }
+  }
+
+  /** The item of the alert the dock shows: its pane here, else the agents view (the Inbox's items). False when the dock shows no alert. */
+  private openDockItem(): boolean {
+    const opens = this.dock.current()?.opens;
+    if (!opens) return false;
+    const target = opens.windowId ? this.svc.model.windows.get(opens.windowId) : undefined;
+    if (target && this.visible(target.sessionId)) this.goToWindow(target);
+    else this.openAgents();
+    return true;
   }
 
   // ---- acts on the layout ----

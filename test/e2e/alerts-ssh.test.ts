@@ -89,7 +89,7 @@ it('a flip back within the settle window raises none; a state that holds goes ou
     const b = await client!.waitBytes((x) => notifications(x).length > 0, 'the held approval', m);
     await client!.waitBytes((x) => bells(x) > 0, 'its bell', m);
     assert.equal(notifications(client!.bytes(m)), ['9;tuios: hold-1: claude needs approval · approve Bash: make']);
-    assert.not.match(client!.text(m), /flip-1/);
+    assert.not.match(client!.text(m), /flip-1: claude/);
     assert.is(bells(client!.bytes(m)), 1);
     assert.ok(b.length > 0);
   } finally {
@@ -133,6 +133,20 @@ it('a fan of five is one alert: one dock message, one notification, one bell', a
   assert.is(n.length, 2, JSON.stringify(n));
   assert.match(n[0]!, /^9;tuios: 5 agents need you in fan5-\d, fan5-\d, fan5-\d and 2 more$/);
   assert.is(bells(all), 2);
+});
+
+it('a click on the alert\'s dock message opens the item: the client goes to that pane', async () => {
+  const w = await agentIn('click-1');
+  const m = client!.mark();
+  await approve(w, 'approve Bash: click');
+  await client!.waitBytes((x) => notifications(x).length > 0, 'the alert', m);
+  await client!.waitScreen(/click-1: claude needs approval/, 'the dock message');
+  assert.not.match(client!.screen().split('\n').at(-1)!, /\[click-1\]/);
+  // An SGR press and release on the status line (row 40 of 40, 1-based).
+  client!.write('\x1b[<0;30;40M\x1b[<0;30;40m');
+  await client!.waitScreen(/\[click-1\]/, 'the client on the pane\'s session');
+  // Back home for the tests after.
+  await d.ok(['set-agent-state', '-w', w, 'none']);
 });
 
 it('nobody attached: the after-agent-state hook runs the recipe and the HTTP server receives one push', async () => {

@@ -29,6 +29,7 @@ test('one approval: the dock names its session, one OSC 9 and one bell reach the
   dock.alert(approval('fan-3', 'approve Bash: go test'));
   await waitFor(() => bytes() || null, { what: 'the alert' });
   assert.is(dock.current()!.text, 'fan-3: claude needs approval · approve Bash: go test');
+  assert.equal(dock.current()!.opens, { windowId: 'w-fan-3' }, 'a click opens its pane');
   assert.is(bytes(), '\x1b]9;tuios: fan-3: claude needs approval · approve Bash: go test\x07\x07');
   assert.is(oscCount(bytes()), 1);
   assert.is(bells(bytes()), 1);
@@ -40,6 +41,7 @@ test('a fan of five is one dock message, one notification and one sound', async 
   await settle();
   assert.is(out.length, 1);
   assert.is(dock.current()!.text, '5 agents need you in fan-1, fan-2, fan-3 and 2 more');
+  assert.equal(dock.current()!.opens, { windowId: null }, 'a click on a burst opens the agents view');
   assert.is(oscCount(bytes()), 1);
   assert.is(bells(bytes()), 1);
   assert.match(bytes(), /5 agents need you/);
