@@ -245,7 +245,8 @@ export function firstPrompts(svc: Services): FirstPrompts {
  * restart, and a pane's first prompt shows in its agent info as `prompt_status`.
  */
 export function installFleet(svc: Services): Disposable {
-  for (const key of ['group', 'worktree', 'launched_by']) {
+  // pr: the pull request ship pr and ship status recorded (core/verbs/ship.ts).
+  for (const key of ['group', 'worktree', 'launched_by', 'pr']) {
     svc.snapshot.registerSessionAttr(key, {
       save: (s) => s.attrs.get(key),
       restore: (s, v) => {

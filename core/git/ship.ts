@@ -183,6 +183,12 @@ export interface PullRequest {
   at: number;
 }
 
+/** The rail's and worktree ls's token: `PR #12 open pending`, `PR #12 open pass`, `PR #12 merged`. */
+export function prToken(pr: Pick<PullRequest, 'number' | 'state' | 'checks'>): string {
+  if (pr.state !== 'open') return `PR #${pr.number} ${pr.state}`;
+  return `PR #${pr.number} open${pr.checks === 'none' ? '' : ` ${pr.checks}`}`;
+}
+
 /** Runs your gh with an argv; its output, bounded. */
 export function runGh(args: string[], cwd: string, signal?: AbortSignal): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -19,6 +19,7 @@ import { WORKTREE_PACK_STREAM } from '../git/pack-stream.js';
 import type { RepoInfo } from '../git/repo.js';
 import { table, str } from '../rpc/print-helpers.js';
 import { STATES } from '../agent-state/state.js';
+import { prToken, type PullRequest } from '../git/ship.js';
 import { DIFF_LINK_MAX_BYTES, DIFF_LINK_PART_BYTES, GIT_DIFF_BUDGET_MS, GIT_TRANSFER_TIMEOUT_MS, LS_CONCURRENCY } from '../limits.js';
 
 const branchParam = z.string().min(1).max(200).describe('The branch');
@@ -69,6 +70,8 @@ export const worktreeRowSchema = z.object({
   head: z.string().nullable(),
   pulled_from: z.string().optional(),
   error: z.string().optional(),
+  /** The pull request ship pr recorded (spec: The pull request on the rail). */
+  pr: z.object({ number: z.number().int(), url: z.string(), state: z.enum(['open', 'merged', 'closed']), checks: z.enum(['pending', 'pass', 'fail', 'none']) }).nullable(),
 });
 export type WorktreeRow = z.infer<typeof worktreeRowSchema>;
 
@@ -112,6 +115,11 @@ const pullWorktreeSchema = z.object({
   /** A pull on this machine: the commits the pack left out (the clone had them). */
   prerequisites: z.number().int().optional(),
 });
+
+function prOf(s: Session): WorktreeRow['pr'] {
+  const pr = s.attrs.get('pr') as PullRequest | undefined;
+  return pr && typeof pr.number === 'number' ? { number: pr.number, url: pr.url, state: pr.state, checks: pr.checks } : null;
+}
 
 /** A worktree session named by a caller, on this machine, with its worktree record. */
 function worktreeSessionOf(svc: Services, verb: string, ref: string): { s: Session; wt: WorktreeAttr } {
@@ -255,7 +263,7 @@ export const listWorktrees = defineVerb({
   print: (r) => {
     if (r.repositories.length === 0) return 'no worktrees';
     return r.repositories
-      .map((g) => `${g.name}${g.main ? `  (${g.main})` : ''}\n` + table([['SESSION', 'BRANCH', 'BASE', 'AGENT', 'STATE', 'DIRTY', 'AHEAD', 'PATH'], ...g.worktrees.map((w) => [w.session, w.branch, w.base, str(w.harness), w.state + (w.prompt_status ? ` (prompt ${w.prompt_status})` : ''), str(w.dirty), str(w.ahead), w.path])]).replace(/^/gm, '  '))
+      .map((g) => `${g.name}${g.main ? `  (${g.main})` : ''}\n` + table([['SESSION', 'BRANCH', 'BASE', 'AGENT', 'STATE', 'DIRTY', 'AHEAD', 'PR', 'PATH'], ...g.worktrees.map((w) => [w.session, w.branch, w.base, str(w.harness), w.state + (w.prompt_status ? ` (prompt ${w.prompt_status})` : ''), str(w.dirty), str(w.ahead), w.pr ? prToken(w.pr) : '-', w.path])]).replace(/^/gm, '  '))
       .join('\n\n');
   },
   async run({ params, svc, caller, signal }) {
@@ -300,6 +308,7 @@ export const listWorktrees = defineVerb({
         ahead,
         head,
         ...(wt.pulled_from ? { pulled_from: wt.pulled_from } : {}),
+        pr: prOf(s),
         ...(error ? { error } : {}),
       };
     });

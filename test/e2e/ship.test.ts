@@ -168,6 +168,10 @@ test('ship pr: gh_unavailable before anything is pushed when gh is not logged in
   assert.ok(sh(bare, ['rev-parse', 'refs/heads/feat/pr']).trim());
   const st = await d.json<{ pr: { number: number } | null }>(['ship', 'status', '-s', w.session]);
   assert.is(st.pr?.number, 12);
+  // worktree ls carries it as pr, and its table shows the rail's token.
+  const ls = await d.json<{ worktrees: Array<{ session: string; pr: { number: number; state: string; checks: string } | null }> }>(['worktree', 'ls']);
+  assert.equal(ls.worktrees.find((x) => x.session === w.session)!.pr, { number: 12, url: 'https://example.invalid/pr/12', state: 'open', checks: 'pending' });
+  assert.match(await d.ok(['worktree', 'ls']), new RegExp(`${w.session}.*PR #12 open pending`));
   rmSync(join(ghDir, 'state', 'pr.json'));
 });
 
