@@ -1,6 +1,7 @@
 // The agents view's drawing (spec: The agents view): the header with the counts, the list in its
 // groups, the focus area with the selected row's card, and the footer. The key lines come from
 // the view's key tables (agents-keys.ts); nothing here decides what a key does.
+import { prToken } from '../core/git/pr.js';
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_DIM, A_INVERSE, PLAIN, ROLE_COLOR } from './canvas.js';
 import type { Rect } from './pane-draw.js';
@@ -206,7 +207,7 @@ function drawFocus(p: AgentsPicture, cv: Canvas, r: Rect, sel: ViewRow | null, n
     x = cv.text(x + 2, y, fit([a.harness, a.meta.model].filter(Boolean).join(' · '), end - x - 18, ascii), roleAttr('muted'), end);
     if (m) cv.text(end - 14, y, `${m.glyph} ${a.state === 'needs_input' ? 'needs you' : a.state}`, roleAttr(m.role, A_BOLD), end);
     y++;
-    const facts = [a.host ? `on ${a.host}${a.down ? ' (link down)' : ''}` : '', a.session, a.meta.branch, a.meta.diff, a.context !== null ? `ctx ${a.context}%` : '', a.meta.cost, a.queued ? `${a.queued} queued` : '', a.subagents ? `${a.subagents} subagents` : ''].filter(Boolean).join('   ');
+    const facts = [a.host ? `on ${a.host}${a.down ? ' (link down)' : ''}` : '', a.session, a.meta.branch, a.meta.diff, a.context !== null ? `ctx ${a.context}%` : '', a.meta.cost, a.queued ? `${a.queued} queued` : '', a.pr ? prToken(a.pr) : '', a.subagents ? `${a.subagents} subagents` : ''].filter(Boolean).join('   ');
     cv.text(r.x, y++, fit(facts, r.w, ascii), roleAttr('muted'), end);
     for (let i = r.x; i < end; i++) cv.set(i, y, ascii ? '-' : '─', roleAttr('muted'));
     y++;

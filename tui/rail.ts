@@ -2,6 +2,7 @@
 // order (Needs you, Done, Working, At rest). Inside a group rows keep spawn order, so a row
 // moves only when its own group changes. Two lines a row: the mark, name and wait or queue,
 // then the one thing the row's group is about (rows.ts).
+import { prToken } from '../core/git/pr.js';
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_DIM, PLAIN, ROLE_COLOR } from './canvas.js';
 import type { Rect } from './pane-draw.js';
@@ -107,10 +108,13 @@ function drawRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, g: Rai
   const aged = showsAge(a, inp.now, focused);
   if (g === 'needs') right = aged ? age(inp.now - a.stateSince) : '';
   else if (a.queued > 0) right = `${a.queued} queued`;
+  else if (a.pr) right = prToken(a.pr);
   else if (aged && g !== 'rest') right = age(inp.now - a.stateSince);
   const nameW = w - 3 - (right ? textWidth(right) + 1 : 0);
   cv.text(x + 3, y, fit(a.name, nameW, inp.ascii), g === 'rest' ? PLAIN : attr(-1, -1, A_BOLD), x + w);
-  if (right) cv.text(x + w - textWidth(right), y, right, roleAttr(g === 'needs' ? 'warning' : 'muted'), x + w);
+  // The pr token: red for failing checks, amber for pending ones, green for passing ones and a merge.
+  const prInk = a.pr && right === prToken(a.pr) ? (a.pr.state === 'merged' || a.pr.checks === 'pass' ? 'success' : a.pr.checks === 'fail' ? 'error' : a.pr.checks === 'pending' ? 'warning' : 'muted') : null;
+  if (right) cv.text(x + w - textWidth(right), y, right, roleAttr(prInk ?? (g === 'needs' ? 'warning' : 'muted')), x + w);
   const second = secondLine(a, g, { width: w - 4, ageInline: '' });
   if (!second) return;
   const ink = g === 'needs' ? roleAttr('warning') : g === 'rest' ? attr(ROLE_COLOR.muted, -1, A_DIM) : roleAttr('muted');

@@ -27,6 +27,8 @@ export interface AgentRow {
   stateSince: number;
   meta: Record<string, string>;
   queued: number;
+  /** The pull request ship pr recorded on the pane's session (spec: The pull request on the rail). */
+  pr?: { number: number; state: 'open' | 'merged' | 'closed'; checks: 'pending' | 'pass' | 'fail' | 'none' } | null;
   subagents: number;
   /** Context used, percent, when the pane reports it. */
   context: number | null;
@@ -146,12 +148,21 @@ export function agentRows(svc: Services, visible: (sessionId: string) => boolean
       stateSince: (info.state_since as number | null) ?? w.createdAt,
       meta,
       queued: Number(info.queued ?? 0),
+      pr: prOfSession(s?.attrs.get('pr')),
       subagents: Number(info.subagents ?? 0) || Number(/^(\d+)/.exec(meta.subagents ?? '')?.[1] ?? 0),
       context: contextPercent(meta),
       items: bySession.get(w.id) ?? [],
     });
   }
   return rows.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+}
+
+function prOfSession(v: unknown): AgentRow['pr'] {
+  const p = v as { number?: unknown; state?: unknown; checks?: unknown } | undefined;
+  if (!p || typeof p.number !== 'number') return null;
+  const state = p.state === 'merged' || p.state === 'closed' ? p.state : 'open';
+  const checks = p.checks === 'pending' || p.checks === 'pass' || p.checks === 'fail' ? p.checks : 'none';
+  return { number: p.number, state, checks };
 }
 
 export function needsYouRow(r: Pick<AgentRow, 'state' | 'items'>): boolean {

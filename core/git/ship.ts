@@ -11,6 +11,10 @@ import { TuiosError } from '../errors.js';
 import { git, gitText } from './run.js';
 import { statusOf } from './repo.js';
 import type { ShipState } from './ship-journal.js';
+import type { PullRequest } from './pr.js';
+
+export type { PullRequest } from './pr.js';
+export { prToken } from './pr.js';
 import { GIT_TRANSFER_TIMEOUT_MS, SHIP_GH_TIMEOUT_MS, SHIP_PR_TEXT_MAX } from '../limits.js';
 
 /** A step a long ship call reports while it runs (ship-progress events). */
@@ -171,22 +175,6 @@ export async function shipPush(top: string, plan: PushPlan, o: ShipRun): Promise
   } finally {
     j.done();
   }
-}
-
-/** A pull request as gh tells it, and as the rail shows it. */
-export interface PullRequest {
-  number: number;
-  url: string;
-  state: 'open' | 'merged' | 'closed';
-  checks: 'pending' | 'pass' | 'fail' | 'none';
-  title: string;
-  at: number;
-}
-
-/** The rail's and worktree ls's token: `PR #12 open pending`, `PR #12 open pass`, `PR #12 merged`. */
-export function prToken(pr: Pick<PullRequest, 'number' | 'state' | 'checks'>): string {
-  if (pr.state !== 'open') return `PR #${pr.number} ${pr.state}`;
-  return `PR #${pr.number} open${pr.checks === 'none' ? '' : ` ${pr.checks}`}`;
 }
 
 /** Runs your gh with an argv; its output, bounded. */

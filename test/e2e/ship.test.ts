@@ -13,6 +13,7 @@ import type { RpcClient } from '../../core/rpc/client.js';
 import { commit, makeRepo, removeDir, sh, status, tempDir, write } from '../helpers/worktree-repos.js';
 import { refusal } from '../helpers/refusal.js';
 import { waitFor } from '../helpers/wait.js';
+import { Terminal } from '../helpers/terminal.js';
 
 let d: TestDaemon;
 let root: string;
@@ -172,6 +173,14 @@ test('ship pr: gh_unavailable before anything is pushed when gh is not logged in
   const ls = await d.json<{ worktrees: Array<{ session: string; pr: { number: number; state: string; checks: string } | null }> }>(['worktree', 'ls']);
   assert.equal(ls.worktrees.find((x) => x.session === w.session)!.pr, { number: 12, url: 'https://example.invalid/pr/12', state: 'open', checks: 'pending' });
   assert.match(await d.ok(['worktree', 'ls']), new RegExp(`${w.session}.*PR #12 open pending`));
+  // The rail's agent rows of that session show the token.
+  await d.ok(['set-agent-state', '-w', w.window_id, 'idle', '--harness', 'test-agent']);
+  const t = new Terminal(d.env, `${process.execPath} ${BIN} attach -s ${w.session}`);
+  try {
+    await t.wait(/PR #12 open pending/, 'the pr token on the rail', 60_000);
+  } finally {
+    t.kill();
+  }
   rmSync(join(ghDir, 'state', 'pr.json'));
 });
 
