@@ -14,7 +14,7 @@ export interface CompareKeyState {
 
 export interface CompareKeyTarget {
   move(d: number): void;
-  goTo(): void;
+  review(): void;
   mark(): void;
   diffMarked(): void;
   askVerify(): void;
@@ -30,7 +30,7 @@ const inList = (s: CompareKeyState) => s.mode === 'list';
 
 export const COMPARE_LIST_KEYS: KeyTable<CompareKeyState, CompareKeyTarget> = [
   { keys: ['j', 'Down', 'k', 'Up'], label: 'j/k', when: inList, help: 'move', run: (t, k) => t.move(k === 'j' || k === 'Down' ? 1 : -1) },
-  { keys: ['Enter'], when: (s) => inList(s) && s.hasRows, help: 'go to the attempt', run: (t) => t.goTo() },
+  { keys: ['Enter'], when: (s) => inList(s) && s.hasRows, help: 'review the attempt', run: (t) => t.review() },
   { keys: ['m'], when: (s) => inList(s) && s.hasRows, help: 'mark', run: (t) => t.mark() },
   { keys: ['d'], when: (s) => inList(s) && s.marked === 2, help: 'diff the two marked', run: (t) => t.diffMarked() },
   { keys: ['V'], when: (s) => inList(s) && s.hasRows, help: 'run a check in every attempt', run: (t) => t.askVerify() },

@@ -1,5 +1,5 @@
 // The compare view (spec: Reviewing in the client, Comparing a fan): every attempt of the fan the
-// focused pane is in, one row each, from compare-fan. enter goes to an attempt's pane, m marks two
+// focused pane is in, one row each, from compare-fan. enter reviews an attempt, m marks two
 // and d diffs them with each other (diff-fan), V runs a check you type in every attempt
 // (verify-fan) and K keeps the attempt under the cursor and removes the others (keep-fan) once y
 // answers a question that names each one removed. While a check runs and the view is on screen it
@@ -107,12 +107,12 @@ export class CompareView implements Overlay, CompareKeyTarget, ComparePicture {
     this.host.redraw();
   }
 
-  goTo(): void {
+  /** The review of the attempt under the cursor, in this view's place (its reads stop with it). */
+  review(): void {
     const a = this.selected();
     const w = a?.window_id ? this.host.svc.model.windows.get(a.window_id) : undefined;
-    if (!w) return this.host.dock.say('That attempt has no pane to go to.');
-    this.host.closeOverlay();
-    this.host.goToWindow(w);
+    if (!w) return this.host.dock.say('That attempt has no pane to review.');
+    this.host.openReview(w);
   }
 
   mark(): void {

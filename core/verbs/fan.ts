@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
-import { enforce, paneOf } from '../security/access.js';
+import { enforce, paneOf, readsEverySession } from '../security/access.js';
 import { absoluteDir } from './params.js';
 import type { Services } from '../daemon/services.js';
 import type { Session } from '../model/model.js';
@@ -269,9 +269,10 @@ export const keepFan = defineVerb({
     return lines.join('\n');
   },
   async run({ params, svc, caller, signal }) {
-    // Keeping a fan removes attempts: only you do it (spec: Who may do what), never a pane, whatever it holds.
-    if (caller.channel !== 'link' && paneOf(svc, caller).inside) {
-      throw new TuiosError('forbidden', 'fan keep is refused from inside a pane: only the person keeps a fan and removes its other attempts.', 'Keep it from a terminal outside tuios, or with K in the compare view (ctrl+b F).');
+    // Keeping a fan removes attempts: a pane without admin never does it, whatever else it holds
+    // (spec: Who may do what); the person does, from a terminal or the compare view.
+    if (caller.channel !== 'link' && paneOf(svc, caller).inside && !readsEverySession(svc, caller)) {
+      throw new TuiosError('forbidden', 'fan keep is refused from inside a pane without admin: only the person keeps a fan and removes its other attempts.', 'Keep it from a terminal outside tuios, or with K in the compare view (ctrl+b F).');
     }
     const s = localSession(svc, 'fan keep', params.session);
     const wt = worktreeOf(s);

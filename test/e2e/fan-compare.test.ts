@@ -143,13 +143,13 @@ test('a pane without the fan grant may not run a check; with read it may compare
   const tuios = `${process.execPath} ${BIN}`;
   await d.ok(['send-text', '-w', w, '--submit', `${tuios} fan verify ${one.session} -- true; echo "verify rc=$?"; ${tuios} fan compare ${one.session}; echo "compare rc=$?"`]);
   const screen = await d.waitScreen(w, /compare rc=\d+/, 30_000);
-  // A pane holding write and fan still never keeps a fan: only the person does.
+  // A pane holding write and fan, but not admin, still never keeps a fan: only the person does.
   await d.ok(['new-window', '-s', 'plain', 'writer', '--grants', 'read', '--grants', 'write', '--grants', 'fan', '--cols', '200', '--', 'sh']);
   const ww = (await windowsOf('plain')).find((x) => x.name === 'writer')!.id;
   await d.ok(['send-text', '-w', ww, '--submit', `${tuios} fan keep ${one.session}; echo "keep rc=$?"`]);
   const kept = (await d.waitScreen(ww, /keep rc=\d+/, 30_000)).replace(/\n/g, '');
   assert.match(kept, /keep rc=[1-9]/);
-  assert.match(kept, /fan keep is refused from inside a pane: only the person keeps a fan/);
+  assert.match(kept, /fan keep is refused from inside a pane without admin: only the person keeps a fan/);
   assert.is((await d.call<{ sessions: Array<{ name: string }> }>('list-sessions')).sessions.filter((x) => x.name === one.session || x.name === two.session).length, 2);
   assert.match(screen, /forbidden/);
   assert.match(screen, /verify rc=[1-9]/);

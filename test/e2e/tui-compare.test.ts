@@ -58,13 +58,19 @@ test('ctrl+b F shows the attempts; V runs a check in each and the rows show it e
   t.type('test -f prompt-1.txt');
   t.keys('Enter');
   await t.wait(/test -f prompt-1\.txt: passed \(exit 0\)[\s\S]*test -f prompt-1\.txt: passed[\s\S]*test -f prompt-1\.txt: passed/, undefined, 30_000);
+  // enter reviews the attempt under the cursor, in the view's place.
+  t.keys('Enter');
+  await t.wait(new RegExp(`Review +${one!.session.replace(/[/.]/g, '\\$&')} / `));
+  t.keys('Esc');
 });
 
 test('K asks first, naming each attempt removed; n keeps everything, y keeps the one under the cursor', async () => {
   const [one, two, three] = fan.attempts as [FanOutResult['attempts'][number], FanOutResult['attempts'][number], FanOutResult['attempts'][number]];
   // The attempts that go have no uncommitted work, so keep-fan removes them.
   for (const a of [one, three]) rmSync(join(a.path, 'prompt-1.txt'));
-  t!.keys('r');
+  await t!.wait(/ standin ─|standin/);
+  t!.keys('C-b', 'F');
+  await t!.wait(new RegExp(`Compare ${fan.group}: 3 attempts`));
   t!.keys('j');
   t!.keys('K');
   await t!.wait(new RegExp(`Keep ${two.session} and remove ${one.session}, ${three.session}\\? \\(y: yes\\)`));
