@@ -277,7 +277,7 @@ export async function diffTreeFiles(dir: string, fromTree: string, toTree: strin
 }
 
 /** What a worktree changed against its base: its commits and its uncommitted work, untracked files included. */
-export async function diffWorktree(dir: string, baseCommit: string | null, o: { signal?: AbortSignal; patch?: boolean; budgetMs?: number } = {}): Promise<WorktreeDiff> {
+export async function diffWorktree(dir: string, baseCommit: string | null, o: { signal?: AbortSignal; patch?: boolean; budgetMs?: number; maxUntrackedBytes?: number } = {}): Promise<WorktreeDiff> {
   const deadline = Date.now() + (o.budgetMs ?? GIT_TIMEOUT_MS);
   const left = () => {
     const ms = deadline - Date.now();
@@ -285,7 +285,7 @@ export async function diffWorktree(dir: string, baseCommit: string | null, o: { 
     return ms;
   };
   const { signal } = o;
-  const trees = await workingTrees(dir, { signal, timeoutMs: left() });
+  const trees = await workingTrees(dir, { signal, timeoutMs: left(), maxUntrackedBytes: o.maxUntrackedBytes });
   let from = trees.head;
   if (baseCommit && trees.head) {
     const r = await git(['merge-base', baseCommit, trees.head], { cwd: dir, signal, okCodes: [0, 1], timeoutMs: left() });

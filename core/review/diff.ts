@@ -51,21 +51,21 @@ export function perFile(files: DiffFile[], patch: string, truncated: boolean, wi
 }
 
 /** The worktree against a base commit (merge base with HEAD), or HEAD when null. */
-export async function diffAgainstBase(top: string, baseCommit: string | null, o: { signal?: AbortSignal; patch: boolean }): Promise<ReviewDiff> {
-  const d = await diffWorktree(top, baseCommit, { signal: o.signal, patch: o.patch, budgetMs: GIT_DIFF_BUDGET_MS });
+export async function diffAgainstBase(top: string, baseCommit: string | null, o: { signal?: AbortSignal; patch: boolean; maxUntrackedBytes?: number }): Promise<ReviewDiff> {
+  const d = await diffWorktree(top, baseCommit, { signal: o.signal, patch: o.patch, budgetMs: GIT_DIFF_BUDGET_MS, maxUntrackedBytes: o.maxUntrackedBytes });
   const { files, truncated } = perFile(d.files, d.patch, d.truncated, o.patch);
   return { from: d.from, files, added: d.added, deleted: d.deleted, truncated, skipped: d.skipped, commits: d.commits };
 }
 
 /** Two attempts of a fan with each other: their work trees as they are, untracked files included. */
-export async function diffAttempts(top: string, other: string, o: { signal?: AbortSignal; patch: boolean }): Promise<ReviewDiff> {
+export async function diffAttempts(top: string, other: string, o: { signal?: AbortSignal; patch: boolean; maxUntrackedBytes?: number }): Promise<ReviewDiff> {
   const deadline = Date.now() + GIT_DIFF_BUDGET_MS;
   const left = () => {
     const ms = deadline - Date.now();
     if (ms <= 0) throw new TuiosError('timeout', 'The diff ran past its time budget.', 'Try again.');
     return ms;
   };
-  const [mine, theirs] = await Promise.all([workingTrees(top, { signal: o.signal, timeoutMs: left() }), workingTrees(other, { signal: o.signal, timeoutMs: left() })]);
+  const [mine, theirs] = await Promise.all([workingTrees(top, { signal: o.signal, timeoutMs: left(), maxUntrackedBytes: o.maxUntrackedBytes }), workingTrees(other, { signal: o.signal, timeoutMs: left(), maxUntrackedBytes: o.maxUntrackedBytes })]);
   const { files, added, deleted } = await diffTreeFiles(top, theirs.workTree, mine.workTree, { signal: o.signal, left });
   let patch = '';
   let truncated = files.length > DIFF_MAX_FILES;

@@ -177,6 +177,8 @@ export const reviewDiff = defineVerb({
     checkRead(svc, caller, 'review-diff', w);
     const pr = await paneRepo(svc, w, signal);
     const patch = !params.stat;
+    // An untracked file past [agents.checkpoints] max_untracked_mb is never read: listed as skipped.
+    const maxUntrackedBytes = svc.checkpoints.options().maxUntrackedBytes;
     let d: ReviewDiff;
     let base = await baseFor(pr, { base: params.base, uncommitted: params.uncommitted, signal });
     let against: string | null = null;
@@ -191,10 +193,10 @@ export const reviewDiff = defineVerb({
       checkRead(svc, caller, 'review-diff', agentPaneOf(svc, other) ?? w);
       const owt = worktreeOf(other);
       if (!owt) throw new TuiosError('not_repo', `${other.name} is not in a worktree tuios made.`);
-      d = await diffAttempts(pr.top, owt.path, { signal, patch });
+      d = await diffAttempts(pr.top, owt.path, { signal, patch, maxUntrackedBytes });
       against = other.name;
     } else {
-      d = await diffAgainstBase(pr.top, base.commit, { signal, patch });
+      d = await diffAgainstBase(pr.top, base.commit, { signal, patch, maxUntrackedBytes });
     }
     // Notes are offered on the pane's own changes, not on a comparison of two attempts.
     const mine = against ? [] : svc.reviews.ofWindow(w.id);

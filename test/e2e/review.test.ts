@@ -4,7 +4,7 @@
 // cleaned of control characters; the spec's limits and grants refuse what they must.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, TestDaemon } from '../helpers/daemon.js';
 import { installStandin } from '../helpers/worktree-standin.js';
@@ -54,7 +54,7 @@ test.before(async () => {
   chmodSync(join(tools, 'bin', 'reviewee'), 0o755);
   writeFileSync(join(tools, 'harnesses', 'reviewee.toml'), 'id = "reviewee"\nname = "Reviewee"\n[detect]\ncomm = ["reviewee"]\nargv0 = ["reviewee"]\n');
   received = join(tools, 'bin', 'reviewee.received');
-  d = await TestDaemon.start({ env });
+  d = await TestDaemon.start({ env, config: '[agents.checkpoints]\nmax_untracked_mb = 1\n' });
   const r = await d.json<{ path: string; window_id: string; session: string }>(['worktree', 'new', 'feat', '--agent', 'reviewee', '--repo', repo]);
   assert.is(r.session, S);
   wt = r.path;
@@ -87,6 +87,17 @@ test('review-diff: commits and uncommitted work against the worktree\'s base, on
   // The CLI: `tuios review SESSION` prints the diff.
   const out = await d.ok(['review', S]);
   assert.match(out, /\+mod\.txt changed/);
+});
+
+test('an untracked file past [agents.checkpoints] max_untracked_mb is never read: listed as skipped, with no counts', async () => {
+  write(join(wt, 'big.bin'), 'x'.repeat(1024 * 1024 + 10));
+  try {
+    const r = await review();
+    assert.not.ok(r.files.some((f) => f.path === 'big.bin'));
+    assert.equal((r as unknown as { skipped: Array<{ path: string; bytes: number }> }).skipped, [{ path: 'big.bin', bytes: 1024 * 1024 + 10 }]);
+  } finally {
+    rmSync(join(wt, 'big.bin'));
+  }
 });
 
 test('a note on FILE:LINE keeps its line\'s text, follows it when lines move, is outdated when it goes and found when it comes back', async () => {
