@@ -7,6 +7,20 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 /** Concurrent socket connections a single caller process may hold (spec: herdr socket, issue 2). */
 export const MAX_CONNECTIONS_PER_PROCESS = 64;
 
+/**
+ * Bytes of replies a verb-socket connection may have unread before the daemon stops reading its
+ * requests (core/rpc/request-flow.ts): a client that writes and does not read cannot grow the
+ * daemon (issue 26). Above the subscriber's own limit, so a slow subscriber still gets
+ * `events_lost` first; one reply larger than this still goes out whole.
+ */
+export const CONNECTION_MAX_PENDING_BYTES = 8 * 1024 * 1024;
+/** Requests one connection may have running at once (waits included); more wait their turn unread. */
+export const CONNECTION_MAX_IN_FLIGHT = 256;
+/** Bytes of request lines one connection may have running at once (one always runs, whatever its size). */
+export const CONNECTION_MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
+/** Requests started from one read before the next turn, when their replies are counted. */
+export const CONNECTION_LINES_PER_TURN = 16;
+
 /** Bytes queued to a subscriber's socket before it is declared too slow and gets `events_lost`. */
 export const SUBSCRIBER_MAX_PENDING_BYTES = 4 * 1024 * 1024;
 

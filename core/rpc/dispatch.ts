@@ -64,16 +64,20 @@ export class Dispatcher {
     return this.schemas.get(name);
   }
 
-  /** One line from a socket. Never throws: every failure is an error line on that connection. */
-  handleLine(line: string, caller: Caller, out: Responder): void {
+  /**
+   * One line from a socket. Never throws: every failure is an error line on that connection.
+   * Resolves once the line is answered (a stream: its first answer), which is when the
+   * connection's flow control counts it done.
+   */
+  handleLine(line: string, caller: Caller, out: Responder): Promise<void> {
     let env: Envelope;
     try {
       env = parseEnvelope(line);
     } catch (e) {
       out.send({ id: idOf(line), error: toErrorBody(e) });
-      return;
+      return Promise.resolve();
     }
-    void this.run(env, caller, out);
+    return this.run(env, caller, out);
   }
 
   /** An in-process call (the TUI, the SSH exec channel, remote calls over a link). */
@@ -109,7 +113,9 @@ export class Dispatcher {
         throw new TuiosError('unknown_verb', `There is no verb "${env.verb}".`, 'List the verbs with: tuios list-verbs');
       }
       if (verb.mutates && caller.readOnly) {
-        throw new TuiosError('forbidden', `${verb.name} changes state, and this connection is read-only.`, 'Over ssh exec, set [ssh] exec_write = true to allow write verbs.');
+        // The reason names the setting that made it read-only; the hint, the one that would allow it.
+        const by = caller.readOnlyBy ?? { why: '[ssh] exec_write is off', allow: '[ssh] exec_write = true' };
+        throw new TuiosError('forbidden', `${verb.name} is refused (read-only): ${by.why}.`, `${by.allow} allows it.`);
       }
       const params = validate(this.schemas.get(verb.name)!, env.params);
       enforceRestriction(this.svc, caller, verb, params as Record<string, unknown>);

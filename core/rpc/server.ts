@@ -1,10 +1,12 @@
 // The verb socket: a Unix socket in a 0700 folder, JSON lines, many requests per connection.
 // Bad input on one connection never reaches another: a bad line gets an error line, an oversized
-// line closes that connection only, and a process holding too many connections is refused.
+// line closes that connection only, a process holding too many connections is refused, and a
+// connection whose unread replies pass their limit is no longer read until its client reads.
 import type { Server, Socket } from 'node:net';
 import { listenPrivate } from './listen.js';
 import type { Logger } from '../log.js';
 import { LineSplitter } from './framing.js';
+import { RequestFlow } from './request-flow.js';
 import { readPeer, type Caller } from './caller.js';
 import type { Dispatcher, Responder } from './dispatch.js';
 import { MAX_CONNECTIONS_PER_PROCESS, MAX_LINE_BYTES } from '../limits.js';
@@ -66,9 +68,17 @@ export class RpcServer {
       },
       signal: ctl.signal,
     };
+    // What waits on this connection is bounded: past the limits, reading it stops (request-flow.ts).
+    const flow = new RequestFlow({
+      pendingBytes: () => sock.writableLength,
+      pause: () => sock.pause(),
+      resume: () => sock.resume(),
+      run: (line) => this.dispatcher.handleLine(line, caller, out),
+    });
+    sock.on('drain', () => flow.drained());
     const splitter = new LineSplitter(
       MAX_LINE_BYTES,
-      (line) => this.dispatcher.handleLine(line, caller, out),
+      (line) => flow.push(line),
       () => {
         this.log.warn('connection closed: line over the limit', { conn: caller.connId, pid, limit: MAX_LINE_BYTES });
         out.send({
@@ -89,6 +99,7 @@ export class RpcServer {
       // A peer that vanished mid-write; close handles the cleanup.
     });
     sock.on('close', () => {
+      flow.close();
       this.sockets.delete(sock);
       ctl.abort();
       if (pid !== null) {
