@@ -105,12 +105,18 @@ export class View {
     readonly windows: WindowRow[],
     /** A session's workspace.report_metadata tokens. */
     readonly tokensOf: (sessionId: string) => Record<string, string> = () => ({}),
+    /** What only the live window knows: the bytes it printed and its scrollback rows. */
+    readonly liveOf: (windowId: string) => { outputBytes: number; scrollbackRows: number } | null = () => null,
   ) {}
 
   static async read(ctx: MethodContext): Promise<View> {
     const s = await call<{ sessions: SessionRow[] }>(ctx, 'list-sessions', {});
     const w = await call<{ windows: WindowRow[] }>(ctx, 'list-windows', {});
-    return new View(s.sessions, w.windows, (id) => workspaceTokens(ctx.svc).read(id));
+    const liveOf = (id: string) => {
+      const win = ctx.svc.model.windows.get(id);
+      return win ? { outputBytes: win.outputBytes, scrollbackRows: Math.max(0, win.screen.bufferLength - win.screen.rows) } : null;
+    };
+    return new View(s.sessions, w.windows, (id) => workspaceTokens(ctx.svc).read(id), liveOf);
   }
 
   panesOf(sessionId: string, tab?: number): WindowRow[] {
@@ -176,13 +182,7 @@ export class View {
   }
 
   agentInfo(w: WindowRow): Record<string, unknown> {
-    const p = this.paneInfo(w);
-    const sid = w.agent_state?.agent_session_id ?? null;
-    return {
-      ...p,
-      name: w.name,
-      agent_session: sid ? { kind: sid.startsWith('/') ? 'path' : 'id', value: sid } : null,
-    };
+    return { ...this.paneInfo(w), name: w.name };
   }
 
   /** The focused session: the one last active. */
@@ -194,16 +194,31 @@ export class View {
     const a = w.agent_state;
     const sessionId = w.session_id;
     const s = this.sessions.find((x) => x.id === sessionId);
+    // Agent metadata becomes herdr's tokens, its `title` token herdr's title (the terminal's own
+    // title is terminal_title, as in herdr).
+    const tokens: Record<string, string> = {};
+    for (const [k, v] of Object.entries(a?.meta ?? {})) if (typeof v === 'string' && k !== 'title') tokens[k] = v;
+    const titleToken = typeof a?.meta?.title === 'string' ? a.meta.title : null;
+    const sid = a?.agent_session_id ?? null;
+    const live = this.liveOf(w.id);
     return {
       pane_id: herdrPaneId(sessionId, w.id),
       workspace_id: herdrWorkspaceId(sessionId),
       tab_id: this.tabId(sessionId, w.workspace),
       focused: w.focused && s?.active_workspace === w.workspace,
       label: w.name,
-      title: w.title,
+      title: titleToken,
+      terminal_title: w.title,
       cwd: w.cwd,
       agent: herdrAgent(a?.harness_id),
       agent_status: herdrStatus(a?.state),
+      tokens,
+      agent_session: sid ? { kind: sid.startsWith('/') ? 'path' : 'id', value: sid } : null,
+      // tuios scrolls a pane in the client (copy mode), never for another program: the view is at
+      // the bottom, and the scrollback rows are how far it could go.
+      scroll: live ? { offset_from_bottom: 0, max_offset_from_bottom: live.scrollbackRows, viewport_rows: w.rows } : null,
+      // herdr's revision changes when the pane's text changes: the bytes the pane printed.
+      revision: live?.outputBytes ?? 0,
       // tuios's own id of the window, for a tool that also speaks tuios.
       terminal_id: w.id,
     };

@@ -5,27 +5,14 @@ import * as assert from 'uvu/assert';
 import { connect } from 'node:net';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
-import { herdrCall, herdrErr, herdrOk } from '../helpers/herdr-client.js';
+import { herdrCall, herdrErr, herdrOk, herdrSocketOf, herdrWsId, herdrPaneIdOf, herdrWin } from '../helpers/herdr-client.js';
 
 let d: TestDaemon;
 let sock: string;
 
-interface Win {
-  id: string;
-  name: string;
-  session_id: string;
-  workspace: number;
-  focused: boolean;
-}
-async function win(name: string): Promise<Win> {
-  const r = await d.json<{ windows: Win[] }>(['list-windows']);
-  return r.windows.find((w) => w.name === name)!;
-}
-const paneId = (w: Win) => `w${w.session_id.slice(0, 12)}:p${w.id.slice(0, 12)}`;
-
 test.before(async () => {
   d = await TestDaemon.start();
-  sock = `${d.socket}.herdr`;
+  sock = herdrSocketOf(d);
   await d.ok(['new-session', 'fleet', '-n', 'first', 'cat', '-v']);
   await d.ok(['new-window', '-s', 'fleet', 'second', 'cat', '-v']);
   await d.ok(['new-window', '-s', 'fleet', '--workspace', '2', 'api', 'cat', '-v']);
@@ -41,8 +28,8 @@ test('session.snapshot: every workspace, tab and pane, herdr\'s version; each pa
   assert.is(r.version, '0.9.5+tuios');
   assert.is(r.server, 'tuios');
   assert.is(r.workspaces.length, 1);
-  const first = await win('first');
-  const ws = `w${first.session_id.slice(0, 12)}`;
+  const first = await herdrWin(d, 'first');
+  const ws = `${herdrWsId(first.session_id)}`;
   assert.equal(r.tabs.map((t) => t.tab_id), [`${ws}:t1`, `${ws}:t2`]);
   assert.is(r.panes.length, 3);
   const l1 = r.layouts.find((l) => l.tab_id === `${ws}:t1`)!;
@@ -52,8 +39,8 @@ test('session.snapshot: every workspace, tab and pane, herdr\'s version; each pa
 });
 
 test('tab.get: a tab by its id; a workspace with no pane is no tab', async () => {
-  const first = await win('first');
-  const ws = `w${first.session_id.slice(0, 12)}`;
+  const first = await herdrWin(d, 'first');
+  const ws = `${herdrWsId(first.session_id)}`;
   const r = await herdrOk<{ type: string; tab: { tab_id: string; pane_count: number } }>(sock, 'tab.get', { tab_id: `${ws}:t2` });
   assert.equal([r.type, r.tab.tab_id, r.tab.pane_count], ['tab_info', `${ws}:t2`, 1]);
   assert.is((await herdrErr(sock, 'tab.get', { tab_id: `${ws}:t7` })).code, 'tab_not_found');
@@ -65,44 +52,44 @@ test('pane.current: outside every pane there is none', async () => {
 });
 
 test('pane.layout: the pane\'s tab', async () => {
-  const w = await win('api');
-  const r = await herdrOk<{ type: string; layout: { tab_id: string; panes: Array<{ pane_id: string }>; splits: unknown[] } }>(sock, 'pane.layout', { pane_id: paneId(w) });
+  const w = await herdrWin(d, 'api');
+  const r = await herdrOk<{ type: string; layout: { tab_id: string; panes: Array<{ pane_id: string }>; splits: unknown[] } }>(sock, 'pane.layout', { pane_id: herdrPaneIdOf(w) });
   assert.is(r.type, 'pane_layout');
-  assert.is(r.layout.tab_id, `w${w.session_id.slice(0, 12)}:t2`);
-  assert.equal(r.layout.panes.map((p) => p.pane_id), [paneId(w)]);
+  assert.is(r.layout.tab_id, `${herdrWsId(w.session_id)}:t2`);
+  assert.equal(r.layout.panes.map((p) => p.pane_id), [herdrPaneIdOf(w)]);
 });
 
 test('pane.send_input: the text as a paste, then the keys', async () => {
-  const w = await win('second');
-  assert.equal(await herdrOk(sock, 'pane.send_input', { pane_id: paneId(w), text: 'in\x01put', keys: ['Enter'] }), { type: 'ok' });
+  const w = await herdrWin(d, 'second');
+  assert.equal(await herdrOk(sock, 'pane.send_input', { pane_id: herdrPaneIdOf(w), text: 'in\x01put', keys: ['Enter'] }), { type: 'ok' });
   await d.waitScreen('second', /^input$/m);
 });
 
 test('pane.focus: select-window; the tab shows and the pane is focused', async () => {
-  const w = await win('api');
-  const r = await herdrOk<{ pane: { focused: boolean } }>(sock, 'pane.focus', { pane_id: paneId(w) });
+  const w = await herdrWin(d, 'api');
+  const r = await herdrOk<{ pane: { focused: boolean } }>(sock, 'pane.focus', { pane_id: herdrPaneIdOf(w) });
   assert.ok(r.pane.focused);
   const ss = await d.json<{ sessions: Array<{ name: string; active_workspace: number }> }>(['list-sessions']);
   assert.is(ss.sessions.find((s) => s.name === 'fleet')!.active_workspace, 2);
-  await herdrOk(sock, 'pane.focus', { pane_id: paneId(await win('first')) });
-  assert.ok((await win('first')).focused);
+  await herdrOk(sock, 'pane.focus', { pane_id: herdrPaneIdOf(await herdrWin(d, 'first')) });
+  assert.ok((await herdrWin(d, 'first')).focused);
 });
 
 test('pane.wait_for_output: wait-for window-output; a timeout over 24 hours is invalid_params; the wait ends with its connection', async () => {
-  const w = await win('second');
-  const waiting = herdrOk<{ type: string; line: string }>(sock, 'pane.wait_for_output', { pane_id: paneId(w), pattern: 'needle-[0-9]+', timeout_ms: 30_000 });
+  const w = await herdrWin(d, 'second');
+  const waiting = herdrOk<{ type: string; line: string }>(sock, 'pane.wait_for_output', { pane_id: herdrPaneIdOf(w), pattern: 'needle-[0-9]+', timeout_ms: 30_000 });
   await waitFor(async () => (await d.call<{ waits: number }>('server-info')).waits > 0, { what: 'the wait to listen' });
   await d.ok(['send-text', '-w', 'second', '--submit', 'needle-42']);
   const r = await waiting;
   assert.is(r.type, 'output_matched');
   assert.match(r.line, /needle-42/);
-  assert.is((await herdrErr(sock, 'pane.wait_for_output', { pane_id: paneId(w), pattern: 'x', timeout_ms: 24 * 3600 * 1000 + 1 })).code, 'invalid_params');
-  const t = await herdrErr(sock, 'pane.wait_for_output', { pane_id: paneId(w), pattern: 'never-printed', timeout_ms: 200 });
+  assert.is((await herdrErr(sock, 'pane.wait_for_output', { pane_id: herdrPaneIdOf(w), pattern: 'x', timeout_ms: 24 * 3600 * 1000 + 1 })).code, 'invalid_params');
+  const t = await herdrErr(sock, 'pane.wait_for_output', { pane_id: herdrPaneIdOf(w), pattern: 'never-printed', timeout_ms: 200 });
   assert.is(t.code, 'timeout');
   // A client that closes its connection ends its wait.
   const c = connect(sock);
   c.on('error', () => undefined);
-  c.write(JSON.stringify({ id: 1, method: 'pane.wait_for_output', params: { pane_id: paneId(w), pattern: 'never-printed', timeout_ms: 600_000 } }) + '\n');
+  c.write(JSON.stringify({ id: 1, method: 'pane.wait_for_output', params: { pane_id: herdrPaneIdOf(w), pattern: 'never-printed', timeout_ms: 600_000 } }) + '\n');
   await waitFor(async () => (await d.call<{ waits: number }>('server-info')).waits > 0, { what: 'the wait to listen' });
   c.destroy();
   await waitFor(async () => (await d.call<{ waits: number }>('server-info')).waits === 0, { what: 'the wait to end with its connection' });
@@ -116,14 +103,17 @@ test('agent.list, agent.get: panes that hold an agent, found by pane id, termina
   assert.ok(a, 'the reporting pane is an agent');
   assert.equal([a.agent, a.agent_status], ['claude', 'blocked']);
   assert.not.ok(l.agents.some((x) => x.name === 'first'), 'a pane with no agent is not listed');
-  const w = await win('api');
-  for (const target of ['api', paneId(w), w.id]) {
+  const w = await herdrWin(d, 'api');
+  for (const target of ['api', herdrPaneIdOf(w), w.id]) {
     const g = await herdrOk<{ type: string; agent: { pane_id: string } }>(sock, 'agent.get', { target });
-    assert.equal([g.type, g.agent.pane_id], ['agent_info', paneId(w)], target);
+    assert.equal([g.type, g.agent.pane_id], ['agent_info', herdrPaneIdOf(w)], target);
   }
   assert.is((await herdrErr(sock, 'agent.get', { target: 'nobody' })).code, 'pane_not_found');
   const tabs = await herdrOk<{ tabs: Array<{ number: number; agent_status: string }> }>(sock, 'tab.list');
   assert.is(tabs.tabs.find((t) => t.number === 2)!.agent_status, 'blocked', 'a tab shows its most urgent pane');
+  assert.is(tabs.tabs.find((t) => t.number === 1)!.agent_status, 'unknown', 'a tab with no agent is unknown');
+  const wss = await herdrOk<{ workspaces: Array<{ label: string; agent_status: string }> }>(sock, 'workspace.list');
+  assert.is(wss.workspaces.find((w) => w.label === 'fleet')!.agent_status, 'blocked', 'a workspace shows its most urgent pane');
 });
 
 test('agent.read and agent.send_keys: capture-pane and send-keys on the agent\'s pane', async () => {
@@ -163,7 +153,7 @@ test('agent.rename: set-window; agent.get then finds it by the new name; no name
 });
 
 test('agent.focus: select-window on the agent\'s pane', async () => {
-  const r = await herdrOk<{ pane: { focused: boolean; label: string } }>(sock, 'agent.focus', { target: paneId(await win('cat')) });
+  const r = await herdrOk<{ pane: { focused: boolean; label: string } }>(sock, 'agent.focus', { target: herdrPaneIdOf(await herdrWin(d, 'cat')) });
   assert.ok(r.pane.focused);
 });
 

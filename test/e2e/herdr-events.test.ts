@@ -4,24 +4,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
-import { herdrErr, HerdrStreamClient } from '../helpers/herdr-client.js';
+import { herdrErr, HerdrStreamClient, herdrSocketOf, herdrWsId, herdrPaneIdOf, herdrWin } from '../helpers/herdr-client.js';
 
 let d: TestDaemon;
 let sock: string;
 
-interface Win {
-  id: string;
-  name: string;
-  session_id: string;
-}
-async function win(name: string): Promise<Win> {
-  return (await d.json<{ windows: Win[] }>(['list-windows'])).windows.find((w) => w.name === name)!;
-}
-const paneId = (w: Win) => `w${w.session_id.slice(0, 12)}:p${w.id.slice(0, 12)}`;
-
 test.before(async () => {
   d = await TestDaemon.start();
-  sock = `${d.socket}.herdr`;
+  sock = herdrSocketOf(d);
   await d.ok(['new-session', 'ev', '-n', 'first', 'cat']);
 });
 
@@ -35,10 +25,10 @@ test('events.subscribe answers subscription_started, then herdr\'s events: panes
     await waitFor(() => s.lines.length > 0, { what: 'the first answer' });
     assert.equal(s.lines[0], { id: 'sub', result: { type: 'subscription_started' } });
     await d.ok(['new-window', '-s', 'ev', '--workspace', '4', 'four', 'cat']);
-    const w = await win('four');
-    const ws = `w${w.session_id.slice(0, 12)}`;
+    const w = await herdrWin(d, 'four');
+    const ws = `${herdrWsId(w.session_id)}`;
     await waitFor(() => s.events('tab_created').length > 0, { what: 'tab_created' });
-    assert.equal(s.events('pane_created')[0], { type: 'pane_created', pane_id: paneId(w), workspace_id: ws, tab_id: `${ws}:t4` });
+    assert.equal(s.events('pane_created')[0], { type: 'pane_created', pane_id: herdrPaneIdOf(w), workspace_id: ws, tab_id: `${ws}:t4` });
     assert.equal(s.events('tab_created')[0], { type: 'tab_created', tab_id: `${ws}:t4`, workspace_id: ws });
     await d.ok(['new-window', '-s', 'ev', '--workspace', '4', 'four-b', 'cat']);
     await waitFor(() => s.events('pane_created').length === 2, { what: 'the second pane_created' });
@@ -60,14 +50,14 @@ test('events.subscribe answers subscription_started, then herdr\'s events: panes
 });
 
 test('pane.agent_status_changed for the pane named; pane_agent_detected when an agent comes', async () => {
-  const w = await win('first');
-  const s = new HerdrStreamClient(sock, { subscriptions: [{ type: 'pane.agent_status_changed', pane_id: paneId(w) }, { type: 'pane_agent_detected' }] });
+  const w = await herdrWin(d, 'first');
+  const s = new HerdrStreamClient(sock, { subscriptions: [{ type: 'pane.agent_status_changed', pane_id: herdrPaneIdOf(w) }, { type: 'pane_agent_detected' }] });
   try {
     await waitFor(() => s.lines.length > 0, { what: 'the first answer' });
     await d.ok(['set-agent-state', '-w', 'first', 'working', '--harness', 'claude-code']);
     await waitFor(() => s.events('pane.agent_status_changed').length > 0, { what: 'the status change' });
     const e = s.events('pane.agent_status_changed')[0]!;
-    assert.equal([e.pane_id, e.agent_status, e.agent], [paneId(w), 'working', 'claude']);
+    assert.equal([e.pane_id, e.agent_status, e.agent], [herdrPaneIdOf(w), 'working', 'claude']);
     assert.is(s.events('pane_agent_detected').length, 1);
     await d.ok(['set-agent-state', '-w', 'first', 'needs_input', '--harness', 'claude-code']);
     await waitFor(() => s.events('pane.agent_status_changed').length === 2, { what: 'blocked' });

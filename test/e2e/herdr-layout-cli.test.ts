@@ -9,32 +9,11 @@ import { dirname, join } from 'node:path';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { Terminal } from '../helpers/terminal.js';
+import { herdrPaneIdOf, herdrWin, herdrCli, herdrCliJson } from '../helpers/herdr-client.js';
 
 let d: TestDaemon;
-let link: string;
 let term: Terminal | null = null;
 
-function herdr(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(link, args, { env: { ...d.env, HERDR_SOCKET_PATH: `${d.socket}.herdr` }, timeout: 30_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-async function herdrJson<T = Record<string, unknown>>(args: string[]): Promise<T> {
-  const r = await herdr(args);
-  if (r.code !== 0) throw new Error(`herdr ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { result: T }).result;
-}
-
-interface Win {
-  id: string;
-  name: string;
-  session_id: string;
-  workspace: number;
-  focused: boolean;
-}
 interface Layout {
   session_id: string;
   workspace: number;
@@ -44,17 +23,10 @@ interface Layout {
   focused: string | null;
   panes: Array<{ window_id: string; x: number; y: number; w: number; h: number; focused: boolean }>;
 }
-async function win(name: string): Promise<Win> {
-  const w = (await d.json<{ windows: Win[] }>(['list-windows'])).windows.find((x) => x.name === name);
-  if (!w) throw new Error(`no window ${name}`);
-  return w;
-}
-const paneId = (w: Win) => `w${w.session_id.slice(0, 12)}:p${w.id.slice(0, 12)}`;
 const tileOf = (l: Layout, id: string) => l.panes.find((p) => p.window_id === id)!;
 
 test.before(async () => {
   d = await TestDaemon.start();
-  link = join(dirname(d.socket), 'herdr', 'bin', 'herdr');
   await d.ok(['new-session', 'cli', '-n', 'a', 'cat', '-v']);
   await d.ok(['new-window', '-s', 'cli', 'b', 'cat', '-v']);
 });
@@ -89,13 +61,13 @@ test('tuios verbs: zoom-window (toggle, on, off and its reasons) and split-windo
   const off = await d.json<{ zoomed: boolean; changed: boolean }>(['zoom-window', '-w', 'b', '--mode', 'off']);
   assert.equal([off.zoomed, off.changed], [false, true]);
   // No client: the new pane goes beside the workspace's focused pane (b, which the zoom focused).
-  const b = await win('b');
+  const b = await herdrWin(d, 'b');
   // --json goes before the command, which takes every word after it.
   const s = JSON.parse(await d.ok(['split-window', '--json', '-w', 'a', '--direction', 'down', '--name', 'under', 'cat', '-v'])) as { window: { id: string; workspace: number }; from: string; direction: string };
   assert.equal([s.from, s.direction, s.window.workspace], [b.id, 'down', 1]);
-  assert.is((await win('under')).id, s.window.id);
+  assert.is((await herdrWin(d, 'under')).id, s.window.id);
   const printed = (await d.ok(['split-window', '-w', 'a', '--name', 'beside', 'cat', '-v'])).trim();
-  assert.is(printed, (await win('beside')).id);
+  assert.is(printed, (await herdrWin(d, 'beside')).id);
   for (const n of ['under', 'beside']) await d.ok(['close-window', '-w', n]);
   const l = await d.ok(['get-layout', '-s', 'cli']);
   assert.is(l.trim().split('\n').length, 2);
@@ -108,8 +80,8 @@ test('with a client: tuios get-layout, swap-window, resize-tile and set-client-t
     const x = await d.json<Layout>(['get-layout', '-s', 'cli']);
     return x.client_id !== null ? x : null;
   }, { what: 'the client in get-layout' });
-  const a = await win('a');
-  const b = await win('b');
+  const a = await herdrWin(d, 'a');
+  const b = await herdrWin(d, 'b');
   assert.equal([l.area!.y, l.area!.h, l.area!.x + l.area!.w], [0, 47, 160]);
   const [left, right] = tileOf(l, a.id).x < tileOf(l, b.id).x ? [a, b] : [b, a];
   const sw = await d.json<{ changed: boolean; with: string }>(['swap-window', '-w', left.id, '--with', right.id]);
@@ -127,34 +99,34 @@ test('with a client: tuios get-layout, swap-window, resize-tile and set-client-t
 });
 
 test('herdr\'s command line: pane split, neighbor, edges, focus --direction, swap, zoom, resize, terminal title', async () => {
-  const a = paneId(await win('a'));
-  const b = paneId(await win('b'));
-  const split = await herdrJson<{ pane: { pane_id: string } }>(['pane', 'split', '--pane', a, '--direction', 'down', '--focus']);
-  const n = await herdrJson<{ neighbor: { neighbor_pane_id?: string } }>(['pane', 'neighbor', '--pane', a, '--direction', 'down']);
+  const a = herdrPaneIdOf(await herdrWin(d, 'a'));
+  const b = herdrPaneIdOf(await herdrWin(d, 'b'));
+  const split = await herdrCliJson<{ pane: { pane_id: string } }>(d, ['pane', 'split', '--pane', a, '--direction', 'down', '--focus']);
+  const n = await herdrCliJson<{ neighbor: { neighbor_pane_id?: string } }>(d, ['pane', 'neighbor', '--pane', a, '--direction', 'down']);
   assert.is(n.neighbor.neighbor_pane_id, split.pane.pane_id);
-  const e = await herdrJson<{ edges: Record<string, boolean> }>(['pane', 'edges', '--pane', split.pane.pane_id]);
+  const e = await herdrCliJson<{ edges: Record<string, boolean> }>(d, ['pane', 'edges', '--pane', split.pane.pane_id]);
   assert.equal([e.edges.up, e.edges.down], [false, true]);
-  const f = await herdrJson<{ focus: { changed: boolean; focused_pane_id: string } }>(['pane', 'focus', '--direction', 'up', '--pane', split.pane.pane_id]);
+  const f = await herdrCliJson<{ focus: { changed: boolean; focused_pane_id: string } }>(d, ['pane', 'focus', '--direction', 'up', '--pane', split.pane.pane_id]);
   assert.equal([f.focus.changed, f.focus.focused_pane_id], [true, a]);
-  const s = await herdrJson<{ swap: { changed: boolean; target_pane_id: string } }>(['pane', 'swap', '--source-pane', a, '--target-pane', b]);
+  const s = await herdrCliJson<{ swap: { changed: boolean; target_pane_id: string } }>(d, ['pane', 'swap', '--source-pane', a, '--target-pane', b]);
   assert.equal([s.swap.changed, s.swap.target_pane_id], [true, b]);
-  const z = await herdrJson<{ zoom: { zoomed: boolean } }>(['pane', 'zoom', a, '--on']);
+  const z = await herdrCliJson<{ zoom: { zoomed: boolean } }>(d, ['pane', 'zoom', a, '--on']);
   assert.ok(z.zoom.zoomed);
-  assert.not.ok((await herdrJson<{ zoom: { zoomed: boolean } }>(['pane', 'zoom', '--pane', a, '--off'])).zoom.zoomed);
-  const r = await herdrJson<{ resize: { changed: boolean } }>(['pane', 'resize', '--pane', split.pane.pane_id, '--direction', 'up', '--amount', '0.1']);
+  assert.not.ok((await herdrCliJson<{ zoom: { zoomed: boolean } }>(d, ['pane', 'zoom', '--pane', a, '--off'])).zoom.zoomed);
+  const r = await herdrCliJson<{ resize: { changed: boolean } }>(d, ['pane', 'resize', '--pane', split.pane.pane_id, '--direction', 'up', '--amount', '0.1']);
   assert.ok(r.resize.changed);
-  const t = await herdr(['terminal', 'title', 'set', 'from herdr']);
+  const t = await herdrCli(d, ['terminal', 'title', 'set', 'from herdr']);
   assert.is(t.code, 0);
   assert.equal(JSON.parse(t.stdout).result, { type: 'client_window_title', changed: true, reason: 'set' });
   await waitFor(() => (term!.tmux(['display', '-p', '-t', 't', '#{pane_title}']).trim() === 'from herdr' ? true : null), { what: 'the title' });
-  assert.is((await herdrJson<{ reason: string }>(['terminal', 'title', 'clear'])).reason, 'cleared');
+  assert.is((await herdrCliJson<{ reason: string }>(d, ['terminal', 'title', 'clear'])).reason, 'cleared');
   // The focus by pane id still works; a wrong command prints the usage, exit 2.
-  assert.is((await herdr(['pane', 'focus', b])).code, 0);
+  assert.is((await herdrCli(d, ['pane', 'focus', b])).code, 0);
   for (const args of [['pane', 'split', '--pane', a], ['pane', 'neighbor', '--direction', 'sideways'], ['pane', 'resize', '--direction', 'up', '--amount', 'lots'], ['pane', 'zoom', '--on', '--off'], ['terminal', 'title']]) {
-    const bad = await herdr(args);
+    const bad = await herdrCli(d, args);
     assert.is(bad.code, 2, args.join(' '));
   }
-  await herdrJson(['pane', 'close', split.pane.pane_id]);
+  await herdrCliJson(d, ['pane', 'close', split.pane.pane_id]);
 });
 
 test.run();

@@ -7,19 +7,12 @@ import * as assert from 'uvu/assert';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { Terminal } from '../helpers/terminal.js';
-import { herdrErr, herdrOk, herdrFromPane } from '../helpers/herdr-client.js';
+import { herdrErr, herdrOk, herdrFromPane, herdrSocketOf, herdrWsId, herdrPaneIdOf, herdrWin, herdrPaneOf, type HerdrWin } from '../helpers/herdr-client.js';
 
 let d: TestDaemon;
 let sock: string;
 let term: Terminal | null = null;
 
-interface Win {
-  id: string;
-  name: string;
-  session_id: string;
-  workspace: number;
-  focused: boolean;
-}
 interface Rect {
   x: number;
   y: number;
@@ -36,18 +29,8 @@ interface Layout {
   splits: unknown[];
 }
 
-async function win(name: string): Promise<Win> {
-  const r = await d.json<{ windows: Win[] }>(['list-windows']);
-  const w = r.windows.find((x) => x.name === name);
-  if (!w) throw new Error(`no window ${name}`);
-  return w;
-}
-const paneId = (w: Win) => `w${w.session_id.slice(0, 12)}:p${w.id.slice(0, 12)}`;
-async function pane(name: string): Promise<string> {
-  return paneId(await win(name));
-}
 async function layoutOf(name: string): Promise<Layout> {
-  return (await herdrOk<{ layout: Layout }>(sock, 'pane.layout', { pane_id: await pane(name) })).layout;
+  return (await herdrOk<{ layout: Layout }>(sock, 'pane.layout', { pane_id: await herdrPaneOf(d, name) })).layout;
 }
 function rectOf(l: Layout, id: string): Rect {
   const p = l.panes.find((x) => x.pane_id === id);
@@ -57,7 +40,7 @@ function rectOf(l: Layout, id: string): Rect {
 
 test.before(async () => {
   d = await TestDaemon.start();
-  sock = `${d.socket}.herdr`;
+  sock = herdrSocketOf(d);
   await d.ok(['new-session', 'lay', '-n', 'a', 'cat', '-v']);
 });
 
@@ -70,7 +53,7 @@ test.after(async () => {
 
 test('no client: each pane fills the screen, splits is empty, no neighbour, every side an edge', async () => {
   await d.ok(['new-window', '-s', 'lay', 'b', 'cat', '-v']);
-  const a = await pane('a');
+  const a = await herdrPaneOf(d, 'a');
   const l = await layoutOf('a');
   assert.is(l.panes.length, 2);
   assert.equal(l.splits, []);
@@ -90,9 +73,9 @@ test('no client: each pane fills the screen, splits is empty, no neighbour, ever
 });
 
 test('no client: pane.swap and pane.resize fail with no_client; a title changes nothing', async () => {
-  const a = await pane('a');
+  const a = await herdrPaneOf(d, 'a');
   assert.is((await herdrErr(sock, 'pane.swap', { pane_id: a, direction: 'right' })).code, 'no_client');
-  assert.is((await herdrErr(sock, 'pane.swap', { source_pane_id: a, target_pane_id: await pane('b') })).code, 'no_client');
+  assert.is((await herdrErr(sock, 'pane.swap', { source_pane_id: a, target_pane_id: await herdrPaneOf(d, 'b') })).code, 'no_client');
   assert.is((await herdrErr(sock, 'pane.resize', { pane_id: a, direction: 'right' })).code, 'no_client');
   const t = await herdrOk<{ type: string; changed: boolean; reason: string }>(sock, 'client.window_title.set', { title: 'build' });
   assert.equal(t, { type: 'client_window_title', changed: false, reason: 'no_foreground_client' });
@@ -101,37 +84,37 @@ test('no client: pane.swap and pane.resize fail with no_client; a title changes 
 });
 
 test('no client: pane.split opens a window on the target pane\'s workspace; env TUIOS_* and TMUX are refused', async () => {
-  const a = await win('a');
-  const r = await herdrOk<{ type: string; pane: { pane_id: string; tab_id: string } }>(sock, 'pane.split', { target_pane_id: paneId(a), direction: 'right', env: { LAYOUT_SPLIT: 'one' } });
+  const a = await herdrWin(d, 'a');
+  const r = await herdrOk<{ type: string; pane: { pane_id: string; tab_id: string } }>(sock, 'pane.split', { target_pane_id: herdrPaneIdOf(a), direction: 'right', env: { LAYOUT_SPLIT: 'one' } });
   assert.is(r.type, 'pane_info');
-  assert.is(r.pane.tab_id, `w${a.session_id.slice(0, 12)}:t1`);
-  const made = (await d.json<{ windows: Win[] }>(['list-windows'])).windows.find((w) => paneId(w) === r.pane.pane_id)!;
+  assert.is(r.pane.tab_id, `${herdrWsId(a.session_id)}:t1`);
+  const made = (await d.json<{ windows: HerdrWin[] }>(['list-windows'])).windows.find((w) => herdrPaneIdOf(w) === r.pane.pane_id)!;
   assert.is(made.workspace, a.workspace);
   assert.is((await layoutOf('a')).panes.length, 3);
   for (const env of [{ TUIOS_WINDOW_ID: 'x' }, { TMUX: 'x' }, { TMUX_PANE: '%1' }]) {
-    assert.is((await herdrErr(sock, 'pane.split', { target_pane_id: paneId(a), direction: 'right', env })).code, 'invalid_params');
+    assert.is((await herdrErr(sock, 'pane.split', { target_pane_id: herdrPaneIdOf(a), direction: 'right', env })).code, 'invalid_params');
   }
-  assert.is((await herdrErr(sock, 'pane.split', { target_pane_id: paneId(a) })).code, 'invalid_request');
-  assert.is((await herdrErr(sock, 'pane.split', { target_pane_id: paneId(a), direction: 'sideways' })).code, 'invalid_request');
+  assert.is((await herdrErr(sock, 'pane.split', { target_pane_id: herdrPaneIdOf(a) })).code, 'invalid_request');
+  assert.is((await herdrErr(sock, 'pane.split', { target_pane_id: herdrPaneIdOf(a), direction: 'sideways' })).code, 'invalid_request');
   assert.is((await herdrErr(sock, 'pane.split', { target_pane_id: 'w000000000000:p000000000000', direction: 'down' })).code, 'pane_not_found');
   assert.is((await layoutOf('a')).panes.length, 3);
   await d.ok(['close-window', '-w', made.id]);
 });
 
 test('pane.zoom: focuses the pane first; on, off, toggle; single_pane, already_zoomed, already_unzoomed', async () => {
-  const a = await pane('a');
-  const b = await pane('b');
+  const a = await herdrPaneOf(d, 'a');
+  const b = await herdrPaneOf(d, 'b');
   type Z = { type: string; zoom: { changed: boolean; zoom_changed: boolean; focus_changed: boolean; reason?: string; pane_id: string; focused_pane_id: string; zoomed: boolean; layout: Layout } };
   const on = await herdrOk<Z>(sock, 'pane.zoom', { pane_id: b, mode: 'on' });
   assert.is(on.type, 'pane_zoom');
   assert.equal([on.zoom.changed, on.zoom.zoom_changed, on.zoom.zoomed, on.zoom.reason, on.zoom.focused_pane_id], [true, true, true, undefined, b]);
   assert.ok(on.zoom.layout.zoomed);
-  assert.ok((await win('b')).focused);
+  assert.ok((await herdrWin(d, 'b')).focused);
   assert.is((await herdrOk<Z>(sock, 'pane.zoom', { pane_id: b, mode: 'on' })).zoom.reason, 'already_zoomed');
   // A zoom on a focuses it, and b's zoom ends: one zoomed pane per workspace.
   const other = await herdrOk<Z>(sock, 'pane.zoom', { pane_id: a });
   assert.equal([other.zoom.zoomed, other.zoom.focus_changed, other.zoom.zoom_changed], [true, true, true]);
-  assert.ok((await win('a')).focused);
+  assert.ok((await herdrWin(d, 'a')).focused);
   const off = await herdrOk<Z>(sock, 'pane.zoom', { pane_id: a, mode: 'off' });
   assert.equal([off.zoom.zoomed, off.zoom.changed], [false, true]);
   const again = await herdrOk<Z>(sock, 'pane.zoom', { pane_id: a, mode: 'off' });
@@ -139,7 +122,7 @@ test('pane.zoom: focuses the pane first; on, off, toggle; single_pane, already_z
   assert.is((await herdrErr(sock, 'pane.zoom', { pane_id: a, mode: 'sometimes' })).code, 'invalid_request');
   // A workspace of one pane.
   await d.ok(['new-window', '-s', 'lay', '--workspace', '3', 'solo', 'cat', '-v']);
-  const solo = await herdrOk<Z>(sock, 'pane.zoom', { pane_id: await pane('solo') });
+  const solo = await herdrOk<Z>(sock, 'pane.zoom', { pane_id: await herdrPaneOf(d, 'solo') });
   assert.equal([solo.zoom.zoomed, solo.zoom.reason], [false, 'single_pane']);
   await d.ok(['close-window', '-w', 'solo']);
   await d.ok(['select-window', '-w', 'a']);
@@ -152,8 +135,8 @@ test('grants: a pane holding write but not admin may not split, zoom, swap, resi
   writer = (await d.call<{ id: string }>('new-window', { session: 'lay', name: 'writer', argv: ['sh'], grants: ['read', 'write'], workspace: 2 })).id;
   await d.waitScreen(writer, /[$#] ?$/m);
   await d.ok(['select-window', '-w', 'a']);
-  const a = await pane('a');
-  const before = (await d.json<{ windows: Win[] }>(['list-windows'])).windows.length;
+  const a = await herdrPaneOf(d, 'a');
+  const before = (await d.json<{ windows: HerdrWin[] }>(['list-windows'])).windows.length;
   for (const [method, params] of [
     ['pane.split', { target_pane_id: a, direction: 'right' }],
     ['pane.zoom', { pane_id: a, mode: 'on' }],
@@ -164,7 +147,7 @@ test('grants: a pane holding write but not admin may not split, zoom, swap, resi
     const r = await herdrFromPane(d, writer, method, params);
     assert.is(r.error?.code, 'forbidden', `${method}: ${JSON.stringify(r)}`);
   }
-  assert.is((await d.json<{ windows: Win[] }>(['list-windows'])).windows.length, before);
+  assert.is((await d.json<{ windows: HerdrWin[] }>(['list-windows'])).windows.length, before);
   assert.not.ok((await layoutOf('a')).zoomed);
   // A read of the layout needs read only.
   const read = await herdrFromPane(d, writer, 'pane.edges', { pane_id: a });
@@ -182,8 +165,8 @@ test('with a client: the rectangles are the client\'s pane area; the snapshot gi
   }, { what: 'the client\'s area in the layout' });
   // Right of the rail, above the status line.
   assert.equal([l.area.y, l.area.height, l.area.x + l.area.width], [0, 47, 160]);
-  const ra = rectOf(l, await pane('a'));
-  const rb = rectOf(l, await pane('b'));
+  const ra = rectOf(l, await herdrPaneOf(d, 'a'));
+  const rb = rectOf(l, await herdrPaneOf(d, 'b'));
   assert.ok(ra.x + ra.width <= rb.x || rb.x + rb.width <= ra.x || ra.y + ra.height <= rb.y || rb.y + rb.height <= ra.y, 'the tiles do not overlap');
   assert.is(ra.width * ra.height + rb.width * rb.height, l.area.width * l.area.height);
   const s = await herdrOk<{ layouts: Layout[] }>(sock, 'session.snapshot');
@@ -191,7 +174,7 @@ test('with a client: the rectangles are the client\'s pane area; the snapshot gi
 });
 
 test('with a client: pane.split puts the new pane beside the pane it was cut from, at once; left and up go before it', async () => {
-  const a = await pane('a');
+  const a = await herdrPaneOf(d, 'a');
   const r = await herdrOk<{ pane: { pane_id: string } }>(sock, 'pane.split', { target_pane_id: a, direction: 'right', focus: true });
   // No wait: the answer comes when the layout shows it.
   const n = await herdrOk<{ neighbor: { neighbor_pane_id?: string } }>(sock, 'pane.neighbor', { pane_id: a, direction: 'right' });
@@ -209,8 +192,8 @@ test('with a client: pane.split puts the new pane beside the pane it was cut fro
 });
 
 test('with a client: pane.split with cwd opens the pane beside the workspace\'s focused pane', async () => {
-  const a = await pane('a');
-  const b = await pane('b');
+  const a = await herdrPaneOf(d, 'a');
+  const b = await herdrPaneOf(d, 'b');
   await herdrOk(sock, 'pane.focus', { pane_id: b });
   const r = await herdrOk<{ pane: { pane_id: string } }>(sock, 'pane.split', { target_pane_id: a, direction: 'down', cwd: d.home });
   const under = await herdrOk<{ neighbor: { neighbor_pane_id?: string } }>(sock, 'pane.neighbor', { pane_id: b, direction: 'down' });
@@ -220,7 +203,7 @@ test('with a client: pane.split with cwd opens the pane beside the workspace\'s 
 });
 
 test('with a client: a pane without admin may not focus a neighbour, swap or resize; nothing moves', async () => {
-  const a = await pane('a');
+  const a = await herdrPaneOf(d, 'a');
   const before = await layoutOf('a');
   const dir = rectOf(before, a).x === before.area.x ? 'right' : 'left';
   for (const [method, params] of [
@@ -236,8 +219,8 @@ test('with a client: a pane without admin may not focus a neighbour, swap or res
 });
 
 test('with a client: pane.neighbor, pane.edges and pane.focus_direction read the tiles', async () => {
-  const a = await pane('a');
-  const b = await pane('b');
+  const a = await herdrPaneOf(d, 'a');
+  const b = await herdrPaneOf(d, 'b');
   const l = await layoutOf('a');
   const leftOne = rectOf(l, a).x < rectOf(l, b).x ? a : b;
   const rightOne = leftOne === a ? b : a;
@@ -254,8 +237,8 @@ test('with a client: pane.neighbor, pane.edges and pane.focus_direction read the
 });
 
 test('with a client: pane.swap by direction and by ids; the source keeps the focus; each reason', async () => {
-  const a = await pane('a');
-  const b = await pane('b');
+  const a = await herdrPaneOf(d, 'a');
+  const b = await herdrPaneOf(d, 'b');
   const before = await layoutOf('a');
   const dir = rectOf(before, a).x < rectOf(before, b).x ? 'right' : 'left';
   type S = { type: string; swap: { changed: boolean; reason?: string; source_pane_id: string; target_pane_id?: string; focused_pane_id: string; layout: Layout } };
@@ -270,7 +253,7 @@ test('with a client: pane.swap by direction and by ids; the source keeps the foc
   assert.equal((await herdrOk<S>(sock, 'pane.swap', { source_pane_id: a, target_pane_id: a })).swap.reason, 'same_pane');
   assert.equal((await herdrOk<S>(sock, 'pane.swap', { source_pane_id: a, target_pane_id: 'w000000000000:p000000000000' })).swap.reason, 'not_found');
   await d.ok(['new-window', '-s', 'lay', '--workspace', '2', 'far', 'cat', '-v']);
-  const cross = await herdrOk<S>(sock, 'pane.swap', { source_pane_id: a, target_pane_id: await pane('far') });
+  const cross = await herdrOk<S>(sock, 'pane.swap', { source_pane_id: a, target_pane_id: await herdrPaneOf(d, 'far') });
   assert.equal([cross.swap.changed, cross.swap.reason], [false, 'cross_tab']);
   await d.ok(['close-window', '-w', 'far']);
   assert.is((await herdrErr(sock, 'pane.swap', { pane_id: a })).code, 'invalid_pane_swap');
@@ -279,8 +262,8 @@ test('with a client: pane.swap by direction and by ids; the source keeps the foc
 });
 
 test('with a client: pane.resize moves one border by a share of the tab (0.05, 0.5 at most, a cell at least); unchanged when nothing moves', async () => {
-  const a = await pane('a');
-  const b = await pane('b');
+  const a = await herdrPaneOf(d, 'a');
+  const b = await herdrPaneOf(d, 'b');
   const l0 = await layoutOf('a');
   const [left, right] = rectOf(l0, a).x < rectOf(l0, b).x ? [a, b] : [b, a];
   const W = l0.area.width;

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { makeRepo, removeDir, sh, tempDir } from '../helpers/worktree-repos.js';
 import { waitFor } from '../helpers/wait.js';
-import { herdrErr, herdrFromPane, herdrOk } from '../helpers/herdr-client.js';
+import { herdrErr, herdrOk, herdrFromPane, herdrSocketOf, herdrWsId, herdrSession, herdrCli } from '../helpers/herdr-client.js';
 
 let d: TestDaemon;
 let sock: string;
@@ -30,26 +30,9 @@ interface WorkspaceInfo {
   tokens: Record<string, string>;
 }
 
-async function sessionId(name: string): Promise<string> {
-  const r = await d.json<{ sessions: Array<{ id: string; name: string }> }>(['list-sessions']);
-  const s = r.sessions.find((x) => x.name === name);
-  if (!s) throw new Error(`no session ${name}`);
-  return s.id;
-}
-const wsId = (id: string) => `w${id.slice(0, 12)}`;
-
-function herdr(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const link = join(dirname(d.socket), 'herdr', 'bin', 'herdr');
-  return new Promise((resolve) => {
-    execFile(link, args, { env: { ...d.env, HERDR_SOCKET_PATH: sock }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0, stdout, stderr });
-    });
-  });
-}
-
 test.before(async () => {
   d = await TestDaemon.start();
-  sock = `${d.socket}.herdr`;
+  sock = herdrSocketOf(d);
   repo = realpathSync(makeRepo(join(tempDir(), 'proj')));
   outside = join(dirname(repo), 'by-hand');
   await d.ok(['new-session', 'src', '-c', repo, 'sh']);
@@ -62,7 +45,7 @@ test.after(async () => {
 });
 
 test('worktree.list: git worktree list of the workspace\'s repository, the session that shows each', async () => {
-  const src = wsId(await sessionId('src'));
+  const src = herdrWsId((await herdrSession(d, 'src'))!.id);
   const r = await herdrOk<{ type: string; source: { repo_root: string; repo_name: string; source_workspace_id: string | null }; worktrees: WorktreeInfo[] }>(sock, 'worktree.list', { workspace_id: src });
   assert.is(r.type, 'worktree_list');
   assert.equal([r.source.repo_root, r.source.repo_name, r.source.source_workspace_id], [repo, 'proj', src]);
@@ -76,7 +59,7 @@ test('worktree.list: git worktree list of the workspace\'s repository, the sessi
 });
 
 test('worktree.create: new-worktree; the workspace, its pane and the linked checkout; a path is unsupported', async () => {
-  const src = wsId(await sessionId('src'));
+  const src = herdrWsId((await herdrSession(d, 'src'))!.id);
   const r = await herdrOk<{ type: string; workspace: WorkspaceInfo; root_pane: { pane_id: string; cwd: string }; worktree: WorktreeInfo }>(sock, 'worktree.create', { workspace_id: src, branch: 'feat/x', label: 'feature' });
   assert.is(r.type, 'worktree_created');
   assert.is(r.workspace.label, 'feature');
@@ -89,9 +72,9 @@ test('worktree.create: new-worktree; the workspace, its pane and the linked chec
 });
 
 test('worktree.open: the session that shows a checkout answers already_open; another checkout opens in a new session', async () => {
-  const src = wsId(await sessionId('src'));
+  const src = herdrWsId((await herdrSession(d, 'src'))!.id);
   const again = await herdrOk<{ type: string; already_open: boolean; workspace: WorkspaceInfo; worktree: WorktreeInfo }>(sock, 'worktree.open', { workspace_id: src, branch: 'feat/x' });
-  assert.equal([again.type, again.already_open, again.workspace.workspace_id], ['worktree_opened', true, wsId(await sessionId('feature'))]);
+  assert.equal([again.type, again.already_open, again.workspace.workspace_id], ['worktree_opened', true, herdrWsId((await herdrSession(d, 'feature'))!.id)]);
   sh(repo, ['worktree', 'add', '-q', '-b', 'by-hand', outside]);
   const opened = await herdrOk<{ already_open: boolean; workspace: WorkspaceInfo; worktree: WorktreeInfo }>(sock, 'worktree.open', { cwd: repo, path: outside, label: 'hand' });
   assert.equal([opened.already_open, opened.workspace.label, opened.worktree.branch], [false, 'hand', 'by-hand']);
@@ -105,17 +88,17 @@ test('worktree.open: the session that shows a checkout answers already_open; ano
 });
 
 test('worktree.remove: remove-worktree; uncommitted work refuses without force; a session not in a tuios worktree is refused', async () => {
-  const feature = await sessionId('feature');
+  const feature = (await herdrSession(d, 'feature'))!.id;
   const list = await herdrOk<{ worktrees: WorktreeInfo[] }>(sock, 'worktree.list', { cwd: repo });
   const path = list.worktrees.find((x) => x.branch === 'feat/x')!.path;
   writeFileSync(join(path, 'new.txt'), 'work\n');
-  assert.is((await herdrErr(sock, 'worktree.remove', { workspace_id: wsId(feature) })).code, 'dirty_worktree');
+  assert.is((await herdrErr(sock, 'worktree.remove', { workspace_id: herdrWsId(feature) })).code, 'dirty_worktree');
   assert.ok(existsSync(path));
-  const r = await herdrOk<{ type: string; workspace_id: string; forced: boolean; worktree: { path: string } }>(sock, 'worktree.remove', { workspace_id: wsId(feature), force: true });
-  assert.equal([r.type, r.workspace_id, r.forced, r.worktree.path], ['worktree_removed', wsId(feature), true, path]);
+  const r = await herdrOk<{ type: string; workspace_id: string; forced: boolean; worktree: { path: string } }>(sock, 'worktree.remove', { workspace_id: herdrWsId(feature), force: true });
+  assert.equal([r.type, r.workspace_id, r.forced, r.worktree.path], ['worktree_removed', herdrWsId(feature), true, path]);
   assert.not.ok(existsSync(path));
   assert.not.ok((await d.json<{ sessions: Array<{ name: string }> }>(['list-sessions'])).sessions.some((s) => s.name === 'feature'));
-  assert.is((await herdrErr(sock, 'worktree.remove', { workspace_id: wsId(await sessionId('src')) })).code, 'not_repo');
+  assert.is((await herdrErr(sock, 'worktree.remove', { workspace_id: herdrWsId((await herdrSession(d, 'src'))!.id) })).code, 'not_repo');
   assert.is((await herdrErr(sock, 'worktree.remove', {})).message, 'missing field `workspace_id`');
 });
 
@@ -135,31 +118,31 @@ test('worktree grants: a pane holding read lists, and is refused forbidden to cr
   const keep = (await d.json<{ sessions: Array<{ id: string; name: string }> }>(['list-sessions'])).sessions.find((s) => s.name.includes('keep-me'))!;
   // A pane that reads the worktree's session (one of its own, holding read only).
   await d.ok(['new-window', '-s', keep.name, '--grants', 'read', 'keep-reader', 'sh']);
-  const removed = await herdrFromPane(d, 'keep-reader', 'worktree.remove', { workspace_id: wsId(keep.id) });
+  const removed = await herdrFromPane(d, 'keep-reader', 'worktree.remove', { workspace_id: herdrWsId(keep.id) });
   assert.is(removed.error?.code, 'forbidden');
   assert.match(sh(repo, ['worktree', 'list']), /\[keep-me\]/);
 });
 
 test('herdr worktree list, create and remove through the command line; open with both --path and --branch exits 2', async () => {
-  const l = await herdr(['worktree', 'list', '--cwd', repo]);
+  const l = await herdrCli(d, ['worktree', 'list', '--cwd', repo]);
   assert.is(l.code, 0, l.stderr);
   assert.is((JSON.parse(l.stdout) as { result: { type: string } }).result.type, 'worktree_list');
-  const c = await herdr(['worktree', 'create', '--cwd', repo, '--branch', 'from-cli']);
+  const c = await herdrCli(d, ['worktree', 'create', '--cwd', repo, '--branch', 'from-cli']);
   assert.is(c.code, 0, c.stderr);
   const made = JSON.parse(c.stdout) as { result: { workspace: WorkspaceInfo; worktree: WorktreeInfo } };
   assert.is(made.result.worktree.branch, 'from-cli');
-  const rm = await herdr(['worktree', 'remove', '--workspace', made.result.workspace.workspace_id]);
+  const rm = await herdrCli(d, ['worktree', 'remove', '--workspace', made.result.workspace.workspace_id]);
   assert.is(rm.code, 0, rm.stderr);
   assert.not.ok(existsSync(made.result.worktree.path));
-  const bad = await herdr(['worktree', 'open', '--cwd', repo, '--path', outside, '--branch', 'x']);
+  const bad = await herdrCli(d, ['worktree', 'open', '--cwd', repo, '--path', outside, '--branch', 'x']);
   assert.is(bad.code, 2);
-  const unsupported = await herdr(['worktree', 'create', '--cwd', repo, '--branch', 'p2', '--path', '/tmp/p2']);
+  const unsupported = await herdrCli(d, ['worktree', 'create', '--cwd', repo, '--branch', 'p2', '--path', '/tmp/p2']);
   assert.is(unsupported.code, 1);
   assert.match(unsupported.stderr, /"code":"unsupported"/);
 });
 
 test('workspace.report_metadata: tokens in workspace.get, workspace.list and the snapshot; null clears; the seq rule', async () => {
-  const src = wsId(await sessionId('src'));
+  const src = herdrWsId((await herdrSession(d, 'src'))!.id);
   assert.equal(await herdrOk(sock, 'workspace.report_metadata', { workspace_id: src, source: 'user:jj', tokens: { jj_status: '  2 changes\x07 ', old: 'x' }, seq: 5 }), { type: 'ok' });
   const get = await herdrOk<{ workspace: WorkspaceInfo }>(sock, 'workspace.get', { workspace_id: src });
   assert.equal(get.workspace.tokens, { jj_status: '2 changes', old: 'x' });
@@ -178,14 +161,14 @@ test('workspace.report_metadata: tokens in workspace.get, workspace.list and the
 });
 
 test('workspace.report_metadata: a token lives until its ttl_ms runs out', async () => {
-  const src = wsId(await sessionId('src'));
+  const src = herdrWsId((await herdrSession(d, 'src'))!.id);
   await herdrOk(sock, 'workspace.report_metadata', { workspace_id: src, source: 'ttl', tokens: { brief: 'soon gone' }, ttl_ms: 300 });
   assert.is((await herdrOk<{ workspace: WorkspaceInfo }>(sock, 'workspace.get', { workspace_id: src })).workspace.tokens.brief, 'soon gone');
   await waitFor(async () => !('brief' in (await herdrOk<{ workspace: WorkspaceInfo }>(sock, 'workspace.get', { workspace_id: src })).workspace.tokens), { what: 'the token to expire' });
 });
 
 test('workspace.report_metadata: herdr\'s limits are invalid_params; an unknown workspace is workspace_not_found; a pane without admin is forbidden', async () => {
-  const src = wsId(await sessionId('src'));
+  const src = herdrWsId((await herdrSession(d, 'src'))!.id);
   const bad = async (params: Record<string, unknown>) => (await herdrErr(sock, 'workspace.report_metadata', { workspace_id: src, source: 's', tokens: { a: 'b' }, ...params })).code;
   assert.is(await bad({ source: 'has space' }), 'invalid_params');
   assert.is(await bad({ source: 'x'.repeat(81) }), 'invalid_params');
@@ -206,11 +189,11 @@ test('workspace.report_metadata: herdr\'s limits are invalid_params; an unknown 
 });
 
 test('herdr workspace report-metadata prints nothing and sets the tokens', async () => {
-  const src = wsId(await sessionId('src'));
-  const r = await herdr(['workspace', 'report-metadata', src, '--source', 'cli', '--token', 'build=green', '--seq', '1']);
+  const src = herdrWsId((await herdrSession(d, 'src'))!.id);
+  const r = await herdrCli(d, ['workspace', 'report-metadata', src, '--source', 'cli', '--token', 'build=green', '--seq', '1']);
   assert.equal([r.code, r.stdout], [0, ''], r.stderr);
   assert.is((await herdrOk<{ workspace: WorkspaceInfo }>(sock, 'workspace.get', { workspace_id: src })).workspace.tokens.build, 'green');
-  const c = await herdr(['workspace', 'report-metadata', src, '--source', 'cli', '--clear-token', 'build', '--seq', '2']);
+  const c = await herdrCli(d, ['workspace', 'report-metadata', src, '--source', 'cli', '--clear-token', 'build', '--seq', '2']);
   assert.is(c.code, 0, c.stderr);
   assert.not.ok('build' in (await herdrOk<{ workspace: WorkspaceInfo }>(sock, 'workspace.get', { workspace_id: src })).workspace.tokens);
 });

@@ -2,10 +2,111 @@
 // protocol and herdr compatibility): one JSON object on one line per connection, `{"id","method",
 // "params"}`, one answer line, `{"id","result"}` or `{"id","error":{"code","message"}}`, and the
 // server closes the connection.
+import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { waitFor } from './wait.js';
+
+/** What these helpers need of a test daemon (test/helpers/daemon.ts's TestDaemon). */
+export interface HerdrTestDaemon {
+  socket: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  json<T>(args: string[]): Promise<T>;
+  ok(args: string[]): Promise<string>;
+}
+
+/** A window as list-windows gives it, the fields the herdr tests read. */
+export interface HerdrWin {
+  id: string;
+  name: string;
+  session: string;
+  session_id: string;
+  workspace: number;
+  focused: boolean;
+  pid: number | null;
+  foreground: { pid: number; comm: string; argv: string[] | null } | null;
+}
+
+/** The herdr socket of a daemon: its socket with `.herdr` added. */
+export const herdrSocketOf = (d: { socket: string }): string => `${d.socket}.herdr`;
+
+/** herdr's workspace id of a session (or a session id): `w` and its first 12 hex digits. */
+export const herdrWsId = (s: { id: string } | string): string => `w${(typeof s === 'string' ? s : s.id).slice(0, 12)}`;
+/** herdr's tab id: the workspace id, `:t` and the tab number. */
+export const herdrTabIdOf = (s: { id: string } | string, n: number): string => `${herdrWsId(s)}:t${n}`;
+/** herdr's pane id of a window: `w<session>:p<window>`, 12 hex digits each. */
+export const herdrPaneIdOf = (w: { id: string; session_id: string }): string => `w${w.session_id.slice(0, 12)}:p${w.id.slice(0, 12)}`;
+
+/** Every window of the daemon (list-windows). */
+export async function herdrWindows<W = HerdrWin>(d: Pick<HerdrTestDaemon, 'json'>): Promise<W[]> {
+  return (await d.json<{ windows: W[] }>(['list-windows'])).windows;
+}
+
+/** The window with this name (or id); throws when there is none. */
+export async function herdrWin<W = HerdrWin>(d: Pick<HerdrTestDaemon, 'json'>, ref: string): Promise<W> {
+  const w = (await herdrWindows<HerdrWin>(d)).find((x) => x.name === ref || x.id === ref);
+  if (!w) throw new Error(`no window ${ref}`);
+  return w as W;
+}
+
+/** A session as list-sessions gives it, the fields the herdr tests read. */
+export interface HerdrSession {
+  id: string;
+  name: string;
+  active_workspace: number;
+  tabs: Array<{ workspace: number; number: number; name: string | null }>;
+}
+
+/** The session with this name, or undefined when there is none. */
+export async function herdrSession<S = HerdrSession>(d: Pick<HerdrTestDaemon, 'json'>, name: string): Promise<S | undefined> {
+  return (await d.json<{ sessions: Array<S & { name: string }> }>(['list-sessions'])).sessions.find((s) => s.name === name);
+}
+
+/** get-agent-state of the window with this name. */
+export function herdrAgentState<T = { state: string; kind: string; message: string; source: string | null; harness_id: string | null; agent_session_id: string | null }>(d: Pick<HerdrTestDaemon, 'json'>, name: string): Promise<T> {
+  return d.json<T>(['get-agent-state', '-w', name]);
+}
+
+/** herdr's pane id of the window with this name. */
+export async function herdrPaneOf(d: Pick<HerdrTestDaemon, 'json'>, ref: string): Promise<string> {
+  return herdrPaneIdOf(await herdrWin(d, ref));
+}
+
+/** A pane's shell waits at its prompt: its foreground process is the pane's own. */
+export async function herdrAtPrompt(d: Pick<HerdrTestDaemon, 'json'>, ref: string): Promise<void> {
+  await waitFor(async () => {
+    const w = await herdrWin(d, ref);
+    return w.foreground !== null && w.foreground.pid === w.pid;
+  }, { what: `${ref} at its prompt` });
+}
+
+/** The link named `herdr` to tuios that the daemon makes beside its socket. */
+export const herdrLinkOf = (d: { socket: string }): string => join(dirname(d.socket), 'herdr', 'bin', 'herdr');
+
+export interface HerdrCliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** herdr's command line: the daemon's herdr link run with HERDR_SOCKET_PATH set to its herdr socket. */
+export function herdrCli(d: Pick<HerdrTestDaemon, 'socket' | 'env'>, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<HerdrCliRun> {
+  return new Promise((resolve) => {
+    execFile(herdrLinkOf(d), args, { env: { ...d.env, HERDR_SOCKET_PATH: herdrSocketOf(d), ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** herdr's command line, its JSON answer's result; throws when it exits other than 0. */
+export async function herdrCliJson<T = Record<string, unknown>>(d: Pick<HerdrTestDaemon, 'socket' | 'env'>, args: string[]): Promise<T> {
+  const r = await herdrCli(d, args);
+  if (r.code !== 0) throw new Error(`herdr ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { result: T }).result;
+}
 
 export interface HerdrAnswer<T = Record<string, unknown>> {
   id: string | number | null;
@@ -106,20 +207,32 @@ let out = '';
 s.setEncoding('utf8');
 s.on('data', (x) => (out += x));
 s.on('close', () => fs.writeFileSync(file, out));
+s.on('error', (e) => fs.writeFileSync(file, JSON.stringify({ client_error: e.message }) + '\\n'));
 s.write(JSON.stringify({ id: 1, method, params: JSON.parse(params) }) + '\\n');
 `;
 
 let paneRuns = 0;
 
 /**
+ * The path of the one-request client script (args: method, params as JSON, answer file), written
+ * into the daemon's home the first time, for a test that runs it from a program of its own.
+ */
+export function herdrPaneClient(d: Pick<HerdrTestDaemon, 'home'>): string {
+  const client = join(d.home, 'herdr-pane-client.cjs');
+  if (!existsSync(client)) writeFileSync(client, PANE_CLIENT);
+  return client;
+}
+
+/**
  * One herdr request sent by a process in the pane `window` (typed at its shell prompt), so the
  * daemon places the caller in that pane. Resolves with the answer line, parsed.
  */
-export async function herdrFromPane(d: { home: string; ok(args: string[]): Promise<string> }, window: string, method: string, params: Record<string, unknown>): Promise<HerdrAnswer> {
-  const client = join(d.home, 'herdr-pane-client.cjs');
-  if (!existsSync(client)) writeFileSync(client, PANE_CLIENT);
+export async function herdrFromPane(d: Pick<HerdrTestDaemon, 'home' | 'ok'>, window: string, method: string, params: Record<string, unknown> = {}): Promise<HerdrAnswer> {
+  const client = herdrPaneClient(d);
   const file = join(d.home, `herdr-answer-${process.pid}-${++paneRuns}.json`);
   const json = JSON.stringify(params).replaceAll("'", `'\\''`);
   await d.ok(['send-text', '-w', window, '--submit', `${process.execPath} ${client} ${method} '${json}' ${file}`]);
-  return waitFor(() => (existsSync(file) && readFileSync(file, 'utf8').endsWith('\n') ? (JSON.parse(readFileSync(file, 'utf8')) as HerdrAnswer) : null), { what: `the answer to ${method} from ${window}` });
+  const a = await waitFor(() => (existsSync(file) && readFileSync(file, 'utf8').endsWith('\n') ? (JSON.parse(readFileSync(file, 'utf8')) as HerdrAnswer & { client_error?: string }) : null), { what: `the answer to ${method} from ${window}` });
+  if (a.client_error) throw new Error(`the client in ${window} could not reach the herdr socket: ${a.client_error}`);
+  return a;
 }

@@ -44,6 +44,10 @@ test('agent_status and herdr\'s agent names, as the spec maps them', () => {
   assert.is(mostUrgent(['idle', 'working', 'done']), 'done');
   assert.is(mostUrgent(['idle', 'blocked', 'done']), 'blocked');
   assert.is(mostUrgent([]), 'unknown');
+  // herdr's whole order: blocked, done, working, idle, unknown.
+  assert.is(mostUrgent(['unknown', 'idle', 'working']), 'working');
+  assert.is(mostUrgent(['unknown', 'idle']), 'idle');
+  assert.is(mostUrgent(['unknown', 'unknown']), 'unknown');
   assert.is(stripPasteMarkers('\x1b[200~a\nb\x1b[201~'), 'a\nb');
 });
 
