@@ -43,6 +43,7 @@ export function checkCell(c: CompareRow['check'], now: number): string {
 
 function changes(a: CompareRow): string {
   if (a.error) return `error: ${clean(a.error)}`;
+  if (a.files === null) return '-';
   return `${a.files}${a.truncated ? '+' : ''} file${a.files === 1 ? '' : 's'} +${a.added} -${a.deleted}${a.commits ? `, ${a.commits} commit${a.commits === 1 ? '' : 's'}` : ''}`;
 }
 

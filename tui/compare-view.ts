@@ -15,6 +15,11 @@ import { COMPARE_LIST_KEYS, type CompareKeyState, type CompareKeyTarget, type Co
 import { drawCompare, type ComparePicture, type DiffShown } from './compare-draw.js';
 import type { CompareFanResult } from '../core/verbs/fan-compare.js';
 
+/** The counts of a row from a counted read, for a read that did not count. */
+function pick(a: CompareFanResult['attempts'][number] | undefined): Partial<CompareFanResult['attempts'][number]> {
+  return a ? { files: a.files, added: a.added, deleted: a.deleted, commits: a.commits, truncated: a.truncated, ...(a.error ? { error: a.error } : {}) } : {};
+}
+
 /** How often the rows are read while a check runs (spec: every second). */
 export const COMPARE_POLL_MS = 1000;
 
@@ -52,27 +57,30 @@ export class CompareView implements Overlay, CompareKeyTarget, ComparePicture {
     return this.result?.attempts[this.cursor] ?? null;
   }
 
-  /** Reads the rows; while a check runs, again a second later. */
+  /** Reads the rows, counting the changes; while a check runs, again a second later without counting. */
   read(): void {
-    this.host.track(this.readNow());
+    this.host.track(this.readNow(true));
   }
 
-  private async readNow(): Promise<void> {
-    const r = await this.host.acts.call<CompareFanResult>('compare-fan', { session: this.session });
+  private async readNow(count: boolean): Promise<void> {
+    const r = await this.host.acts.call<CompareFanResult>('compare-fan', { session: this.session, count });
     if (this.disposed) return;
     if (r.ok) {
-      this.result = r.value;
+      // A read without counting keeps the counts the last counted read gave each attempt.
+      const prev = new Map((this.result?.attempts ?? []).map((a) => [a.session_id, a]));
+      this.result = count ? r.value : { ...r.value, attempts: r.value.attempts.map((a) => ({ ...a, ...pick(prev.get(a.session_id)) })) };
       this.error = null;
       this.cursor = Math.min(this.cursor, Math.max(0, r.value.attempts.length - 1));
       for (const m of [...this.marks]) if (!r.value.attempts.some((a) => a.session === m)) this.marks.delete(m);
     } else if (!this.result) this.error = r.message;
     this.host.redraw();
-    const again = r.ok ? r.value.running : this.polling;
+    // A failed read (a timeout, say) leaves the rows as they were; while they say a check runs, the next second reads again.
+    const again = r.ok ? r.value.running : (this.result?.running ?? false);
     if (again && !this.polling) {
       this.polling = true;
       this.host.later(COMPARE_POLL_MS, () => {
         this.polling = false;
-        if (!this.disposed) this.read();
+        if (!this.disposed) this.host.track(this.readNow(false));
       });
     }
   }

@@ -122,12 +122,14 @@ function enforceEach(svc: Services, caller: Caller, verb: string, access: 'read'
   for (const a of attempts) enforce(svc, caller, { verb, access, target: null, sessionId: a.s.id });
 }
 
-export async function compareFan(svc: Services, caller: Caller, ref: string, signal: AbortSignal): Promise<CompareFanResult> {
+export async function compareFan(svc: Services, caller: Caller, ref: string, signal: AbortSignal, count = true): Promise<CompareFanResult> {
   const { group, attempts, named } = fanOf(svc, 'fan compare', ref);
   enforceEach(svc, caller, 'compare-fan', 'read', attempts);
   const rows = await pool(attempts, LS_CONCURRENCY, async ({ s, wt }): Promise<CompareRow> => {
     const w = agentWindow(svc, s);
     const base = { session: s.name, session_id: s.id, branch: wt.branch, path: wt.path, window_id: w?.id ?? null, harness: w ? svc.agents.harnessOf(w) : null, state: w ? svc.agents.stateOf(w) : ('none' as const), check: lastCheck(svc, s) };
+    // Without counting: the states and checks alone, no git (the compare view's reads while a check runs).
+    if (!count) return { ...base, files: null, added: null, deleted: null, commits: null, truncated: false };
     try {
       const c = await attemptChanges(wt.path, wt.base_commit, signal);
       return { ...base, ...c };
@@ -143,16 +145,16 @@ const sessionParam = z.string().min(1).max(300).describe('An attempt of the fan 
 export const compareFanVerb = defineVerb({
   name: 'compare-fan',
   summary: 'Every attempt of a fan side by side: what each changed against the fan\'s base, and its last check',
-  help: 'One row per attempt: its agent and state, the files and lines it changed against the fan\'s base (committed and uncommitted work, untracked files included; its index and files are never touched), and its last check: the last verify-fan result, else the exit of the last command a shell in it finished (OSC 133).',
+  help: 'One row per attempt: its agent and state, the files and lines it changed against the fan\'s base (committed and uncommitted work, untracked files included; its index and files are never touched), and its last check: the last verify-fan result, else the exit of the last command a shell in it finished (OSC 133). --no-count leaves the changes out (null) and runs no git: the states and checks alone.',
   target: 'none',
   mutates: false,
-  cli: { positionals: ['session'], usage: 'fan compare SESSION [--json]' },
-  params: z.object({ session: sessionParam }),
+  cli: { positionals: ['session'], usage: 'fan compare SESSION [--no-count] [--json]' },
+  params: z.object({ session: sessionParam, count: z.boolean().optional().describe('Count each attempt\'s changes (default true; --no-count: states and checks alone)') }),
   result: compareFanSchema,
   print: (r) =>
     `group ${r.group} from ${r.base}\n` +
-    table([['SESSION', 'AGENT', 'STATE', 'FILES', '+/-', 'CHECK'], ...r.attempts.map((a) => [a.session, str(a.harness), a.state, a.error ? `error: ${a.error.slice(0, 40)}` : `${a.files}${a.truncated ? '+' : ''}`, a.added === null ? '-' : `+${a.added} -${a.deleted}`, checkText(a.check)])]),
-  run: ({ params, svc, caller, signal }) => compareFan(svc, caller, params.session, signal),
+    table([['SESSION', 'AGENT', 'STATE', 'FILES', '+/-', 'CHECK'], ...r.attempts.map((a) => [a.session, str(a.harness), a.state, a.error ? `error: ${a.error.slice(0, 40)}` : a.files === null ? '-' : `${a.files}${a.truncated ? '+' : ''}`, a.added === null ? '-' : `+${a.added} -${a.deleted}`, checkText(a.check)])]),
+  run: ({ params, svc, caller, signal }) => compareFan(svc, caller, params.session, signal, params.count !== false),
 });
 
 const verifyRowSchema = z.object({ session: z.string(), window_id: z.string(), state: z.enum(['running', 'passed', 'failed']), exit: z.number().int().nullable() });

@@ -125,6 +125,9 @@ test('a passing check in every attempt; the verify window holds no grants; --no-
     return c.running ? null : c;
   }, { what: 'the checks to end', timeout: 30_000 });
   assert.ok(done.attempts.every((a) => a.check?.state === 'passed'));
+  // --no-count: the states and checks alone, no counts.
+  const quick = await d.json<CompareFanResult>(['fan', 'compare', one.session, '--no-count']);
+  assert.ok(quick.attempts.every((a) => a.files === null && a.added === null && a.check?.state === 'passed'));
 });
 
 test('bad input: an empty check, a session no fan made', async () => {
