@@ -4,6 +4,12 @@
 /** One verb request or reply line. Larger lines close the connection: framing is lost. */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
+/**
+ * Nesting of arrays and objects in one request line: no verb's params go past a few levels, and a
+ * hook's tool input rarely past ten; deeper lines are refused before parsing (core/rpc/json-depth.ts).
+ */
+export const MAX_JSON_DEPTH = 128;
+
 /** Concurrent socket connections a single caller process may hold (spec: herdr socket, issue 2). */
 export const MAX_CONNECTIONS_PER_PROCESS = 64;
 
@@ -561,3 +567,5 @@ export const SHIP_PR_TEXT_MAX = 300;
 export const WORKSPACES = 9;
 /** Highest herdr tab number (a tab id's digits): a tab number is never used twice in a session. */
 export const MAX_TAB_NUMBER = 999_999_999;
+/** How often an open pull request is read again while a client is attached (spec: once a minute). */
+export const SHIP_PR_POLL_MS = 60_000;

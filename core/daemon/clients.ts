@@ -37,11 +37,29 @@ export interface AttachedClientInfo {
 export class AttachedClients {
   private readonly byId = new Map<number, { client: RegisteredClient; usedAt: number; order: number }>();
   private order = 0;
+  /** Told when a client attaches or leaves (the pull request poller runs only while one is attached). */
+  private readonly watchers = new Set<() => void>();
 
   /** A client is attached until it calls the returned dispose. */
   register(client: RegisteredClient): { dispose(): void } {
     this.byId.set(client.id, { client, usedAt: Date.now(), order: ++this.order });
-    return { dispose: () => void this.byId.delete(client.id) };
+    this.tell();
+    return {
+      dispose: () => {
+        this.byId.delete(client.id);
+        this.tell();
+      },
+    };
+  }
+
+  /** Calls `fn` each time a client attaches or leaves. */
+  watch(fn: () => void): { dispose(): void } {
+    this.watchers.add(fn);
+    return { dispose: () => void this.watchers.delete(fn) };
+  }
+
+  private tell(): void {
+    for (const fn of this.watchers) fn();
   }
 
   /** The person used the client (typed, resized): it is the foreground one from now on. */

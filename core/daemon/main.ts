@@ -53,6 +53,8 @@ import { StreamKinds } from '../hosts/streams.js';
 import { CheckpointService } from '../git/checkpoint-service.js';
 import { ReviewNotes } from '../review/notes.js';
 import { ShipState } from '../git/ship-journal.js';
+import { PrPoller } from '../git/pr-poll.js';
+import { SHIP_PR_POLL_MS } from '../limits.js';
 import { ActivityLog } from '../activity/log.js';
 import { FanChecks } from '../activity/fan-checks.js';
 import { AttachedClients } from './clients.js';
@@ -286,6 +288,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   if (restored.sessions > 0) log.info('restored sessions', restored);
   const resumes = offerResumes(svc, resumable);
   reviews.load((id) => model.windows.has(id));
+  // Open pull requests read again once a minute, only while a client is attached.
+  const prPoll = new PrPoller({ bus, model, clients: svc.clients, log, intervalMs: Number(process.env.TUIOS_PR_POLL_MS) || SHIP_PR_POLL_MS });
   // A ship step the last daemon did not finish (killed mid-step): undone or kept, and said.
   await ship.recover();
   snapshot.start();
@@ -328,6 +332,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     hook.dispose();
     checkpoints.dispose();
     reviews.dispose();
+    prPoll.dispose();
     activity.dispose();
     fanChecks.dispose();
     asks.dispose();

@@ -15,6 +15,7 @@ import { statusOf, dirtyError } from '../git/repo.js';
 import { gitText } from '../git/run.js';
 import { worktreeOf } from '../git/fleet.js';
 import { SHIP_APPROVAL_WAIT_MS } from '../limits.js';
+import { recordPr } from '../git/pr-poll.js';
 
 declare module '../bus.js' {
   interface EventMap {
@@ -184,9 +185,6 @@ export const shipPush = defineVerb({
   },
 });
 
-function recordPr(s: Session, pr: PullRequest): void {
-  s.attrs.set('pr', pr);
-}
 
 export const shipPr = defineVerb({
   name: 'ship-pr',
@@ -223,7 +221,7 @@ export const shipPr = defineVerb({
     }
     const now = await viewPr(wt.path, wt.branch, signal);
     if (!now) throw new TuiosError('gh_unavailable', 'gh made the pull request but does not find it.', 'Look with gh pr view.');
-    recordPr(s, now);
+    recordPr(svc.bus, s, now);
     const { token: _t, ...pushed } = plan;
     return { session: s.name, pushed, pr: now, created: !open };
   },
@@ -252,7 +250,7 @@ export const shipStatus = defineVerb({
     let pr = (s.attrs.get('pr') as PullRequest | undefined) ?? null;
     if (params.refresh && wt) {
       pr = await viewPr(wt.path, wt.branch, signal);
-      if (pr) recordPr(s, pr);
+      if (pr) recordPr(svc.bus, s, pr);
     }
     return { session: s.name, branch: wt?.branch ?? null, pr, recovered: svc.ship.found };
   },

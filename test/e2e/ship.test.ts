@@ -54,7 +54,8 @@ test.before(async () => {
   mkdirSync(join(ghDir, 'state'), { recursive: true });
   writeFileSync(join(ghDir, 'bin', 'gh'), FAKE_GH);
   chmodSync(join(ghDir, 'bin', 'gh'), 0o755);
-  d = await TestDaemon.start({ env: { PATH: `${join(ghDir, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`, GH_STATE: join(ghDir, 'state') } });
+  // The poller reads open pull requests every 300 ms here, where it waits a minute by default.
+  d = await TestDaemon.start({ env: { PATH: `${join(ghDir, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`, GH_STATE: join(ghDir, 'state'), TUIOS_PR_POLL_MS: '300' } });
 });
 
 test.after(async () => {
@@ -180,6 +181,19 @@ test('ship pr: gh_unavailable before anything is pushed when gh is not logged in
     await t.wait(/PR #12 open pending/, 'the pr token on the rail', 60_000);
   } finally {
     t.kill();
+  }
+  // While a client is attached, the open pull request is read again: its checks pass, then it merges.
+  const t2 = new Terminal(d.env, `${process.execPath} ${BIN} attach -s ${w.session}`);
+  try {
+    const pr = (state: string, conclusion: string) => writeFileSync(join(ghDir, 'state', 'pr.json'), `{"number":12,"url":"https://example.invalid/pr/12","state":"${state}","title":"t","statusCheckRollup":[{"status":"COMPLETED","conclusion":"${conclusion}"}]}`);
+    const prNow = async () => (await d.json<{ worktrees: Array<{ session: string; pr: { state: string; checks: string } | null }> }>(['worktree', 'ls'])).worktrees.find((x) => x.session === w.session)!.pr;
+    pr('OPEN', 'SUCCESS');
+    await waitFor(async () => (await prNow())?.checks === 'pass', { what: 'the poller to read the passing checks', timeout: 30_000 });
+    await t2.wait(/PR #12 open pass/, 'the rail\'s token', 60_000);
+    pr('MERGED', 'SUCCESS');
+    await waitFor(async () => (await prNow())?.state === 'merged', { what: 'the poller to read the merge', timeout: 30_000 });
+  } finally {
+    t2.kill();
   }
   rmSync(join(ghDir, 'state', 'pr.json'));
 });
