@@ -134,6 +134,10 @@ test('bad input: an empty check, a session no fan made', async () => {
   const empty = await d.cli(['fan', 'verify', one.session, '--', ' ']);
   assert.is.not(empty.code, 0);
   assert.match(empty.stderr, /invalid_params|empty/);
+  const long = await d.cli(['fan', 'verify', one.session, '--', `echo ${'x'.repeat(4100)}`]);
+  assert.is.not(long.code, 0);
+  assert.match(long.stderr, /invalid_params/);
+  assert.not.ok((await windowsOf(one.session)).some((w) => w.name === 'verify'), 'a refused check opens no window');
   await d.ok(['new-session', 'plain']);
   const notFan = await d.cli(['fan', 'compare', 'plain']);
   assert.is.not(notFan.code, 0);
