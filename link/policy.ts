@@ -12,6 +12,8 @@ export interface LinkPolicy {
   respond: boolean;
   files: boolean;
   hold_mail: boolean;
+  /** The host only watches here: write and respond are off, whatever they say (spec: observe-only access). */
+  observe: boolean;
   /** When set, the host's links must authenticate with this key (SHA256:...). */
   key: string | null;
 }
@@ -20,8 +22,9 @@ export type Right = 'list' | 'write' | 'respond' | 'files';
 
 export function policyFor(c: Config, host: string): LinkPolicy {
   const h = c.hosts[host];
-  if (!h) return { list: true, write: true, respond: false, files: false, hold_mail: false, key: null };
-  return { list: h.list, write: h.write, respond: h.respond, files: h.files, hold_mail: h.hold_mail, key: h.key ?? null };
+  if (!h) return { list: true, write: true, respond: false, files: false, hold_mail: false, observe: false, key: null };
+  // observe wins over write and respond: a host that watches changes nothing and answers nothing.
+  return { list: h.list, write: h.write && !h.observe, respond: h.respond && !h.observe, files: h.files, hold_mail: h.hold_mail, observe: h.observe, key: h.key ?? null };
 }
 
 /**
@@ -48,7 +51,17 @@ const RIGHT_WORDS: Record<Right, string> = { list: 'read here', write: 'change a
 /** Throws forbidden, naming the key that would allow it, when the policy does not give `right`. */
 export function checkRight(p: LinkPolicy, host: string, right: Right, what: string): void {
   if (p[right]) return;
+  if (p.observe && (right === 'write' || right === 'respond')) {
+    throw new TuiosError('forbidden', `${what} is refused: the linked host ${host} only observes here ([hosts.${host}] observe = true), and may not ${RIGHT_WORDS[right]}.`, `On this machine, [hosts.${host}] observe = false${right === 'respond' ? ' with respond = true' : ''} allows it.`);
+  }
   throw new TuiosError('forbidden', `${what} is refused: the linked host ${host} may not ${RIGHT_WORDS[right]}.`, `On this machine, [hosts.${host}] ${right} = true allows it.`);
+}
+
+/** Why a link call may not write, and what allows it, for the dispatcher's read-only refusal. */
+export function readOnlyBy(p: LinkPolicy, host: string): { why: string; allow: string } | undefined {
+  if (p.observe) return { why: `the linked host ${host} only observes here ([hosts.${host}] observe = true)`, allow: `On this machine, [hosts.${host}] observe = false` };
+  if (!p.write) return { why: `the linked host ${host} may not change anything here ([hosts.${host}] write = false)`, allow: `On this machine, [hosts.${host}] write = true` };
+  return undefined;
 }
 
 /** Admin verbs (kill-session, new-window, ...) also need the person there, vouched, besides write. */

@@ -57,7 +57,11 @@ export class ServedStreams {
     const k = this.kinds.get(kind);
     if (!k) return close(`unsupported: no stream of kind ${kind.slice(0, 64)} here`);
     const p = this.policy();
-    if (!p[k.right]) return close(`forbidden: the linked host ${this.host} may not open ${kind.slice(0, 64)} streams here ([hosts.${this.host}] ${k.right})`);
+    if (!p[k.right]) {
+      // observe takes write and respond away whatever they say: name the key that decided.
+      const key = p.observe && (k.right === 'write' || k.right === 'respond') ? 'observe = true' : k.right;
+      return close(`forbidden: the linked host ${this.host} may not open ${kind.slice(0, 64)} streams here ([hosts.${this.host}] ${key})`);
+    }
     const params = jsonObject(paramsJson);
     if (!params) return close('invalid_params: the stream params are not a JSON object');
     const ctl = new AbortController();

@@ -8,8 +8,9 @@ import { isLoopback, type PeerProcess } from './peer.js';
 /** Connection ids for SSH callers: far from the socket's, which count up from 1. */
 let nextConn = 1_000_000;
 
-export function sshCaller(peer: string, where: PeerProcess, readOnly: boolean, myUid = process.getuid?.() ?? -1): Caller {
-  const base = { connId: nextConn++, readOnly, paneHint: null };
+/** `readOnlyBy`: why the connection may not write and what would allow it (null: it may). */
+export function sshCaller(peer: string, where: PeerProcess, readOnlyBy: { why: string; allow: string } | null, myUid = process.getuid?.() ?? -1): Caller {
+  const base = { connId: nextConn++, readOnly: readOnlyBy !== null, ...(readOnlyBy ? { readOnlyBy } : {}), paneHint: null };
   if (where.where === 'remote') {
     // A loopback address with no socket of ours behind it (another network namespace, a proxy).
     if (isLoopback(peer)) return { ...base, channel: 'socket', pid: null, uid: null, placement: { kind: 'inside', how: 'the ssh client on this machine could not be found' } };

@@ -67,6 +67,12 @@ export interface AuthorizedKey {
   forcedCommand: boolean;
   /** no-pty, or restrict without a later pty: exec only, no TUI. */
   noPty: boolean;
+  /**
+   * observe (tuios's own option): the TUI only watches and exec runs only verbs that change
+   * nothing, whatever [ssh] exec_write says. sshd refuses a line with an option it does not know,
+   * so the same line in ~/.ssh/authorized_keys gives no shell there either.
+   */
+  observe: boolean;
   /** expiry-time="YYYYMMDD[HHMM[SS]]": refused from then on (ms since the epoch), else null. */
   expiresAt: number | null;
   source: string;
@@ -173,6 +179,7 @@ export function parseAuthorizedKeys(text: string, source: string): { keys: Autho
       from: fromOpt !== undefined ? fromOpt.split(',').filter(Boolean) : null,
       forcedCommand: opt('command') !== undefined,
       noPty: !ptyOn,
+      observe: opt('observe') !== undefined,
       expiresAt,
       source,
     });

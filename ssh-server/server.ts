@@ -128,6 +128,7 @@ export class SshServer {
       key: '',
       keyComment: '',
       noPty: false,
+      observe: null,
       where: Promise.resolve({ where: 'remote' } as PeerProcess),
       channels: 0,
       touch: () => {
@@ -181,6 +182,7 @@ export class SshServer {
         conn.key = fp;
         conn.keyComment = v.key.comment.slice(0, 128);
         conn.noPty = v.key.noPty;
+        conn.observe = v.key.observe ? v.key.source : null;
         ctx.accept();
       });
     });
@@ -191,7 +193,7 @@ export class SshServer {
       poolPadding((client as unknown as { _protocol?: { _cipher?: unknown } })._protocol?._cipher);
       this.accepted++;
       conn.touch();
-      this.log.info('ssh client authenticated', { peer, key: conn.key, comment: conn.keyComment });
+      this.log.info('ssh client authenticated', { peer, key: conn.key, comment: conn.keyComment, observe: conn.observe !== null });
       const port = this.address?.port;
       if (port) conn.where = findPeerProcess(peer, info.port, port).catch(() => ({ where: 'remote' }) as const);
       client.on('session', (accept, reject) => {

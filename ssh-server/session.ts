@@ -37,6 +37,8 @@ export interface Conn {
   keyComment: string;
   /** The key's options said no-pty (or restrict): exec only. */
   noPty: boolean;
+  /** The key's line is marked observe: the file it is in, else null (see keys.ts). */
+  observe: string | null;
   /** Where the client runs, looked up once it authenticated. */
   where: Promise<PeerProcess>;
   /** Session channels open now on this connection. */
@@ -146,7 +148,7 @@ export function serveSession(session: Session, conn: Conn, deps: SessionDeps): v
     conn.where
       .then((where) => {
         const p = pty!;
-        const caller = sshCaller(peer, where, false);
+        const caller = sshCaller(peer, where, observeBy(conn));
         guard(
           log,
           'shell',
@@ -175,7 +177,7 @@ export function serveSession(session: Session, conn: Conn, deps: SessionDeps): v
     // Input to a verb is not read; draining it keeps a client that sends some from stalling.
     channel.resume();
     conn.where
-      .then((where) => runExec(deps.svc, info.command, sshCaller(peer, where, !deps.execWrite())))
+      .then((where) => runExec(deps.svc, info.command, sshCaller(peer, where, observeBy(conn) ?? (deps.execWrite() ? null : EXEC_READ_ONLY))))
       .then((r) => {
         if (channel.destroyed) return;
         if (r.stdout) channel.write(r.stdout);
@@ -202,6 +204,15 @@ export function serveSession(session: Session, conn: Conn, deps: SessionDeps): v
     log.info('ssh subsystem opened', { peer, key: conn.key, name });
     guard(log, `subsystem ${name}`, () => handler(channel, { address: peer, port: conn.port, keyFingerprint: conn.key, keyComment: conn.keyComment }), () => closeChannel(channel, `tuios: the ${name} subsystem failed; the daemon log says why\n`));
   });
+}
+
+/** Why an exec of a key not marked observe is read-only, and what allows a write. */
+const EXEC_READ_ONLY = { why: '[ssh] exec_write is off', allow: '[ssh] exec_write = true' };
+
+/** An observe key's connection is read-only in the TUI and over exec alike. */
+function observeBy(conn: Conn): { why: string; allow: string } | null {
+  if (!conn.observe) return null;
+  return { why: 'its key is marked observe in authorized_keys', allow: `The key's line in ${conn.observe} without observe` };
 }
 
 export function closeChannel(channel: ServerChannel, text: string, code = 1): void {

@@ -4,6 +4,7 @@
 import type { Services } from '../core/daemon/services.js';
 import type { Caller } from '../core/rpc/caller.js';
 import { TuiosError } from '../core/errors.js';
+import { observing, type ReadOnlyBy } from './observe.js';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
 
@@ -26,6 +27,11 @@ export class Acts {
       this.svc.log.error('tui verb call failed', { verb, error: e instanceof Error ? e.stack : String(e) });
       return { ok: false, code: 'internal', message: `${verb} failed inside the daemon; see its log.` };
     }
+  }
+
+  /** Why this client may change nothing (an observe key), or null. */
+  get readOnly(): ReadOnlyBy | null {
+    return observing(this.caller);
   }
 
   get canActAsPerson(): boolean {

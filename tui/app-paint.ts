@@ -42,6 +42,8 @@ export interface StatusState {
   rows: number;
   prefix: boolean;
   confirm: { text: string } | null;
+  /** The client only watches (an observe key): a mark says so on every frame. */
+  readOnly?: boolean;
 }
 
 export class Painter {
@@ -173,7 +175,7 @@ export class Painter {
     // The workspaces that are tabs (hold a window, have a name, or show), with their names.
     const tabs = s.tabs.list();
     const d = line.confirm ? null : this.host.dock.current(now);
-    const key = `${this.epoch}:${line.cols}x${line.rows}:${s.activeWorkspace}:${tabs.map((t) => `${t.workspace}=${t.name ?? ''}`).join('\u0001')}:${line.prefix}:${line.confirm?.text ?? ''}\u0000${d?.mark?.glyph ?? ''}:${d?.mark?.role ?? ''}\u0000${d?.text ?? ''}\u0000${s.name}`;
+    const key = `${this.epoch}:${line.cols}x${line.rows}:${s.activeWorkspace}:${tabs.map((t) => `${t.workspace}=${t.name ?? ''}`).join('\u0001')}:${line.prefix}:${line.readOnly ?? false}:${line.confirm?.text ?? ''}\u0000${d?.mark?.glyph ?? ''}:${d?.mark?.role ?? ''}\u0000${d?.text ?? ''}\u0000${s.name}`;
     // Under an overlay it is drawn every frame, as the overlay may draw near it.
     if (!this.host.overlayShown() && key === this.statusDrawn) return;
     this.statusDrawn = !this.host.overlayShown() ? key : '';
@@ -188,6 +190,7 @@ export class Painter {
       const label = t.name ? `${n}:${fit(clean(t.name), WORKSPACE_NAME_COLS, this.host.ascii)}` : String(n);
       x = cv.text(x + 1, y, n === s.activeWorkspace ? `${label}*` : label, n === s.activeWorkspace ? attr(-1, -1, A_INVERSE | A_BOLD) : bar);
     }
+    if (line.readOnly) x = cv.text(x + 2, y, '[read-only]', attr(3, -1, A_INVERSE | A_BOLD));
     if (line.prefix) x = cv.text(x + 2, y, '[C-b]', attr(3, -1, A_INVERSE | A_BOLD));
     const help = line.cols >= 60 ? 'C-b ? help' : '';
     const end = line.cols - (help ? textWidth(help) + 2 : 0);

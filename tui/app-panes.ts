@@ -29,6 +29,8 @@ export class ScreenPanes {
   constructor(
     private readonly host: PanesHost,
     private readonly clientId: number,
+    /** False for a client that only watches: its size never resizes the panes others see. */
+    private readonly sizes = true,
   ) {}
 
   railWidth(cols: number): number {
@@ -59,10 +61,11 @@ export class ScreenPanes {
    * typed). Two clients of different sizes would otherwise resize every pane on every frame.
    */
   claimSizes(s: Session | undefined): void {
-    s?.attrs.set(SIZE_OWNER, this.clientId);
+    if (this.sizes) s?.attrs.set(SIZE_OWNER, this.clientId);
   }
 
   private ownsSizes(s: Session): boolean {
+    if (!this.sizes) return false;
     const owner = s.attrs.get(SIZE_OWNER);
     if (owner === this.clientId) return true;
     if (typeof owner === 'number' && this.host.svc.person.list().some((c) => c.id === owner)) return false;

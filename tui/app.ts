@@ -39,6 +39,7 @@ import { openReview } from './review-view.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { compareFor } from './compare-view.js';
 import { clean } from './text.js';
+import { observing, observeRefusal, observeWelcome, type ReadOnlyBy } from './observe.js';
 import type { Rect } from './pane-draw.js';
 import { FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES } from './limits.js';
 
@@ -104,6 +105,8 @@ export class Tui implements TuiHost, PaintHost {
   private readonly walker = new Walker(this);
   private closed = false;
   private readonly visibleFn: (id: string) => boolean;
+  /** Why this client only watches (an observe key), or null: it may type, answer and size panes. */
+  private readonly observer: ReadOnlyBy | null;
 
   constructor(private readonly o: TuiOptions) {
     this.svc = o.svc;
@@ -112,6 +115,7 @@ export class Tui implements TuiHost, PaintHost {
     this.rows = o.rows;
     this.ascii = o.ascii || o.svc.config.current.appearance?.glyphs === 'ascii';
     this.acts = new Acts(o.svc, o.caller, o.client.nonce);
+    this.observer = observing(o.caller);
     this.visibleFn = readableSessions(o.svc, o.caller);
     this.agentsSeen = readAgentsSeen(o.svc);
     this.dock = new Dock(
@@ -151,13 +155,15 @@ export class Tui implements TuiHost, PaintHost {
         forget: (id) => this.painter.forget(id),
       },
       o.client.id,
+      this.observer === null,
     );
     this.out.push(ENTER_SCREEN);
     this.panes.claimSizes(this.session());
     this.subs.push(this.svc.bus.subscribe((ev) => this.guard('event', () => this.onEvent(ev))));
     // Attached from now on: a verb that needs "the attached client" (a swap, a title) finds it.
     this.subs.push(this.svc.clients.register({ id: o.client.id, sessionId: () => this.sessionId, area: () => this.bodyRect(), acts: this.clientActs }));
-    if (!o.client.nonce) this.dock.say('Attached from inside a pane: this client cannot answer or dismiss as you.');
+    if (this.observer) this.dock.say(observeWelcome(this.observer), null, 10_000);
+    else if (!o.client.nonce) this.dock.say('Attached from inside a pane: this client cannot answer or dismiss as you.');
     else if (this.svc.config.current.notifications.agent.sound_mode === 'system') this.dock.say(SYSTEM_SOUND_WARNING, null, 10_000);
     this.redraw();
   }
@@ -201,6 +207,7 @@ export class Tui implements TuiHost, PaintHost {
       this.cols = cols;
       this.rows = rows;
       this.panes.claimSizes(this.session());
+      if (this.observer) this.dock.say(observeRefusal('Resizing the panes', this.observer) + ' Only your own view changed.');
       this.term.resize(cols, rows);
       this.canvas.resize(cols, rows);
       this.out.push('\x1b[H\x1b[2J');
@@ -473,11 +480,15 @@ export class Tui implements TuiHost, PaintHost {
     const w = this.layout.focusedWindow();
     if (!w) return;
     if (tok.t === 'mouse') return this.onMouse(tok, w);
-    if (tok.t === 'paste') {
-      w.write(this.painter.source(w).modes().bracketedPaste ? tok.raw : tok.text);
-      return TO_PANE;
-    }
-    w.write(tok.raw);
+    if (tok.t === 'paste') return this.typeInto(w, this.painter.source(w).modes().bracketedPaste ? tok.raw : tok.text);
+    return this.typeInto(w, tok.raw);
+  }
+
+  /** Keys for a pane: written, unless this client only watches (then the dock says why). */
+  private typeInto(w: Window | undefined, data: string): typeof TO_PANE | void {
+    if (!w) return;
+    if (this.observer) return void this.dock.say(observeRefusal('Typing', this.observer));
+    w.write(data);
     return TO_PANE;
   }
 
@@ -488,7 +499,8 @@ export class Tui implements TuiHost, PaintHost {
     stepWorkspace: (d) => this.layout.stepWorkspace(d),
     openWindow: (split) => this.track(this.layout.newWindow(split)),
     askClose: () => this.askClose(),
-    toggleZoom: () => this.layout.toggleZoom(),
+    // Zoom is the session's layout, shared with every client of it.
+    toggleZoom: () => (this.observer ? this.dock.say(observeRefusal('Zoom', this.observer)) : this.layout.toggleZoom()),
     openSwitcher: () => this.openOverlay(new SessionSwitcher(this)),
     openHelp: () => this.openHelp(),
     openReview: () => {
@@ -510,12 +522,12 @@ export class Tui implements TuiHost, PaintHost {
     },
     sendPrefix: (tok) => {
       if (this.overlay?.paneModes) return this.overlay.key(tok);
-      this.layout.focusedWindow()?.write('\x02');
+      this.typeInto(this.layout.focusedWindow(), '\x02');
     },
     // A key the prefix does not bind reaches the pane as it always did (a linked host's too).
     unbound: (tok) => {
       if (this.overlay?.paneModes) this.overlay.key(tok);
-      else if (!this.overlay) this.layout.focusedWindow()?.write(tok.raw);
+      else if (!this.overlay) this.typeInto(this.layout.focusedWindow(), tok.raw);
     },
   };
 
@@ -534,7 +546,8 @@ export class Tui implements TuiHost, PaintHost {
       const m = this.painter.source(w).modes();
       if (m.mouse === 'none') return;
       const seq = encodeMouse(tok.button, tok.x - c.x, tok.y - c.y, tok.release, m.mouseSgr);
-      if (seq) w.write(seq);
+      // An observer's presses are not sent (said once per press); its moves go nowhere quietly.
+      if (seq && (!this.observer || (!tok.release && tok.button < 32))) this.typeInto(w, seq);
       return;
     }
   }
@@ -619,7 +632,7 @@ export class Tui implements TuiHost, PaintHost {
         if (this.overlay) cursor = this.overlay.draw(cv, body, now);
         else if (focused) cursor = this.painter.paneCursor(this.panes.tiles, focused);
       }
-      this.painter.drawStatus(s, now, { cols: this.cols, rows: this.rows, prefix: this.prefix, confirm: this.confirm });
+      this.painter.drawStatus(s, now, { cols: this.cols, rows: this.rows, prefix: this.prefix, confirm: this.confirm, readOnly: this.observer !== null });
       this.drawnFrom = { session: s, workspace: ws, layout, zoomed: layout.zoomed, focused: focused?.id ?? null, second: Math.floor(now / 1000) };
     }
     const cells = cv.draw();

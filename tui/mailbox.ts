@@ -159,7 +159,8 @@ export class MailboxView implements Overlay, MailboxKeyTarget {
     if (!r.ok) return this.host.dock.say(`The thread was not read: ${r.message}`, stateMark('errored', false, this.host.ascii));
     const unread = parseMessages(r.value).some((m) => !m.read);
     if (r.value.peek_forced && unread) {
-      this.host.dock.say(this.host.acts.canActAsPerson ? 'Only looked: your mail stays unread (the nonce did not verify).' : 'Only looked: a client attached from inside a pane cannot mark your mail read.');
+      const ro = this.host.acts.readOnly;
+      this.host.dock.say(this.host.acts.canActAsPerson ? 'Only looked: your mail stays unread (the nonce did not verify).' : ro ? `Only looked: your mail stays unread, as ${ro.why}.` : 'Only looked: a client attached from inside a pane cannot mark your mail read.');
     }
   }
 

@@ -46,7 +46,8 @@ export function sshShell(svc: Services, req: ShellRequest, make: TuiFactory = cr
   const client = svc.person.attach(req.caller, placement, session.id);
   // Outside every pane the TUI acts on the tui channel; inside one it keeps the peer's own
   // caller, so grants and placement judge it as they judge `tuios attach` from that pane.
-  const caller: Caller = client.inside ? req.caller : { connId: req.caller.connId, channel: 'tui', pid: req.caller.pid, uid: req.caller.uid, readOnly: false, paneHint: null };
+  // An observe key's client stays read-only on the tui channel too (readOnlyBy names why).
+  const caller: Caller = client.inside ? req.caller : { connId: req.caller.connId, channel: 'tui', pid: req.caller.pid, uid: req.caller.uid, readOnly: req.caller.readOnly, ...(req.caller.readOnlyBy ? { readOnlyBy: req.caller.readOnlyBy } : {}), paneHint: null };
   let open = true;
   let tui: TuiInstance | null = null;
   const finish = () => {
@@ -96,7 +97,7 @@ export function sshShell(svc: Services, req: ShellRequest, make: TuiFactory = cr
     svc.person.detach(client.id);
     return refuse(e);
   }
-  svc.log.info('client attached', { client: client.id, mode: 'ssh', peer: req.peer, key: req.keyFingerprint, inside: client.inside, session: session.id });
+  svc.log.info('client attached', { client: client.id, mode: 'ssh', peer: req.peer, key: req.keyFingerprint, inside: client.inside, observe: req.caller.readOnly, session: session.id });
   ch.on('data', (b: Buffer) => guarded('input', () => tui!.input(b)));
   req.onResize((cols, rows) => guarded('resize', () => tui!.resize(cols, rows)));
   ch.on('end', () => {

@@ -170,6 +170,8 @@ const hostEntry = z.object({
   respond: z.boolean().default(false),
   files: z.boolean().default(false),
   hold_mail: z.boolean().default(false),
+  /** Only watch: reading verbs and streams, never a change or an answer, whatever write and respond say. */
+  observe: z.boolean().default(false),
 });
 
 const hosts = z

@@ -19,8 +19,13 @@ export interface Caller {
   /** The peer's pid as the kernel gave it, or null where it cannot be read. */
   readonly pid: number | null;
   readonly uid: number | null;
-  /** Read-only channels (ssh exec without exec_write) refuse verbs that mutate. */
+  /** Read-only channels (ssh exec without exec_write, an observe key, an observe host) refuse verbs that mutate. */
   readonly readOnly: boolean;
+  /**
+   * Why it is read-only and the setting that would allow a write, for the refusal's text (e.g.
+   * "its key is marked observe in authorized_keys"); unset reads as ssh exec's exec_write.
+   */
+  readonly readOnlyBy?: { why: string; allow: string };
   /** TUIOS_PANE_ID the CLI saw in its environment: a default for targets, never proof. */
   paneHint: string | null;
   /** Filled by core/security on first use. */

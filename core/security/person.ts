@@ -23,10 +23,13 @@ export class PersonRegistry {
   private next = 1;
   private readonly clients = new Map<number, AttachedClient>();
 
-  /** Registers an attached client; the nonce is given only to a caller outside every pane. */
+  /**
+   * Registers an attached client; the nonce is given only to a caller outside every pane, and
+   * never to a read-only one (an observe key): an observer acts as nobody, and reads as a peek.
+   */
   attach(caller: Caller, placement: Placement, sessionId: string | null): AttachedClient & { inside: boolean } {
     const inside = placement.kind !== 'outside';
-    const c: AttachedClient = { id: this.next++, nonce: inside ? '' : newToken(), pid: caller.pid, connId: caller.connId, channel: caller.channel, attachedAt: Date.now(), sessionId };
+    const c: AttachedClient = { id: this.next++, nonce: inside || caller.readOnly ? '' : newToken(), pid: caller.pid, connId: caller.connId, channel: caller.channel, attachedAt: Date.now(), sessionId };
     this.clients.set(c.id, c);
     return { ...c, inside };
   }

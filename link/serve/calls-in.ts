@@ -6,7 +6,7 @@ import type { Services } from '../../core/daemon/services.js';
 import type { Caller } from '../../core/rpc/caller.js';
 import type { Bodies } from '../codec/schema.js';
 import { TuiosError, toErrorBody } from '../../core/errors.js';
-import { checkAdmin, checkRight, rightFor, type LinkPolicy } from '../policy.js';
+import { checkAdmin, checkRight, readOnlyBy, rightFor, type LinkPolicy } from '../policy.js';
 
 let nextConn = 2_000_000;
 
@@ -27,7 +27,8 @@ export async function runCall(svc: Services, host: string, policy: LinkPolicy, c
     if (!params || typeof params !== 'object' || Array.isArray(params)) throw new TuiosError('invalid_params', 'The call\'s params must be an object.');
     // A nonce is this machine's secret: a call from a link never carries one that could verify.
     delete (params as Record<string, unknown>).nonce;
-    const caller: Caller = { connId: nextConn++, channel: 'link', pid: null, uid: null, readOnly: !policy.write, paneHint: null, host, vouched };
+    const by = readOnlyBy(policy, host);
+    const caller: Caller = { connId: nextConn++, channel: 'link', pid: null, uid: null, readOnly: !policy.write, ...(by ? { readOnlyBy: by } : {}), paneHint: null, host, vouched };
     const result = await svc.dispatcher.call(verb.name, params as Record<string, unknown>, caller, undefined, signal);
     return { id: c.id, ok: true, result: JSON.stringify(result ?? {}), error: 'null' };
   } catch (e) {

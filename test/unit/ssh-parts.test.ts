@@ -61,19 +61,19 @@ test('a connection from this machine is traced to the process that holds its soc
 });
 
 test('the caller of a session: remote is the person; local is placed by its pid; unknown local is inside', () => {
-  const remote = sshCaller('10.0.0.2', { where: 'remote' }, true, 1000);
+  const remote = sshCaller('10.0.0.2', { where: 'remote' }, { why: 'observe', allow: 'no observe' }, 1000);
   assert.is(remote.channel, 'ssh-exec');
   assert.ok(remote.readOnly);
   assert.is(remote.placement, undefined);
-  const proxied = sshCaller('127.0.0.1', { where: 'remote' }, false, 1000);
+  const proxied = sshCaller('127.0.0.1', { where: 'remote' }, null, 1000);
   assert.equal(proxied.placement?.kind, 'inside', 'a loopback peer with no socket here is no proof');
-  const local = sshCaller('127.0.0.1', { where: 'local', uid: 1000, pid: 4242 }, false, 1000);
+  const local = sshCaller('127.0.0.1', { where: 'local', uid: 1000, pid: 4242 }, null, 1000);
   assert.is(local.channel, 'socket');
   assert.is(local.pid, 4242);
   assert.is(local.placement, undefined, 'judged later from its pid, as a socket caller');
-  const lost = sshCaller('127.0.0.1', { where: 'local', uid: 1000, pid: null }, false, 1000);
+  const lost = sshCaller('127.0.0.1', { where: 'local', uid: 1000, pid: null }, null, 1000);
   assert.is(lost.placement?.kind, 'inside');
-  const otherUser = sshCaller('127.0.0.1', { where: 'local', uid: 1001, pid: 99 }, false, 1000);
+  const otherUser = sshCaller('127.0.0.1', { where: 'local', uid: 1001, pid: 99 }, null, 1000);
   assert.is(otherUser.channel, 'ssh-exec', 'another user runs none of our panes');
   assert.is.not(remote.connId, local.connId);
 });
