@@ -201,6 +201,27 @@ test('a process in a pane reports for its own pane, and is refused forbidden for
   assert.is((await herdrAgentState<AgentState>(d, 'other')).state, before);
 });
 
+test('under mode strict: your own process outside tuios still reports for any pane; a pane still reports for itself, and only for itself', async () => {
+  const strict = await TestDaemon.start({ config: '[agents.permissions]\nmode = "strict"\n' });
+  try {
+    await strict.ok(['new-session', 'st', '-n', 'target', 'cat']);
+    await strict.ok(['new-window', '-s', 'st', 'selfie', 'sh']);
+    const s2 = herdrSocketOf(strict);
+    const target = herdrPaneIdOf(await herdrWin(strict, 'target'));
+    const selfie = herdrPaneIdOf(await herdrWin(strict, 'selfie'));
+    assert.equal(await herdrOk(s2, 'pane.report_agent', { pane_id: target, source: 'crush', agent: 'Crush', state: 'working', seq: 1 }), { type: 'ok' });
+    assert.is((await herdrAgentState<AgentState>(strict, 'target')).state, 'working');
+    const own = await herdrFromPane(strict, 'selfie', 'pane.report_agent', { pane_id: selfie, source: 'crush', agent: 'Crush', state: 'working', seq: 1 });
+    assert.equal(own.result, { type: 'ok' });
+    assert.is((await herdrAgentState<AgentState>(strict, 'selfie')).state, 'working');
+    const other = await herdrFromPane(strict, 'selfie', 'pane.report_agent', { pane_id: target, source: 'crush', agent: 'Crush', state: 'idle', seq: 2 });
+    assert.is(other.error?.code, 'forbidden');
+    assert.is((await herdrAgentState<AgentState>(strict, 'target')).state, 'working', 'nothing changed');
+  } finally {
+    await strict.stop();
+  }
+});
+
 test('pane.clear_agent_authority: a state a report holds clears; a pane may clear only itself', async () => {
   const own = await herdrWin(d, 'sh1');
   const other = await herdrWin(d, 'other');
