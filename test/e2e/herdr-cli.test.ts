@@ -106,7 +106,12 @@ test('a wrong command prints the usage on stderr, exit 2', async () => {
 });
 
 test('the commands that work on herdr\'s own machine answer herdr\'s error shape, code unsupported, exit 1', async () => {
-  for (const args of [['config'], ['session', 'attach'], ['agent', 'attach', 'x'], ['server', 'stop'], ['plugin', 'install', 'x'], ['integration', 'install']]) {
+  const all = [
+    ['config'], ['session', 'attach'], ['session', 'stop'], ['session', 'delete'], ['terminal', 'attach'], ['terminal', 'session'],
+    ['machine'], ['channel'], ['update'], ['completion'], ['integration', 'install'], ['api', 'schema'], ['agent', 'attach', 'x'],
+    ['server', 'stop'], ['plugin', 'install', 'x'], ['plugin', 'uninstall', 'x'],
+  ];
+  for (const args of all) {
     const r = await herdrCli(d, args);
     assert.is(r.code, 1, args.join(' '));
     assert.is(JSON.parse(r.stderr).error.code, 'unsupported', args.join(' '));

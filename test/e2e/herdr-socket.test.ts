@@ -242,7 +242,17 @@ test('pane.close: close-window', async () => {
 });
 
 test('methods tuios does not answer: unsupported; pane.graphics.*: unknown_method; not herdr\'s: invalid_request', async () => {
-  for (const m of ['workspace.move', 'layout.export', 'pane.scroll', 'integration.install', 'server.stop', 'plugin.list']) {
+  // Every row of the spec's table "What tuios does not answer".
+  const rows = [
+    ['workspace.move', 'workspace.move_block'],
+    ['layout.export', 'layout.apply', 'layout.set_split_ratio'],
+    ['agent.view.set', 'agent.view.clear'],
+    ['pane.scroll', 'pane.clear', 'pane.edit_scrollback'],
+    ['pane.selection.read', 'pane.copy_motion', 'pane.copy_search', 'pane.input.set', 'pane.link.activate', 'pane.link.resolve', 'command.invoke', 'client_shell.surface.set'],
+    ['integration.list', 'integration.install', 'integration.uninstall'],
+    ['server.stop', 'server.live_handoff', 'server.ssh_agent.register', 'server.reload_agent_manifests'],
+  ];
+  for (const m of [...rows.flat(), 'plugin.list']) {
     assert.is((await herdrErr(sock, m)).code, 'unsupported', m);
   }
   assert.is((await herdrErr(sock, 'pane.graphics.place')).code, 'unknown_method');
