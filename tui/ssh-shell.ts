@@ -37,6 +37,11 @@ export function sshShell(svc: Services, req: ShellRequest, make: TuiFactory = cr
     }
     // A drawing client types into every pane of its session: from inside a pane that takes write.
     if (placement.kind !== 'outside') enforce(svc, req.caller, { verb: 'attach', access: 'write', target: null, sessionId: s?.id ?? null });
+    // Making the first session (or its first window) changes something: an observer only watches.
+    const by = req.caller.readOnlyBy;
+    if (req.caller.readOnly && (!s || svc.model.windowsOf(s).length === 0)) {
+      throw new TuiosError('forbidden', `There is nothing to watch yet, and this client may not start a session: ${by?.why ?? 'it is read-only'}.`, `${by?.allow ?? 'A client that is not read-only'} allows it; or start one from a client that may.`);
+    }
   } catch (e) {
     return refuse(e);
   }

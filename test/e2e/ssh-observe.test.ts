@@ -192,4 +192,17 @@ it('in the Inbox an observe key cannot dismiss an item: refused forbidden, the i
   assert.ok((await items()).some((i) => i.kind === 'done'), 'the item is still in the Inbox');
 });
 
+it('an observe key on a daemon with no session is refused forbidden, and no session is made for it', async () => {
+  const empty = await TestDaemon.start({ config: CONFIG });
+  try {
+    authorize(empty, `observe ${watcher.pub}`);
+    const r = await runSsh(empty, await sshPort(empty), watcher, ['-tt']);
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, /There is nothing to watch yet, and this client may not start a session: its key is marked observe in authorized_keys/);
+    assert.equal((await empty.call<{ sessions: unknown[] }>('list-sessions')).sessions, []);
+  } finally {
+    await empty.stop();
+  }
+});
+
 test.run();
