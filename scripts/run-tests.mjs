@@ -17,7 +17,7 @@ const filter = args.find((a) => !a.startsWith('-'));
 const SKIP_LINE = /\[tuios-test-skip\] (.*)$/gm;
 /** A line a test file wants in the suite's own output even when it passes: `[tuios-test-note] TEXT`. */
 const NOTE_LINE = /\[tuios-test-note\] (.*)$/gm;
-const FILE_TIMEOUT_MS = Number(process.env.TUIOS_TEST_FILE_TIMEOUT_MS || 8 * 60 * 1000);
+const FILE_TIMEOUT_MS = Number(process.env.TUIOS_TEST_FILE_TIMEOUT_MS || (args.includes('--soak') ? 30 : 8) * 60 * 1000);
 
 function walk(dir) {
   const out = [];
@@ -35,10 +35,20 @@ function walk(dir) {
   return out.sort();
 }
 
-const groups = [
-  { name: 'unit', files: walk(join(root, 'test/unit')), concurrency: 4 },
-  { name: 'e2e', files: walk(join(root, 'test/e2e')), concurrency: 2 },
-].map((g) => ({ ...g, files: filter ? g.files.filter((f) => f.includes(filter)) : g.files }));
+// The attack suite (test/fuzz, test/soak) runs one file at a time: its files measure a daemon's
+// memory and descriptors, which another file's load would blur. `--soak` (npm run soak) runs only
+// it, in its long form: TUIOS_SOAK=1, which each file reads for its counts.
+const soak = args.includes('--soak');
+if (soak) process.env.TUIOS_SOAK = '1';
+const attack = { name: 'attack', files: [...walk(join(root, 'test/fuzz')), ...walk(join(root, 'test/soak'))], concurrency: 1 };
+const groups = (soak
+  ? [attack]
+  : [
+      { name: 'unit', files: walk(join(root, 'test/unit')), concurrency: 4 },
+      { name: 'e2e', files: walk(join(root, 'test/e2e')), concurrency: 2 },
+      attack,
+    ]
+).map((g) => ({ ...g, files: filter ? g.files.filter((f) => f.includes(filter)) : g.files }));
 
 function runFile(file) {
   return new Promise((resolve) => {

@@ -12,6 +12,8 @@ import type { Window } from '../model/window.js';
 import { enforce, enforceRestriction } from '../security/access.js';
 import { printResult } from './print.js';
 import type { Responder } from './responder.js';
+import { jsonNestsDeeper } from './json-depth.js';
+import { MAX_JSON_DEPTH } from '../limits.js';
 
 export type { Responder } from './responder.js';
 
@@ -225,6 +227,9 @@ export class Dispatcher {
 }
 
 function parseEnvelope(line: string): Envelope {
+  if (jsonNestsDeeper(line, MAX_JSON_DEPTH)) {
+    throw new TuiosError('invalid_request', `The request nests deeper than ${MAX_JSON_DEPTH} levels.`, 'Send params as plain JSON values; no verb takes deeper nesting.');
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(line);
@@ -251,6 +256,7 @@ function parseEnvelope(line: string): Envelope {
 }
 
 function idOf(line: string): RequestId {
+  if (jsonNestsDeeper(line, MAX_JSON_DEPTH)) return null;
   try {
     const o = JSON.parse(line) as { id?: unknown };
     return typeof o?.id === 'string' || typeof o?.id === 'number' ? o.id : null;
