@@ -158,7 +158,6 @@ export const reviewDiff = defineVerb({
   mutates: false,
   hostRefs: true,
   link: { untargeted: true, right: 'write' },
-  mcp: { tool: 'tuios_review_diff', data: true },
   cli: { positionals: ['session'], aliases: ['review'], subcommands: { note: 'review-note', notes: 'review-note', send: 'send-review' }, usage: 'review [SESSION] [-w WINDOW] [--base REF | --uncommitted | --turn N | --against SESSION] [--stat]' },
   params: z.object({
     ...refParams,
@@ -245,7 +244,6 @@ export const reviewNote = defineVerb({
   mutates: true,
   // Listing needs read; adding, editing and removing check write in the handler.
   access: 'read',
-  mcp: { tool: 'tuios_review_note', writes: true },
   cli: { positionals: ['at', 'text'], usage: "review note [-s SESSION|-w WINDOW] FILE:LINE 'TEXT' [--side old] [--hunk HEADER] | review note --id N ['TEXT'|--remove] | review note --clear | review notes" },
   params: z.object({
     ...refParams,
@@ -337,7 +335,6 @@ export const sendReview = defineVerb({
   target: 'window',
   mutates: true,
   types: true,
-  mcp: { tool: 'tuios_send_review', writes: true },
   cli: { comma: ['ids'], usage: 'review send [-s SESSION|-w WINDOW] [--ids n1,n2] [--now]' },
   params: z.object({
     ...refParams,
