@@ -353,7 +353,8 @@ export class Tui implements TuiHost, PaintHost {
     this.sessionId = id;
     this.o.client.sessionId = id;
     this.panes.claimSizes(this.session());
-    this.svc.model.touch(s);
+    // An observer's look does not make the session the most recent one, where the next attach lands.
+    if (!this.observer) this.svc.model.touch(s);
     this.painter.invalidate();
     this.redraw();
     return true;
