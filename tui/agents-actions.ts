@@ -29,7 +29,7 @@ export interface AgentsActs {
 export type PromptOf = { row: AgentRow; prompt: PeekedPrompt };
 
 function failed(a: AgentsActs, text: string): void {
-  a.host.dock.say(text, stateMark('errored', false, a.host.ascii));
+  a.host.dock.say(text, stateMark('errored', false, a.host.glyphs));
 }
 
 /** A row of a host whose link is down: what it said last, so nothing acts on it (spec). Says so. */
@@ -185,7 +185,7 @@ export async function answerFromCard(a: AgentsActs, r: ViewRow, action: Answer, 
   if (action === 'choose' && choice !== undefined && !p.options.some((o) => o.n === choice)) return say(`The prompt has no option ${choice}.`);
   const allows = action === 'approve' || action === 'approve_always' || action === 'choose';
   if (allows && p.risk?.risky && !a.card.secondPress(keyName, p.prompt_id, now)) {
-    a.host.dock.say(`Risky: ${p.risk.detail.join('; ') || p.risk.ack.join(', ')}. Press ${keyName} again within 3 s to allow.`, stateMark('needs_input', false, a.host.ascii));
+    a.host.dock.say(`Risky: ${p.risk.detail.join('; ') || p.risk.ack.join(', ')}. Press ${keyName} again within 3 s to allow.`, stateMark('needs_input', false, a.host.glyphs));
     return;
   }
   const res = await a.host.acts.call<{ state: string }>(
@@ -198,7 +198,7 @@ export async function answerFromCard(a: AgentsActs, r: ViewRow, action: Answer, 
   if (res.ok) {
     a.answered();
     a.card.forget();
-    a.host.dock.say(`Sent ${pressed} to ${who}; it is ${res.value.state === 'needs_input' ? 'still waiting' : res.value.state} now.`, stateMark(res.value.state, false, a.host.ascii));
+    a.host.dock.say(`Sent ${pressed} to ${who}; it is ${res.value.state === 'needs_input' ? 'still waiting' : res.value.state} now.`, stateMark(res.value.state, false, a.host.glyphs));
   } else {
     failed(a, `Not answered: ${res.message}`);
     if (res.code === 'prompt_changed') a.card.refresh(c.row);

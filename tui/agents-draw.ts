@@ -10,7 +10,7 @@ import type { CardContent, Card, PeekedPrompt } from './card.js';
 import type { Editor } from './editor.js';
 import { drawEditorBox } from './editor-draw.js';
 import { heldItem, type HeldCard } from './held-card.js';
-import { stateMark } from './marks.js';
+import { stateMark, type Glyphs } from './marks.js';
 import { age, clean, fit, pad, textWidth } from './text.js';
 import { EDITOR_MAX_ROWS } from './limits.js';
 import { hintRows, hintText } from './key-table.js';
@@ -22,6 +22,8 @@ const ROLE_WARN = 3;
 /** What the drawing reads of the view. */
 export interface AgentsPicture {
   readonly ascii: boolean;
+  /** The client's glyph set, for state marks. */
+  readonly glyphs: Glyphs;
   readonly mode: AgentsMode;
   readonly model: AgentsModel;
   readonly card: Card;
@@ -72,7 +74,7 @@ function drawHeader(p: AgentsPicture, cv: Canvas, area: Rect): void {
     ['idle', count('idle') + count('earlier'), 'idle'],
   ];
   for (const [st, n, label] of parts) {
-    const m = stateMark(st === 'done_unread' ? 'done' : st, st === 'done_unread', ascii)!;
+    const m = stateMark(st === 'done_unread' ? 'done' : st, st === 'done_unread', p.glyphs)!;
     x = cv.text(x + 3, area.y, m.glyph, roleAttr(m.role, A_BOLD), area.x + area.w);
     x = cv.text(x + 1, area.y, `${n} ${label}`, PLAIN, area.x + area.w);
   }
@@ -138,7 +140,7 @@ function drawRow(p: AgentsPicture, cv: Canvas, r: Rect, row: ViewRow, second: bo
       cv.text(r.x + 5, r.y, fit(text, r.w - 6, ascii), row.down ? dim : roleAttr(it.kind === 'done' ? 'muted' : 'warning'), end);
       return;
     }
-    const glyph = it.kind === 'mail' ? '@' : it.kind === 'ask' ? stateMark('needs_input', false, ascii)!.glyph : stateMark(it.kind === 'errored' ? 'errored' : it.kind === 'done' ? 'done' : 'needs_input', true, ascii)!.glyph;
+    const glyph = it.kind === 'mail' ? '@' : it.kind === 'ask' ? stateMark('needs_input', false, p.glyphs)!.glyph : stateMark(it.kind === 'errored' ? 'errored' : it.kind === 'done' ? 'done' : 'needs_input', true, p.glyphs)!.glyph;
     cv.set(r.x + 2, r.y, glyph, row.down ? dim : roleAttr(it.kind === 'done' ? 'success' : it.kind === 'errored' ? 'error' : 'warning', A_BOLD));
     const right = row.type === 'host-item' && row.down ? `seen ${age(Math.max(0, now - row.item.seen_at))} ago` : age(now - it.opened_at);
     const label = `${it.kind}  ${clean(it.name ?? it.harness ?? '')}`;
@@ -158,8 +160,8 @@ function drawRow(p: AgentsPicture, cv: Canvas, r: Rect, row: ViewRow, second: bo
     cv.text(r.x + 5, r.y, fit(text, r.w - 6, ascii), group === 'needs' ? roleAttr('warning') : roleAttr('muted'), end);
     return;
   }
-  const m = stateMark(a.state, a.finishedUnread, ascii);
-  if (m) cv.set(r.x + 2, r.y, m.glyph, roleAttr(m.role, A_BOLD));
+  const m = stateMark(a.state, a.finishedUnread, p.glyphs);
+  if (m) cv.text(r.x + 2, r.y, m.glyph, roleAttr(m.role, A_BOLD), r.x + 2 + 2);
   const right = showsAge(a, now, selected) || group === 'needs' ? age(now - row.since) : '';
   // The session, or the machine for an agent on another one (its name carries the session).
   const info = `${a.harness ?? ''}  ${a.host ?? a.session}`;
@@ -182,8 +184,8 @@ function drawDownRow(p: AgentsPicture, cv: Canvas, r: Rect, a: AgentRow, second:
     cv.text(r.x + 5, r.y, fit(`link down · last ${a.state === 'needs_input' ? needWord(a) : a.state}${a.message ? ` · ${a.message}` : ''}`, r.w - 6, ascii), dim, end);
     return;
   }
-  const m = stateMark(a.state, a.finishedUnread, ascii);
-  if (m) cv.set(r.x + 2, r.y, m.glyph, dim);
+  const m = stateMark(a.state, a.finishedUnread, p.glyphs);
+  if (m) cv.text(r.x + 2, r.y, m.glyph, dim, r.x + 2 + 2);
   const right = a.seenAt ? `seen ${age(Math.max(0, now - a.seenAt))} ago` : 'link down';
   const nameW = Math.max(6, r.w - 8 - right.length);
   cv.text(r.x + 4, r.y, fit(a.name, nameW, ascii), selected ? attr(ROLE_COLOR.muted, -1, A_DIM | A_BOLD) : dim, end);
@@ -202,7 +204,7 @@ function drawFocus(p: AgentsPicture, cv: Canvas, r: Rect, sel: ViewRow | null, n
   let y = r.y;
   if (sel.type === 'agent') {
     const a = sel.agent;
-    const m = stateMark(a.state, a.finishedUnread, ascii);
+    const m = stateMark(a.state, a.finishedUnread, p.glyphs);
     let x = cv.text(r.x, y, fit(a.name, r.w - 20, ascii), attr(-1, -1, A_BOLD), end);
     x = cv.text(x + 2, y, fit([a.harness, a.meta.model].filter(Boolean).join(' · '), end - x - 18, ascii), roleAttr('muted'), end);
     if (m) cv.text(end - 14, y, `${m.glyph} ${a.state === 'needs_input' ? 'needs you' : a.state}`, roleAttr(m.role, A_BOLD), end);
@@ -269,20 +271,20 @@ function drawCard(p: AgentsPicture, cv: Canvas, r: Rect, c: CardContent, now: nu
     return null;
   }
   if (c.kind === 'unreadable') {
-    put(`${stateMark('needs_input', false, ascii)!.glyph} ${needWord(c.row)} · ${askText(c.row)}`, warn);
+    put(`${stateMark('needs_input', false, p.glyphs)!.glyph} ${needWord(c.row)} · ${askText(c.row)}`, warn);
     put(c.why, roleAttr('muted'));
     put('enter goes to the pane.', roleAttr('muted'));
     return null;
   }
   if (c.kind === 'ask') {
-    put(`${stateMark('needs_input', false, ascii)!.glyph} ${c.question}`, attr(ROLE_WARN, -1, A_BOLD));
+    put(`${stateMark('needs_input', false, p.glyphs)!.glyph} ${c.question}`, attr(ROLE_WARN, -1, A_BOLD));
     c.options.forEach((o, i) => put(`${bar}${i + 1}. ${o}`, PLAIN));
     put(p.card.settled(now) ? cardKeys(p, c) : 'Read it: the keys work in a moment.', roleAttr('muted'));
     if (!p.card.settled(now)) p.wake(p.card.msUntilSettled(now) + 5);
     return null;
   }
   const pr = c.prompt;
-  put(`${stateMark('needs_input', false, ascii)!.glyph} ${pr.kind || needWord(c.row)}: ${pr.message || askText(c.row)}   ${c.row.name} waits ${age(now - c.row.stateSince)}`, attr(ROLE_WARN, -1, A_BOLD));
+  put(`${stateMark('needs_input', false, p.glyphs)!.glyph} ${pr.kind || needWord(c.row)}: ${pr.message || askText(c.row)}   ${c.row.name} waits ${age(now - c.row.stateSince)}`, attr(ROLE_WARN, -1, A_BOLD));
   if (p.mode === 'peek' || p.mode === 'text') put('The pane shows (its text, not tuios\'s):', roleAttr('muted'));
   const room = bottom - y - 3;
   const lines = p.mode === 'peek' || p.mode === 'text' ? pr.lines : pr.lines.filter((l) => l.trim()).slice(-Math.max(1, room));

@@ -7,6 +7,7 @@ import type { Canvas } from './canvas.js';
 import type { Rect } from './pane-draw.js';
 import type { Token } from './keys.js';
 import type { Overlay, TuiHost } from './overlay.js';
+import type { Glyphs } from './marks.js';
 import type { RemoteItemRow } from '../core/hosts/remote.js';
 import { needsYouRow, type AgentRow } from './rows.js';
 import { remoteAgentSelectorRow, remoteItemSelectorRow } from '../core/hosts/rows.js';
@@ -90,6 +91,10 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
 
   get ascii(): boolean {
     return this.host.ascii;
+  }
+
+  get glyphs(): Glyphs {
+    return this.host.glyphs;
   }
 
   wake(ms: number): void {

@@ -7,7 +7,7 @@
 // Arrivals close together (each within ALERT_BURST_QUIET_MS of the last) are one message, one notification and one sound: "5 agents need you in
 // fan-1, fan-2, fan-3 and 2 more"; a single arrival names its session.
 import { ALERT_BURST_MS, DOCK_MESSAGE_MS } from './limits.js';
-import { stateMark, type Mark } from './marks.js';
+import { stateMark, type Glyphs, type Mark } from './marks.js';
 import { clean } from './text.js';
 import { cueFile, decide, notificationEscape, SoundCooldown, type Decision } from '../core/alerts/policy.js';
 import { Settler } from '../core/alerts/settle.js';
@@ -61,7 +61,8 @@ export class Dock {
   private readonly cooldown: SoundCooldown;
 
   constructor(
-    private readonly ascii: () => boolean,
+    /** The client's glyph set (true/false: the built-in ascii/unicode set). */
+    private readonly glyphs: () => Glyphs | boolean,
     private readonly sink: DockSink,
     /** The policy in effect now (config.toml is read again when it changes). */
     private readonly policy: () => Notifications,
@@ -115,7 +116,7 @@ export class Dock {
     if (docked.length > 0) {
       const needs = docked.some((a) => a.needsYou);
       const lead = docked.find((a) => a.needsYou) ?? docked[0]!;
-      this.say(summarize(docked), stateMark(lead.state === 'done' ? 'done' : needs ? (lead.state === 'errored' ? 'errored' : 'needs_input') : lead.state, true, this.ascii()));
+      this.say(summarize(docked), stateMark(lead.state === 'done' ? 'done' : needs ? (lead.state === 'errored' ? 'errored' : 'needs_input') : lead.state, true, this.glyphs()));
       // One item opens its pane; a burst, a linked host's item or mail between agents, the agents view.
       this.message!.opens = { windowId: docked.length === 1 && !lead.to ? lead.windowId : null };
     }

@@ -13,7 +13,7 @@ import { layoutOf } from '../core/model/layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
 import { hostRailRow, type AgentRow } from './rows.js';
-import { stateMark } from './marks.js';
+import { stateMark, type Glyphs } from './marks.js';
 import { sessionMark } from './session-mark.js';
 import { clean, fit, textWidth } from './text.js';
 import { RowMemo, type Rect } from './pane-draw.js';
@@ -24,6 +24,8 @@ export interface PaintHost {
   readonly svc: Services;
   readonly dock: Dock;
   readonly ascii: boolean;
+  /** The client's glyph set (tui/marks.ts): every state mark is drawn with it. */
+  readonly glyphs: Glyphs;
   readonly agentsSeen: boolean;
   /** A view is drawn over the panes: nothing drawn under it can be taken as still on screen. */
   overlayShown(): boolean;
@@ -122,7 +124,7 @@ export class Painter {
       const w = this.host.svc.model.windows.get(id);
       if (!w) continue;
       const info = this.host.svc.agents.info(w);
-      const mark = stateMark(String(info.state), !!info.finished_unread, this.host.ascii);
+      const mark = stateMark(String(info.state), !!info.finished_unread, this.host.glyphs);
       const isFocused = w.id === focused?.id;
       const zoomed = l?.zoomed === w.id;
       // The border as it was drawn last in the same place is still on the canvas (nothing draws
@@ -167,7 +169,7 @@ export class Painter {
       .map((x) => ({ id: x.id, name: clean(x.name), windows: this.host.svc.model.windowsOf(x).length, current: x.id === s.id, mark: sessionMark(this.host.svc, x.id) }));
     const blocked = this.host.svc.inbox.list().filter((i) => ['approval', 'question', 'plan', 'ask', 'errored'].includes(i.kind) && (!i.session_id || this.host.visible(i.session_id))).length;
     const hosts = this.host.readsEverySession() ? (this.host.svc.remote?.agentRows() ?? []).map(hostRailRow) : [];
-    drawRail(this.cv, r, { sessions, agents: this.host.agentRows(), hosts, agentsSeen: this.host.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.host.ascii, now, blocked });
+    drawRail(this.cv, r, { sessions, agents: this.host.agentRows(), hosts, agentsSeen: this.host.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.host.ascii, glyphs: this.host.glyphs, now, blocked });
   }
 
   /** The status line, unless it would be drawn as it was last (nothing else draws on its row). */

@@ -39,6 +39,8 @@ import { openReview } from './review-view.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { compareFor } from './compare-view.js';
 import { clean } from './text.js';
+import { glyphsFor, type Glyphs } from './marks.js';
+import { TerminalTitle, titleFor } from './title.js';
 import { observing, observeRefusal, observeWelcome, type ReadOnlyBy } from './observe.js';
 import type { Rect } from './pane-draw.js';
 import { FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES } from './limits.js';
@@ -51,9 +53,6 @@ const CPU_SAMPLE_EVERY = 8;
 /** What onToken returns for a key that only went to the focused pane. */
 const TO_PANE = 'to-pane' as const;
 const QUIET_EVENTS = new Set(['notification', 'window-output']);
-/** xterm's title stack: save the terminal's own title, and give it back. */
-const TITLE_PUSH = '\x1b[22;2t';
-const TITLE_POP = '\x1b[23;2t';
 /** The config warning of spec Alerts: a cue plays where the client runs, which over ssh is the server. */
 const SYSTEM_SOUND_WARNING = 'sound_mode = "system": cues play on the machine running tuios, not where you sit if you came in over ssh; sound_mode = "bell" rings your own terminal.';
 
@@ -62,7 +61,6 @@ export class Tui implements TuiHost, PaintHost {
   readonly svc: Services;
   readonly acts: Acts;
   readonly dock: Dock;
-  readonly ascii: boolean;
   sessionId: string;
   agentsSeen: boolean;
   readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0, wallMs: 0, paneFrames: 0 };
@@ -113,13 +111,12 @@ export class Tui implements TuiHost, PaintHost {
     this.sessionId = o.sessionId;
     this.cols = o.cols;
     this.rows = o.rows;
-    this.ascii = o.ascii || o.svc.config.current.appearance?.glyphs === 'ascii';
     this.acts = new Acts(o.svc, o.caller, o.client.nonce);
     this.observer = observing(o.caller);
     this.visibleFn = readableSessions(o.svc, o.caller);
     this.agentsSeen = readAgentsSeen(o.svc);
     this.dock = new Dock(
-      () => this.ascii,
+      () => this.glyphs,
       {
         changed: () => this.redraw(),
         notify: (seq) => {
@@ -166,6 +163,15 @@ export class Tui implements TuiHost, PaintHost {
     else if (!o.client.nonce) this.dock.say('Attached from inside a pane: this client cannot answer or dismiss as you.');
     else if (this.svc.config.current.notifications.agent.sound_mode === 'system') this.dock.say(SYSTEM_SOUND_WARNING, null, 10_000);
     this.redraw();
+  }
+
+  /** The glyph set this client draws state marks with (--ascii-only, appearance.glyphs): read per frame, so a config change shows on the next. */
+  get glyphs(): Glyphs {
+    return glyphsFor(this.svc.config.current.appearance, this.o.ascii);
+  }
+
+  get ascii(): boolean {
+    return this.glyphs.ascii;
   }
 
   // ---- guarded entry points ----
@@ -219,7 +225,7 @@ export class Tui implements TuiHost, PaintHost {
   close(reason: string): void {
     if (this.closed) return;
     try {
-      this.flush((this.titleSet ? TITLE_POP : '') + LEAVE_SCREEN);
+      this.flush(this.title.leave() + LEAVE_SCREEN);
     } catch (e) {
       // The stream that failed may fail again: the client closes all the same.
       this.svc.log.debug('tui could not leave the screen', { client: this.o.client.id, error: String(e) });
@@ -360,8 +366,8 @@ export class Tui implements TuiHost, PaintHost {
     return true;
   }
 
-  /** The terminal's title was set for a tool (set-client-title): its own was pushed first. */
-  private titleSet = false;
+  /** The terminal's title: the client's own (the focused pane's mark), or one a tool set. */
+  private readonly title = new TerminalTitle();
 
   /** What the daemon asks of this client (core/daemon/clients.ts); each act is guarded. */
   private readonly clientActs: ClientActs = {
@@ -384,14 +390,7 @@ export class Tui implements TuiHost, PaintHost {
     setTitle: (title) => {
       if (this.closed) return false;
       this.guard('set-title', () => {
-        // The title stack (xterm, kitty, foot...) gives the terminal its own title back on clear.
-        if (title === null) {
-          if (this.titleSet) this.out.push(TITLE_POP);
-          this.titleSet = false;
-        } else {
-          this.out.push((this.titleSet ? '' : TITLE_PUSH) + `\x1b]2;${clean(title)}\x07`);
-          this.titleSet = true;
-        }
+        this.out.push(this.title.setByTool(title));
         this.redraw();
       });
       return !this.closed;
@@ -634,6 +633,7 @@ export class Tui implements TuiHost, PaintHost {
         else if (focused) cursor = this.painter.paneCursor(this.panes.tiles, focused);
       }
       this.painter.drawStatus(s, now, { cols: this.cols, rows: this.rows, prefix: this.prefix, confirm: this.confirm, readOnly: this.observer !== null });
+      this.out.push(this.title.frame(titleFor(this.svc, s, focused, this.glyphs)));
       this.drawnFrom = { session: s, workspace: ws, layout, zoomed: layout.zoomed, focused: focused?.id ?? null, second: Math.floor(now / 1000) };
     }
     const cells = cv.draw();

@@ -156,7 +156,7 @@ export class MailboxView implements Overlay, MailboxKeyTarget {
 
   private async markRead(id: number): Promise<void> {
     const r = await this.host.acts.call<{ messages?: unknown; peek_forced?: boolean }>('read-agent-messages', { window: 'human', thread: id }, true);
-    if (!r.ok) return this.host.dock.say(`The thread was not read: ${r.message}`, stateMark('errored', false, this.host.ascii));
+    if (!r.ok) return this.host.dock.say(`The thread was not read: ${r.message}`, stateMark('errored', false, this.host.glyphs));
     const unread = parseMessages(r.value).some((m) => !m.read);
     if (r.value.peek_forced && unread) {
       const ro = this.host.acts.readOnly;
@@ -183,7 +183,7 @@ export class MailboxView implements Overlay, MailboxKeyTarget {
     // From you, signed with this client's nonce: stored verified_human.
     const r = await this.host.acts.call<{ sent: Array<{ thread: number; verified_human: boolean }> }>('send-agent-message', { window: to.window, text: ed.value(), reply_to: to.replyTo, from: 'human' }, true);
     if (!r.ok) {
-      this.host.dock.say(`Not sent: ${r.message}`, stateMark('errored', false, this.host.ascii));
+      this.host.dock.say(`Not sent: ${r.message}`, stateMark('errored', false, this.host.glyphs));
       return this.host.redraw();
     }
     ed.clear();
@@ -203,7 +203,7 @@ export class MailboxView implements Overlay, MailboxKeyTarget {
     if (!c) return;
     const r = await this.host.acts.call<{ sent: Array<{ thread: number; verified_human: boolean }> }>('send-agent-message', { window: c.to, text: c.editor.value(), from: 'human' }, true);
     if (!r.ok) {
-      this.host.dock.say(`Not sent: ${r.message}`, stateMark('errored', false, this.host.ascii));
+      this.host.dock.say(`Not sent: ${r.message}`, stateMark('errored', false, this.host.glyphs));
       return this.host.redraw();
     }
     const sent = r.value.sent?.[0];
@@ -445,8 +445,8 @@ export class MailboxView implements Overlay, MailboxKeyTarget {
       const y = r.y + 2 + i;
       const selected = i === this.pickAt;
       if (selected) cv.set(r.x + 2, y, ascii ? '>' : '▌', roleAttr('accent', A_BOLD));
-      const m = stateMark(a.state, a.finishedUnread, ascii);
-      if (m) cv.set(r.x + 4, y, m.glyph, roleAttr(m.role, A_BOLD));
+      const m = stateMark(a.state, a.finishedUnread, this.host.glyphs);
+      if (m) cv.text(r.x + 4, y, m.glyph, roleAttr(m.role, A_BOLD), r.x + 4 + 2);
       const x = cv.text(r.x + 6, y, pad(clean(a.name), 24, ascii), attr(-1, -1, selected ? A_BOLD : 0), end);
       cv.text(x + 2, y, fit(clean(a.harness ?? ''), end - x - 4, ascii), roleAttr('muted'), end);
     });

@@ -10,12 +10,15 @@ import type { Acts } from './acts.js';
 import type { Dock } from './alerts.js';
 import type { AgentRow } from './rows.js';
 import type { SourceModes } from './source.js';
+import type { Glyphs } from './marks.js';
 
 export interface TuiHost {
   readonly svc: Services;
   readonly acts: Acts;
   readonly dock: Dock;
   readonly ascii: boolean;
+  /** The client's glyph set (tui/marks.ts): every state mark is drawn with it. */
+  readonly glyphs: Glyphs;
   readonly sessionId: string;
   readonly agentsSeen: boolean;
   /** Sessions this client may show. */

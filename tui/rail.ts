@@ -7,7 +7,7 @@ import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_DIM, PLAIN, ROLE_COLOR } from './canvas.js';
 import type { Rect } from './pane-draw.js';
 import { railGroup, secondLine, showsAge, type RailRow, type RailGroup } from './rows.js';
-import { stateMark } from './marks.js';
+import { stateMark, type Glyphs } from './marks.js';
 import { age, fit, pad, textWidth } from './text.js';
 
 export interface RailSession {
@@ -27,6 +27,8 @@ export interface RailInput {
   agentsSeen: boolean;
   focusedWindow: string | null;
   ascii: boolean;
+  /** The client's glyph set for state marks (unset: the built-in set `ascii` names). */
+  glyphs?: Glyphs;
   now: number;
   /** Inbox counts for the header: blocked (approvals, questions, asks, errored) and done. */
   blocked: number;
@@ -50,10 +52,10 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): void {
   for (const s of inp.sessions) {
     if (y >= r.y + r.h) break;
     const cur = s.current ? (inp.ascii ? '>' : '▸') : ' ';
-    const m = s.mark ? stateMark(s.mark.state, s.mark.unread, inp.ascii) : null;
+    const m = s.mark ? stateMark(s.mark.state, s.mark.unread, inp.glyphs ?? inp.ascii) : null;
     const count = String(s.windows);
     cv.text(r.x, y, cur, roleAttr('accent', A_BOLD));
-    if (m) cv.set(r.x + 1, y, m.glyph, roleAttr(m.role));
+    if (m) cv.text(r.x + 1, y, m.glyph, roleAttr(m.role), r.x + 1 + 2);
     const nameW = w - 4 - count.length;
     cv.text(r.x + 3, y, fit(s.name, nameW, inp.ascii), s.current ? attr(-1, -1, A_BOLD) : PLAIN, r.x + w);
     cv.text(r.x + w - count.length - 1, y, count, muted, r.x + w);
@@ -91,8 +93,8 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): void {
 /** A row of a host whose link is down: its last state, dim, and when it was last heard. */
 function drawDownRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, inp: RailInput): void {
   const dim = attr(ROLE_COLOR.muted, -1, A_DIM);
-  const m = stateMark(a.state, a.finishedUnread, inp.ascii);
-  if (m) cv.set(x + 1, y, m.glyph, dim);
+  const m = stateMark(a.state, a.finishedUnread, inp.glyphs ?? inp.ascii);
+  if (m) cv.text(x + 1, y, m.glyph, dim, x + 1 + 2);
   cv.text(x + 3, y, fit(a.name, w - 3, inp.ascii), dim, x + w);
   const seen = a.seenAt ? `seen ${age(Math.max(0, inp.now - a.seenAt))} ago` : 'link down';
   cv.text(x + 4, y + 1, pad(seen, w - 4, inp.ascii), dim, x + w);
@@ -101,8 +103,8 @@ function drawDownRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, in
 function drawRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, g: RailGroup, inp: RailInput): void {
   const focused = a.id === inp.focusedWindow;
   if (focused) cv.set(x, y, inp.ascii ? '>' : '▎', roleAttr('accent', A_BOLD));
-  const m = stateMark(a.state, a.finishedUnread, inp.ascii);
-  if (m) cv.set(x + 1, y, m.glyph, roleAttr(m.role, A_BOLD));
+  const m = stateMark(a.state, a.finishedUnread, inp.glyphs ?? inp.ascii);
+  if (m) cv.text(x + 1, y, m.glyph, roleAttr(m.role, A_BOLD), x + 1 + 2);
   // The right edge: a row that needs you keeps its wait; otherwise the queue, then the age.
   let right = '';
   const aged = showsAge(a, inp.now, focused);

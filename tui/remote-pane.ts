@@ -58,7 +58,7 @@ export class RemotePaneView implements Overlay {
 
   key(tok: Token): void {
     const st = this.replica.state;
-    if (st.kind === 'closed') return this.host.dock.say(`Disconnected from ${this.row.host}: ${st.reason}. ctrl+b q closes this view.`, stateMark('errored', false, this.host.ascii));
+    if (st.kind === 'closed') return this.host.dock.say(`Disconnected from ${this.row.host}: ${st.reason}. ctrl+b q closes this view.`, stateMark('errored', false, this.host.glyphs));
     if (this.readOnly) return this.host.dock.say(this.readOnly);
     if (tok.t === 'mouse') return;
     if (tok.t === 'paste') {
@@ -92,8 +92,8 @@ export class RemotePaneView implements Overlay {
     if (refusesWrite(r.code, r.message)) {
       this.readOnly = `Read-only: ${r.message}`;
       this.pending = '';
-      this.host.dock.say(this.readOnly, stateMark('errored', false, this.host.ascii));
-    } else this.host.dock.say(`Not typed on ${this.row.host}: ${r.message}`, stateMark('errored', false, this.host.ascii));
+      this.host.dock.say(this.readOnly, stateMark('errored', false, this.host.glyphs));
+    } else this.host.dock.say(`Not typed on ${this.row.host}: ${r.message}`, stateMark('errored', false, this.host.glyphs));
     this.host.redraw();
   }
 

@@ -32,7 +32,7 @@ export async function openReview(host: TuiHost, w: Window | null, open: (o: Over
   if (!r.ok) {
     if (r.code === 'not_repo') return host.dock.say('No git repository under this pane');
     if (r.code === 'unknown_verb') return host.dock.say('This daemon has no review; restart it with a newer tuios (tuios kill-server).');
-    return host.dock.say(`No review: ${r.message}`, stateMark('errored', false, host.ascii));
+    return host.dock.say(`No review: ${r.message}`, stateMark('errored', false, host.glyphs));
   }
   open(new ReviewView(host, w, r.value, open));
 }
@@ -111,10 +111,10 @@ export class ReviewView implements Overlay, ReviewKeyTarget {
     if (this.host.acts.canActAsPerson) return true;
     const ro = this.host.acts.readOnly;
     if (ro) {
-      this.host.dock.say(observeRefusal(what, ro), stateMark('errored', false, this.host.ascii));
+      this.host.dock.say(observeRefusal(what, ro), stateMark('errored', false, this.host.glyphs));
       return false;
     }
-    this.host.dock.say(`${what} is refused: this client holds no attach nonce, so it would not be written as yours.`, stateMark('errored', false, this.host.ascii));
+    this.host.dock.say(`${what} is refused: this client holds no attach nonce, so it would not be written as yours.`, stateMark('errored', false, this.host.glyphs));
     return false;
   }
 
@@ -173,14 +173,14 @@ export class ReviewView implements Overlay, ReviewKeyTarget {
 
   private async act(verb: string, params: Record<string, unknown>, done: string): Promise<void> {
     const r = await this.host.acts.call(verb, params, true);
-    if (!r.ok) this.host.dock.say(`Refused: ${r.message}`, stateMark('errored', false, this.host.ascii));
+    if (!r.ok) this.host.dock.say(`Refused: ${r.message}`, stateMark('errored', false, this.host.glyphs));
     else this.host.dock.say(done);
     await this.read();
   }
 
   private async read(): Promise<void> {
     const r = await this.host.acts.call<ReviewData>('review-diff', { window: this.w.id });
-    if (!r.ok) return this.host.dock.say(`Not read again: ${r.message}`, stateMark('errored', false, this.host.ascii));
+    if (!r.ok) return this.host.dock.say(`Not read again: ${r.message}`, stateMark('errored', false, this.host.glyphs));
     const path = this.data.files[this.fileAt]?.path;
     this.data = r.value;
     const at = this.data.files.findIndex((f) => f.path === path);

@@ -1,6 +1,7 @@
 // The config.toml schema. Every section is here with its defaults; a key the schema does not
 // know is a warning that names it, a value of the wrong type keeps the last good config.
 import { z } from 'zod';
+import { glyphSets } from './glyphs.js';
 import { AFTER_STATE_HOOK_TIMEOUT_MS, CHECKPOINT_KEEP_DEFAULT, CHECKPOINT_KEEP_MAX, CHECKPOINT_KEEP_MIN, MAX_UNTRACKED_FILE_BYTES, DEFAULT_SCROLLBACK_LINES, HOLD_SECONDS_DEFAULT, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, MAX_SCROLLBACK_LINES } from '../limits.js';
 import { compilePattern } from '../re.js';
 import { DURATION_RE } from '../activity/duration.js';
@@ -194,8 +195,10 @@ const appearance = z
         enabled: z.boolean().default(true),
       })
       .prefault({}),
-    /** The glyph set: `ascii` draws the ASCII marks, as `--ascii-only` does. */
+    /** The glyph set: `ascii` draws the ASCII marks, as `--ascii-only` does; a name in glyph_sets draws that set's marks. */
     glyphs: z.string().max(32).optional(),
+    /** Glyph sets of the person's own: a mark per agent state (core/config/glyphs.ts). */
+    glyph_sets: glyphSets,
   })
   .prefault({});
 

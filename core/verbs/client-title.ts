@@ -16,7 +16,7 @@ export function cleanTitle(title: string): string {
 export const setClientTitle = defineVerb({
   name: 'set-client-title',
   summary: 'Set or clear the title of the terminal the attached tuios client runs in',
-  help: `The client is the one that shows your session (a pane's own), else the one used last. Control characters are taken out and the title is cut to ${CLIENT_TITLE_MAX} characters. --clear gives the terminal its own title back. With no client attached, changed is false and reason is no_foreground_client.`,
+  help: `The client is the one that shows your session (a pane's own), else the one used last. Control characters are taken out and the title is cut to ${CLIENT_TITLE_MAX} characters. --clear gives the title back to the client's own (the focused pane's state mark, the session and the window), and the terminal's own comes back when the client leaves. With no client attached, changed is false and reason is no_foreground_client.`,
   target: 'none',
   mutates: true,
   access: 'admin',

@@ -1,5 +1,6 @@
-// The real OpenSSH client (`ssh -tt`) on a PTY the test owns (node-pty), so the test reads every
-// byte the person's terminal would get: OSC notifications and BELs that tmux would eat.
+// The real OpenSSH client (`ssh -tt`), or `tuios attach` itself, on a PTY the test owns (node-pty),
+// so the test reads every byte the person's terminal would get: OSC notifications, titles and BELs
+// that tmux would eat.
 import * as pty from 'node-pty';
 import xterm from '@xterm/headless';
 import type { TestDaemon } from './daemon.js';
@@ -8,7 +9,8 @@ import { waitFor } from './wait.js';
 
 const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
 
-export class SshPty {
+/** A program on a PTY the test owns, with every byte it writes kept and drawn by an emulator. */
+export class PtyClient {
   private readonly p: pty.IPty;
   private buf = '';
   /** The same bytes drawn by a terminal emulator, for what the screen shows. */
@@ -16,9 +18,9 @@ export class SshPty {
   exited: number | null = null;
   private readonly watchers = new Set<(buf: string, at: number) => void>();
 
-  constructor(d: TestDaemon, port: number, key: SshKey, cols = 140, rows = 40) {
+  constructor(file: string, args: string[], env: Record<string, string>, cols = 140, rows = 40) {
     this.term = new Terminal({ cols, rows, allowProposedApi: true });
-    this.p = pty.spawn('ssh', ['-tt', ...sshOptions(d, port, key), '127.0.0.1'], { name: 'xterm-256color', cols, rows, env: { ...d.env, TERM: 'xterm-256color' } });
+    this.p = pty.spawn(file, args, { name: 'xterm-256color', cols, rows, env: { ...env, TERM: 'xterm-256color' } });
     this.p.onData((s) => {
       this.buf += s;
       for (const w of this.watchers) w(this.buf, Date.now());
@@ -90,6 +92,13 @@ export class SshPty {
     } catch {
       // already gone
     }
+  }
+}
+
+/** The real OpenSSH client (`ssh -tt`) into tuios's SSH server. */
+export class SshPty extends PtyClient {
+  constructor(d: TestDaemon, port: number, key: SshKey, cols = 140, rows = 40) {
+    super('ssh', ['-tt', ...sshOptions(d, port, key), '127.0.0.1'], d.env, cols, rows);
   }
 }
 

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MailboxView, newMailboxMemory } from '../../tui/mailbox.js';
 import { charWidth, textWidth } from '../../tui/text.js';
+import { UNICODE_GLYPHS } from '../../tui/marks.js';
 import type { TuiHost } from '../../tui/overlay.js';
 import type { Canvas } from '../../tui/canvas.js';
 import type { Token } from '../../tui/keys.js';
@@ -98,6 +99,7 @@ function fixture(result: (c: Call) => unknown) {
     },
     dock: { say: (s: string) => said.push(s) },
     ascii: false,
+    glyphs: UNICODE_GLYPHS,
     sessionId: 's1',
     agentsSeen: true,
     visible: () => true,

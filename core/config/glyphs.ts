@@ -1,0 +1,31 @@
+// A glyph set of the person's own (spec: Indicator, "A glyph set can"): [appearance.glyph_sets.NAME]
+// names a mark per agent state, and `appearance.glyphs = "NAME"` draws with it. Here are its keys
+// and what a mark may be; the TUI (tui/marks.ts) measures its width and applies --ascii-only.
+import { z } from 'zod';
+
+export const GLYPH_SET_KEYS = ['state_working', 'state_needs_input', 'state_done', 'state_idle', 'state_errored', 'state_unknown'] as const;
+export type GlyphSetKey = (typeof GLYPH_SET_KEYS)[number];
+
+/** The built-in sets: a set of one's own may not take their names. */
+export const BUILTIN_GLYPH_SETS = ['unicode', 'ascii'] as const;
+
+/** At most this many sets of one's own in a config. */
+export const MAX_GLYPH_SETS = 16;
+
+/** At most this many code points in a mark (a base and its variation selector or joiner fit). */
+export const MAX_GLYPH_MARK_CHARS = 8;
+
+// A mark is drawn in one or two cells: no space, no control character.
+const mark = z
+  .string()
+  .min(1)
+  .refine((s) => [...s].length <= MAX_GLYPH_MARK_CHARS, `a mark is at most ${MAX_GLYPH_MARK_CHARS} characters`)
+  // eslint-disable-next-line no-control-regex
+  .refine((s) => !/[\s\x00-\x1f\x7f-\x9f]/.test(s), 'a mark has no space or control character');
+
+const glyphSet = z.object(Object.fromEntries(GLYPH_SET_KEYS.map((k) => [k, mark.optional()])) as Record<GlyphSetKey, z.ZodOptional<typeof mark>>).strict();
+
+export const glyphSets = z
+  .record(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'a glyph set name is letters, digits, - and _').refine((n) => !(BUILTIN_GLYPH_SETS as readonly string[]).includes(n), 'unicode and ascii are the built-in sets'), glyphSet)
+  .refine((r) => Object.keys(r).length <= MAX_GLYPH_SETS, `at most ${MAX_GLYPH_SETS} glyph sets`)
+  .optional();
