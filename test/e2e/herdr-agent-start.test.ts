@@ -3,10 +3,9 @@
 // herdr's command line, against a real daemon whose PATH carries a stand-in agent.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { installStandin, STANDIN_SCRIPT } from '../helpers/worktree-standin.js';
 import { tempDir } from '../helpers/worktree-repos.js';

@@ -3,9 +3,8 @@
 // name reads herdr's commands, sends each to HERDR_SOCKET_PATH and prints what herdr prints.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
 import { lstatSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { herdrPaneIdOf, herdrWin, herdrLinkOf, herdrCli } from '../helpers/herdr-client.js';
 

@@ -3,10 +3,7 @@
 // HERDR_SOCKET_PATH as the process it is, holding the pane's grants (spec: Who may call what).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
-import { waitFor } from '../helpers/wait.js';
 import { herdrOk, herdrFromPane, herdrSocketOf, herdrWsId, herdrWin } from '../helpers/herdr-client.js';
 
 let d: TestDaemon;

@@ -4,8 +4,7 @@
 // and without, against a real daemon with and without an attached client.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { Terminal } from '../helpers/terminal.js';

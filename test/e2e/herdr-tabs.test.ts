@@ -4,8 +4,6 @@
 // HERDR_TAB_ID it started with. Against a real daemon, one test per row and per rule.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
 import { herdrErr, herdrOk, herdrFromPane, HerdrStreamClient, herdrSocketOf, herdrWsId, herdrTabIdOf, herdrPaneIdOf, herdrWindows, herdrWin, herdrSession, type HerdrSession, herdrCli, type HerdrWin } from '../helpers/herdr-client.js';
 import { waitFor } from '../helpers/wait.js';

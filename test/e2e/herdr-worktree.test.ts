@@ -2,7 +2,6 @@
 // the herdr socket and herdr's command line, against a real daemon and real git.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
