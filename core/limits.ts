@@ -5,6 +5,14 @@
 export const MAX_LINE_BYTES = 1024 * 1024;
 
 /**
+ * Bytes of unfinished request lines the verb socket holds across all its connections. One
+ * connection holds at most MAX_LINE_BYTES, but hundreds of half lines (from several processes)
+ * would add up, and native memory once taken is not all given back: past this, the connection
+ * whose line does not fit is closed with `rate_limited`. Sixteen largest lines at once.
+ */
+export const MAX_PARTIAL_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
  * Nesting of arrays and objects in one request line: no verb's params go past a few levels, and a
  * hook's tool input rarely past ten; deeper lines are refused before parsing (core/rpc/json-depth.ts).
  */

@@ -5,17 +5,19 @@
 import type { Server, Socket } from 'node:net';
 import { listenPrivate } from './listen.js';
 import type { Logger } from '../log.js';
-import { LineSplitter } from './framing.js';
+import { LineSplitter, PartialBudget } from './framing.js';
 import { RequestFlow } from './request-flow.js';
 import { readPeer, type Caller } from './caller.js';
 import type { Dispatcher, Responder } from './dispatch.js';
-import { MAX_CONNECTIONS_PER_PROCESS, MAX_LINE_BYTES } from '../limits.js';
+import { MAX_CONNECTIONS_PER_PROCESS, MAX_LINE_BYTES, MAX_PARTIAL_LINE_BYTES } from '../limits.js';
 
 export class RpcServer {
   private server: Server | null = null;
   private nextConn = 1;
   private readonly perPid = new Map<number, number>();
   private readonly sockets = new Set<Socket>();
+  /** Unfinished request lines, across every connection: many half lines cannot grow the daemon. */
+  private readonly partials = new PartialBudget(MAX_PARTIAL_LINE_BYTES);
 
   constructor(
     private readonly dispatcher: Dispatcher,
@@ -87,6 +89,17 @@ export class RpcServer {
         });
         out.close();
       },
+      {
+        pool: this.partials,
+        onExhausted: () => {
+          this.log.warn('connection closed: half lines held across connections over the limit', { conn: caller.connId, pid, limit: MAX_PARTIAL_LINE_BYTES });
+          out.send({
+            id: null,
+            error: { code: 'rate_limited', message: `The daemon holds ${MAX_PARTIAL_LINE_BYTES} bytes of unfinished request lines across its connections; this connection is closed.`, hint: 'Send each request as one whole line, and try again.' },
+          });
+          out.close();
+        },
+      },
     );
     sock.on('data', (chunk: Buffer) => {
       try {
@@ -100,6 +113,7 @@ export class RpcServer {
     });
     sock.on('close', () => {
       flow.close();
+      splitter.dispose();
       this.sockets.delete(sock);
       ctl.abort();
       if (pid !== null) {

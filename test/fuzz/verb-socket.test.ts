@@ -167,6 +167,7 @@ attack('a 100 MB line without a newline', async (peak) => {
   const total = 100 * 1024 * 1024;
   const chunk = Buffer.alloc(1024 * 1024, 0x61);
   let answered = 0;
+  let sentMost = 0;
   for (let n = 0; n < times; n++) {
     const c = await rawConnect(d.socket);
     let sent = 0;
@@ -182,9 +183,9 @@ attack('a 100 MB line without a newline', async (peak) => {
     await waitFor(() => c.closed(), { timeout: 30_000, what: 'the daemon to close the connection' });
     c.sock.destroy();
     answered++;
-    assert.ok(sent < total || true);
+    sentMost = Math.max(sentMost, sent);
   }
-  return { tried: times, detail: `${answered} answered line_too_long and closed, line limit ${MAX_LINE_BYTES} bytes` };
+  return { tried: times, detail: `${answered} answered line_too_long and closed after at most ${(sentMost / 1048576).toFixed(0)} MB written, line limit ${MAX_LINE_BYTES} bytes` };
 });
 
 attack('deeply nested JSON', async () => {
