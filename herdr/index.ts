@@ -2,21 +2,21 @@
 // socket answering herdr's socket API, each method through the tuios verb that does its work.
 import { chmodSync, mkdirSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DaemonExtension } from '../core/daemon/main.js';
 import type { Services } from '../core/daemon/services.js';
 import { herdrBinPath } from '../core/pty/env.js';
+import { TUIOS_BIN } from '../core/self.js';
 import { HerdrSocket } from './server.js';
 import { reporters } from './reporters.js';
 
 /**
  * The link named `herdr` to tuios that HERDR_BIN_PATH names (spec: herdr's command line), made
- * beside the socket, never on PATH. bin/tuios.cjs is one folder up from this file and from the
- * daemon bundle alike. Null when it cannot be made.
+ * beside the socket, never on PATH, to the tuios program (core/self.ts). Null when it cannot be
+ * made: panes then get the program itself, which answers herdr's pane and notification commands.
  */
 function makeLink(svc: Services): string | null {
   const link = herdrBinPath(svc.paths.socket);
-  const target = fileURLToPath(new URL('../bin/tuios.cjs', import.meta.url));
+  const target = TUIOS_BIN;
   try {
     mkdirSync(dirname(link), { recursive: true, mode: 0o700 });
     chmodSync(join(dirname(link), '..'), 0o700);

@@ -235,6 +235,12 @@ export async function main(argv: string[]): Promise<number> {
     return mod.runDaemon({ foreground, server });
   }
   if (first === '--skill') return (await import('./skill.js')).skillCommand(rest);
+  // HERDR_BIN_PATH names tuios itself when the daemon could not make its `herdr` link: then
+  // herdr's `pane` and `notification` commands answer as `tuios pane ...` (spec: herdr's command
+  // line). tuios has no verb of either name, so nothing else is shadowed.
+  if ((first === 'pane' || first === 'notification') && process.env.HERDR_SOCKET_PATH) {
+    return ((await import(new URL('./herdr-cli.js', import.meta.url).href)) as { herdrCommand(a: string[]): Promise<number> }).herdrCommand(argv);
+  }
   if (first === 'status') return statusCommand(rest);
   if (first === 'link-serve') {
     const { linkServeCommand } = await import('./link-serve.js');

@@ -1,6 +1,7 @@
 // The environment a pane starts with (spec: Environment, What a pane says its terminal is).
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { TUIOS_BIN } from '../self.js';
 
 export interface PaneIdentity {
   socket: string;
@@ -28,6 +29,15 @@ export function herdrTabId(sessionId: string, tab: number): string {
 }
 
 /** The link named `herdr` to tuios that the daemon makes beside its socket (herdr/index.ts). */
+/** Whether `p` is a symlink that leads somewhere (the daemon's herdr link, made at start). */
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink() && existsSync(p);
+  } catch {
+    return false;
+  }
+}
+
 export function herdrBinPath(socket: string): string {
   return join(dirname(socket), 'herdr', 'bin', 'herdr');
 }
@@ -92,9 +102,11 @@ export function buildPaneEnv(
     env.HERDR_PANE_ID = herdrPaneId(id.sessionId, id.windowId);
     env.HERDR_TAB_ID = herdrTabId(id.sessionId, id.workspace);
     env.HERDR_WORKSPACE_ID = herdrWorkspaceId(id.sessionId);
-    // herdr's command line, when the daemon could make its link.
+    // herdr's command line through the daemon's link; when it could not make one, the tuios
+    // program itself, which answers herdr's `pane` and `notification` commands (spec: herdr's
+    // command line).
     const bin = herdrBinPath(id.socket);
-    if (existsSync(bin)) env.HERDR_BIN_PATH = bin;
+    env.HERDR_BIN_PATH = isLink(bin) ? bin : TUIOS_BIN;
   }
   if (!env.TERM_PROGRAM || env.TERM_PROGRAM === 'tmux') env.TERM_PROGRAM = 'TUIOS';
   return env;
