@@ -7,6 +7,7 @@ import { configSchema, defaultConfig, unknownKeys, type Config } from './schema.
 import type { Logger } from '../log.js';
 import { MAX_CONFIG_BYTES } from '../limits.js';
 import { policyWarnings } from '../alerts/policy.js';
+import { glyphWarnings } from './glyphs.js';
 
 export interface LoadResult {
   config: Config | null;
@@ -29,6 +30,7 @@ export function parseConfig(text: string): LoadResult {
     return { config: null, warnings, error: `config.toml: ${i.path.join('.') || '(top)'}: ${i.message}` };
   }
   warnings.push(...policyWarnings(r.data.notifications));
+  warnings.push(...glyphWarnings(r.data.appearance));
   return { config: r.data, warnings, error: null };
 }
 

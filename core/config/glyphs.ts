@@ -29,3 +29,10 @@ export const glyphSets = z
   .record(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'a glyph set name is letters, digits, - and _').refine((n) => !(BUILTIN_GLYPH_SETS as readonly string[]).includes(n), 'unicode and ascii are the built-in sets'), glyphSet)
   .refine((r) => Object.keys(r).length <= MAX_GLYPH_SETS, `at most ${MAX_GLYPH_SETS} glyph sets`)
   .optional();
+
+/** The validator's warning for a glyph set that is named but not there (it draws the built-in marks). */
+export function glyphWarnings(appearance: { glyphs?: string; glyph_sets?: Record<string, unknown> }): string[] {
+  const name = appearance.glyphs;
+  if (name === undefined || (BUILTIN_GLYPH_SETS as readonly string[]).includes(name) || appearance.glyph_sets?.[name]) return [];
+  return [`appearance.glyphs = ${JSON.stringify(name)} names no glyph set: the built-in marks are drawn (sets: unicode, ascii${Object.keys(appearance.glyph_sets ?? {}).map((n) => `, ${n}`).join('')})`];
+}

@@ -7,6 +7,7 @@ import { stateMark, glyphsFor, ASCII_GLYPHS, UNICODE_GLYPHS, type Glyphs } from 
 import { TerminalTitle, clientTitle, TITLE_PUSH, TITLE_POP } from '../../tui/title.js';
 import { textWidth } from '../../tui/text.js';
 import { configSchema } from '../../core/config/schema.js';
+import { parseConfig } from '../../core/config/config.js';
 
 // state, done not yet looked at, mark, colour, --ascii-only (spec: Indicator)
 const TABLE: Array<[string, boolean, string | null, string | null, string | null]> = [
@@ -84,6 +85,17 @@ test('the glyph sets are validated: no space or control character, a bounded len
   bad({ glyph_sets: { ascii: { state_working: '*' } } });
   bad({ glyph_sets: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`s${i}`, {}])) });
   assert.ok(configSchema.safeParse({ appearance: { glyph_sets: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`s${i}`, { state_working: '+' }])) } }).success);
+});
+
+test('config.toml: a set of one\'s own read from TOML; the validator warns when appearance.glyphs names no set', () => {
+  const r = parseConfig('[appearance]\nglyphs = "mine"\n\n[appearance.glyph_sets.mine]\nstate_needs_input = "✋"\n');
+  assert.is(r.error, null);
+  assert.equal(r.warnings, []);
+  assert.is(stateMark('needs_input', false, glyphsFor(r.config!.appearance, false))!.glyph, '✋');
+  for (const name of ['ascii', 'unicode']) assert.equal(parseConfig(`[appearance]\nglyphs = "${name}"\n`).warnings, [], name);
+  const w = parseConfig('[appearance]\nglyphs = "nowhere"\n').warnings;
+  assert.equal(w, ['appearance.glyphs = "nowhere" names no glyph set: the built-in marks are drawn (sets: unicode, ascii)']);
+  assert.match(parseConfig('[appearance]\nglyph_sets.mine.state_working = " "\n').error ?? '', /no space or control character/);
 });
 
 test('the client\'s own title carries the focused pane\'s mark; a tool\'s title wins until cleared; the terminal\'s own comes back at the end', () => {
