@@ -11,19 +11,14 @@ import { HerdrError, field, optString, optBool, optEnv, type Params } from './pa
 import { View, call, herdrCode, type Method, type MethodContext, type SessionRow, type WindowRow } from './view.js';
 import { HERDR_ID_MAX } from './limits.js';
 import { LAYOUT_RESIZE_DEFAULT_SHARE, LAYOUT_RESIZE_MAX_SHARE } from '../core/limits.js';
+import type { z } from 'zod';
+import type { layoutResultSchema } from '../core/verbs/layout.js';
 
 const DIRECTIONS = ['left', 'right', 'up', 'down'] as const;
 type Direction = (typeof DIRECTIONS)[number];
 
-interface LayoutRow {
-  session_id: string;
-  workspace: number;
-  client_id: number | null;
-  area: { x: number; y: number; w: number; h: number } | null;
-  zoomed: string | null;
-  focused: string | null;
-  panes: Array<{ window_id: string; focused: boolean; x: number; y: number; w: number; h: number }>;
-}
+/** get-layout's answer, as its record's result schema says. */
+type LayoutRow = z.infer<typeof layoutResultSchema>;
 
 const rect = (r: { x: number; y: number; w: number; h: number }) => ({ x: r.x, y: r.y, width: r.w, height: r.h });
 

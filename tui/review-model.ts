@@ -5,44 +5,12 @@
 import { parseHunks } from '../core/review/patch.js';
 import { findHunk } from '../core/review/place.js';
 import { clean } from './text.js';
+import type { NoteJson, DiffResult, DiffFileJson } from '../core/verbs/review.js';
 
-export interface ReviewNote {
-  id: string;
-  file: string;
-  side: 'new' | 'old';
-  line: number | null;
-  hunk: string | null;
-  quote: string;
-  text: string;
-  author: string;
-  author_name: string;
-  outdated: boolean;
-  sent_at: number | null;
-}
-
-export interface ReviewFile {
-  path: string;
-  status: string;
-  added: number | null;
-  deleted: number | null;
-  binary: boolean;
-  changed: boolean;
-  patch: string | null;
-  why: 'binary' | 'too_long' | 'past_limit' | 'stat' | null;
-}
-
-export interface ReviewData {
-  window_id: string;
-  pane: string;
-  session: string;
-  base: string;
-  against: string | null;
-  files: ReviewFile[];
-  added: number;
-  deleted: number;
-  truncated: boolean;
-  notes: ReviewNote[];
-}
+/** The review verbs' own types: the overlay reads what review-diff answers, field for field. */
+export type ReviewNote = Pick<NoteJson, 'id' | 'file' | 'side' | 'line' | 'hunk' | 'quote' | 'text' | 'author' | 'author_name' | 'outdated' | 'sent_at'>;
+export type ReviewFile = DiffFileJson;
+export type ReviewData = Pick<DiffResult, 'window_id' | 'pane' | 'session' | 'base' | 'against' | 'files' | 'added' | 'deleted' | 'truncated'> & { notes: ReviewNote[] };
 
 export type ReviewRow =
   | { kind: 'outdated'; note: ReviewNote }

@@ -43,7 +43,8 @@ const noteSchema = z.object({
   created_at: z.number(),
   updated_at: z.number(),
 });
-type NoteJson = z.infer<typeof noteSchema>;
+/** A note as the review verbs answer it (the client's overlay reads this type). */
+export type NoteJson = z.infer<typeof noteSchema>;
 
 const fileSchema = z.object({
   path: z.string(),
@@ -121,7 +122,9 @@ const diffResult = z.object({
   notes: z.array(noteSchema),
   untrusted: z.literal(true),
 });
-type DiffResult = z.infer<typeof diffResult>;
+/** review-diff's answer (the client's overlay reads this type). */
+export type DiffResult = z.infer<typeof diffResult>;
+export type DiffFileJson = z.infer<typeof fileSchema>;
 
 function printDiff(r: DiffResult): string {
   const head = `${r.session} (${r.pane}): ${r.files.filter((f) => f.changed).length} files, +${r.added} -${r.deleted} against ${r.against ?? (r.turn !== null ? `turn ${r.turn - 1 || 'HEAD'}` : r.base)}${r.truncated ? ' (truncated)' : ''}; ${r.notes.length} note${r.notes.length === 1 ? '' : 's'}`;

@@ -9,19 +9,13 @@ import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 import { Terminal } from '../helpers/terminal.js';
 import { herdrPaneIdOf, herdrWin, herdrCli, herdrCliJson } from '../helpers/herdr-client.js';
+import type { z } from 'zod';
+import type { layoutResultSchema } from '../../core/verbs/layout.js';
 
 let d: TestDaemon;
 let term: Terminal | null = null;
 
-interface Layout {
-  session_id: string;
-  workspace: number;
-  client_id: number | null;
-  area: { x: number; y: number; w: number; h: number } | null;
-  zoomed: string | null;
-  focused: string | null;
-  panes: Array<{ window_id: string; x: number; y: number; w: number; h: number; focused: boolean }>;
-}
+type Layout = z.infer<typeof layoutResultSchema>;
 const tileOf = (l: Layout, id: string) => l.panes.find((p) => p.window_id === id)!;
 
 test.before(async () => {
