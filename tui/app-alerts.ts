@@ -45,3 +45,43 @@ export function agentMailAlert(ev: BusEvent<'mail'>, here: { name(sessionId: str
   if (ev.op !== 'new' || ev.to === 'human' || !ev.to_session_id || !here.visible(ev.to_session_id)) return null;
   return { windowId: null, key: `mail:${ev.message_id}`, session: clean(here.name(ev.to_session_id) ?? 'tuios'), who: clean(ev.from), state: 'mail', what: '', needsYou: false, to: clean(ev.to) };
 }
+
+/** What a client is showing, for eventAlert. */
+export interface AlertHere {
+  sessionId(): string;
+  sessionName(): string;
+  /** The pane the person is looking at (none under an overlay). */
+  lookingAt(): string | null;
+  visible(sessionId: string): boolean;
+  /** A session's name, for mail between agents. */
+  name(sessionId: string): string | null;
+  /** The client reads every session here, so a linked host's agents are its too. */
+  readsEverySession(): boolean;
+  hostRow(host: string, windowId: string): RemoteAgentRow | undefined;
+}
+
+/**
+ * The alert an event raises for this client, and the one it takes back: a pane that left the state
+ * it alerted for, an Inbox item that closed, an answer on a linked host (within the settle window,
+ * nothing then goes out). `agents`: the event shows there are agents to see.
+ */
+export function eventAlert(ev: BusEvent, here: AlertHere): { alert: Alert | null; cancel: string | null; agents: boolean } {
+  switch (ev.type) {
+    case 'agent-state': {
+      const alert = stateAlert(ev, { sessionId: here.sessionId(), sessionName: here.sessionName(), lookingAt: here.lookingAt() });
+      return { alert, cancel: !alert && ev.state !== ev.old_state ? ev.window_id : null, agents: ev.state !== 'none' || !!ev.harness };
+    }
+    case 'attention':
+      if (ev.op !== 'open') return { alert: null, cancel: ev.op === 'close' ? `item:${ev.item.id}` : null, agents: false };
+      return { alert: arrivalAlert(ev.item, { sessionId: here.sessionId(), visible: (id) => here.visible(id) }), cancel: null, agents: true };
+    case 'mail':
+      return { alert: agentMailAlert(ev, here), cancel: null, agents: false };
+    case 'host-agent-state': {
+      if (ev.state === ev.old_state && !ev.gone) return { alert: null, cancel: null, agents: false };
+      const alert = here.readsEverySession() ? hostStateAlert(ev, here.hostRow(ev.host, ev.window_id)) : null;
+      return { alert, cancel: alert ? null : hostAlertKey(ev.host, ev.window_id), agents: false };
+    }
+    default:
+      return { alert: null, cancel: null, agents: false };
+  }
+}

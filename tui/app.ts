@@ -24,9 +24,9 @@ import { FramePacer, type FrameStats } from './frame-pacer.js';
 import { ScreenPanes } from './app-panes.js';
 import { AgeTicker } from './age-tick.js';
 import { LayoutActs } from './app-layout.js';
-import { agentMailAlert, arrivalAlert, hostAlertKey, hostStateAlert, stateAlert } from './app-alerts.js';
+import { eventAlert, type AlertHere } from './app-alerts.js';
 import { Walker } from './app-walk.js';
-import { Dock, type Alert } from './alerts.js';
+import { Dock } from './alerts.js';
 import { playCue } from './sound-cue.js';
 import { Acts } from './acts.js';
 import { NO_MODES, encodeMouse, modeChange, modesFrom, type ClientModes } from './client-modes.js';
@@ -404,39 +404,25 @@ export class Tui implements TuiHost, PaintHost {
 
   // ---- events ----
 
+  /** What this client shows, as the alert rules read it (app-alerts.ts). */
+  private readonly alertHere: AlertHere = {
+    sessionId: () => this.sessionId,
+    sessionName: () => this.session()?.name ?? '',
+    lookingAt: () => (this.overlay ? null : (this.layout.focusedWindow()?.id ?? null)),
+    visible: (id) => this.visible(id),
+    name: (id) => this.svc.model.sessions.get(id)?.name ?? null,
+    readsEverySession: () => this.readsEverySession(),
+    hostRow: (host, windowId) => this.svc.remote?.agentRows().find((r) => r.host === host && r.window_id === windowId),
+  };
+
   private onEvent(ev: BusEvent): void {
     if (QUIET_EVENTS.has(ev.type)) return;
     this.rowsCache = null;
     this.hostRowsCache = null;
-    let alert: Alert | null = null;
-    switch (ev.type) {
-      case 'session-closed':
-        if (ev.session_id === this.sessionId) return this.close('the session ended');
-        break;
-      case 'agent-state': {
-        if (ev.state !== 'none' || ev.harness) this.seeAgents();
-        const lookingAt = this.overlay ? null : (this.layout.focusedWindow()?.id ?? null);
-        alert = stateAlert(ev, { sessionId: this.sessionId, sessionName: this.session()?.name ?? '', lookingAt });
-        // The pane left the state it alerted for: within the settle window, nothing goes out.
-        if (!alert && ev.state !== ev.old_state) this.dock.cancel(ev.window_id);
-        break;
-      }
-      case 'attention':
-        if (ev.op === 'close') this.dock.cancel(`item:${ev.item.id}`);
-        if (ev.op !== 'open') break;
-        this.seeAgents();
-        alert = arrivalAlert(ev.item, { sessionId: this.sessionId, visible: (id) => this.visible(id) });
-        break;
-      case 'mail':
-        alert = agentMailAlert(ev, { name: (id) => this.svc.model.sessions.get(id)?.name ?? null, visible: (id) => this.visible(id) });
-        break;
-      case 'host-agent-state':
-        if (ev.state === ev.old_state && !ev.gone) break;
-        if (this.readsEverySession()) alert = hostStateAlert(ev, this.svc.remote?.agentRows().find((r) => r.host === ev.host && r.window_id === ev.window_id));
-        // Answered on that machine (or gone): an alert still settling there raises nothing here.
-        if (!alert) this.dock.cancel(hostAlertKey(ev.host, ev.window_id));
-        break;
-    }
+    if (ev.type === 'session-closed' && ev.session_id === this.sessionId) return this.close('the session ended');
+    const { alert, cancel, agents } = eventAlert(ev, this.alertHere);
+    if (agents) this.seeAgents();
+    if (cancel) this.dock.cancel(cancel);
     if (alert) this.dock.alert(alert);
     this.redraw();
   }
