@@ -41,9 +41,19 @@ export class CheckpointService {
   private readonly seqs = new Map<string, number>();
   private disposed = false;
   private readonly ctl = new AbortController();
+  /** The start's sweep of what a stopped daemon left; checkpoints wait for it. */
+  private readonly swept: Promise<void>;
 
   constructor(private readonly deps: CheckpointDeps) {
     this.store = new Checkpoints(deps.cacheDir);
+    // A daemon killed while it wrote a checkpoint leaves a private index (and git's lock on it)
+    // behind; its refs are whole or absent, since update-ref is the last, atomic step.
+    this.swept = this.store.sweep().then(
+      (left) => {
+        if (left.length) deps.log.warn('checkpoint files left by a stopped daemon removed', { files: left.slice(0, 20), count: left.length });
+      },
+      () => undefined,
+    );
     this.subs.push(deps.bus.on('agent-state', (ev) => this.onState(ev)));
     this.subs.push(
       deps.bus.on('window-closed', (ev) => {
@@ -88,6 +98,7 @@ export class CheckpointService {
     } catch {
       return null;
     }
+    await this.swept;
     try {
       const r = await this.store.take(dir, w.id, { kind: 'turn', turn: ev.completion_seq || null, state: ev.state, label: ev.message || lastLine(w) }, this.options(this.ctl.signal));
       if (r.checkpoint) this.deps.log.debug('checkpoint taken', { window_id: w.id, n: r.checkpoint.n, skipped: r.skipped.length, pruned: r.pruned.length });

@@ -209,6 +209,27 @@ export class Checkpoints {
     });
   }
 
+  /**
+   * Removes what a daemon that stopped mid-checkpoint (kill -9, a crash) left in the cache folder:
+   * private indexes and their `.lock` files. Run once at start, before any checkpoint: nothing of
+   * this process is there yet, and a window's private index is rebuilt from the user's index on
+   * its first look anyway. Answers the names removed, so the daemon can say what it found.
+   */
+  sweep(): Promise<string[]> {
+    // In the queue: a list or restore asked for at start runs after it.
+    return this.serial(async () => {
+      let names: string[];
+      try {
+        names = await readdir(this.cacheDir);
+      } catch {
+        return []; // no folder: nothing was left
+      }
+      const left = names.filter((n) => /\.index(\.lock)?$/.test(n)).sort();
+      await Promise.all(left.map((n) => rm(join(this.cacheDir, n), { force: true })));
+      return left;
+    });
+  }
+
   /** Drops what is kept in memory and on disk for a window; its refs stay. */
   async forget(windowId: string): Promise<void> {
     const c = this.cache.get(windowId);
