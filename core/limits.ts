@@ -577,3 +577,61 @@ export const WORKSPACES = 9;
 export const MAX_TAB_NUMBER = 999_999_999;
 /** How often an open pull request is read again while a client is attached (spec: once a minute). */
 export const SHIP_PR_POLL_MS = 60_000;
+
+// ---- The activity ring's, the recap's and fan comparison's limits (spec: What the agent has been
+// doing, Comparing a fan).
+
+/** Entries a pane's activity ring keeps, the newest (spec: "the newest 256 entries per pane, in memory only"). */
+export const ACTIVITY_RING_MAX = 256;
+/** One entry's text (a prompt, a tool call, what the agent said, a command line), cut to one line of this many characters. */
+export const ACTIVITY_TEXT_MAX = 200;
+/** Files a recap names before "and N more" (spec's example: three). */
+export const RECAP_FILES_SHOWN = 3;
+/** Test patterns [agents.recap] test_patterns may hold, and the length of one. */
+export const RECAP_TEST_PATTERNS_MAX = 64;
+export const RECAP_TEST_PATTERN_MAX = 100;
+/** A verify-fan command: one shell command line. */
+export const VERIFY_COMMAND_MAX = 4096;
+/** How long verify-fan waits for its checks by default, and at most (--timeout). */
+export const VERIFY_WAIT_MS = 10 * 60_000;
+export const VERIFY_WAIT_MAX_MS = 60 * 60_000;
+/** The files fan diff lists per side: the counts cover them all. */
+export const FAN_DIFF_FILES_MAX = 400;
+
+// ---- Bounds of the alert policy (spec: Alerts). Config values are held between these.
+/** The settle window by default: 0, an alert goes out as soon as its burst closes. */
+export const ALERT_SETTLE_MS_DEFAULT = 0;
+/** The longest settle window: a state held back longer than this is no longer an alert. */
+export const ALERT_SETTLE_MS_MAX = 60_000;
+/** The sound cooldown by default: one bell or cue per this many ms, however many bursts. */
+export const ALERT_SOUND_COOLDOWN_MS_DEFAULT = 2_000;
+export const ALERT_SOUND_COOLDOWN_MS_MAX = 3_600_000;
+/** The text of one notification escape (after the `tuios: ` lead), in characters. */
+export const ALERT_NOTIFY_TEXT_MAX = 180;
+/** Alerts waiting out their settle window at once (one per pane or item); past it the oldest goes now. */
+export const ALERT_SETTLING_MAX = 256;
+/** A cue file path in config. */
+export const ALERT_CUE_PATH_MAX = 4096;
+/** How long a system audio player may play one cue before it is killed. */
+export const ALERT_CUE_PLAY_MS = 10_000;
+/**
+ * A burst closes this long after its last arrival (at most the client's ALERT_BURST_MS after its
+ * first): items that arrive together, as a fan's do, are one alert, and a lone one is not held
+ * the whole burst window (the prompt-to-notification goal is 300 ms).
+ */
+export const ALERT_BURST_QUIET_MS = 60;
+
+// ---- Bounds of what get-config and set-config take.
+/** A dotted config key. */
+export const CONFIG_KEY_MAX = 200;
+/** A value typed for set-config. */
+export const CONFIG_VALUE_MAX = 4096;
+/** Items of a list value (comma separated). */
+export const CONFIG_LIST_MAX = 64;
+
+// ---- Glyph sets of one's own ([appearance.glyph_sets.NAME]).
+
+/** At most this many sets of one's own in a config. */
+export const MAX_GLYPH_SETS = 16;
+/** At most this many code points in a mark (a base and its variation selector or joiner fit). */
+export const MAX_GLYPH_MARK_CHARS = 8;

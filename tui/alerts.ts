@@ -11,7 +11,7 @@ import { stateMark, type Glyphs, type Mark } from './marks.js';
 import { clean } from './text.js';
 import { cueFile, decide, notificationEscape, SoundCooldown, type Decision } from '../core/alerts/policy.js';
 import { Settler } from '../core/alerts/settle.js';
-import { ALERT_BURST_QUIET_MS } from '../core/alerts/limits.js';
+import { ALERT_BURST_QUIET_MS } from '../core/limits.js';
 import { alertLine } from '../core/alerts/text.js';
 import type { Notifications } from '../core/alerts/config-schema.js';
 

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ALERT_CUE_PLAY_MS } from '../core/alerts/limits.js';
+import { ALERT_CUE_PLAY_MS } from '../core/limits.js';
 
 /** Players tried in order: PipeWire, PulseAudio, ALSA, macOS. */
 const PLAYERS = ['pw-play', 'paplay', 'aplay', 'afplay'];

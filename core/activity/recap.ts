@@ -2,7 +2,7 @@
 // finished, which files were written, how many commands ran, the newest test run and whether it
 // passed, what the agent last said and where it is now. Pure: entries and a clock in, a summary
 // and its lines out.
-import { RECAP_FILES_SHOWN, RECAP_TEST_PATTERN_MAX, RECAP_TEST_PATTERNS_MAX } from './limits.js';
+import { RECAP_FILES_SHOWN, RECAP_TEST_PATTERN_MAX, RECAP_TEST_PATTERNS_MAX } from '../limits.js';
 import type { ActivityEntry } from './ring.js';
 
 /** The shell tools of the harnesses: a call of one is a command the agent ran. */

@@ -2,7 +2,7 @@
 // entries of what its agent did, in memory only. Every text that enters is the agent's, so it is
 // cleaned on the way in: one line, control and invisible characters gone, likely secrets masked,
 // cut to ACTIVITY_TEXT_MAX. Pure: the daemon's feed (core/activity/log.ts) decides what to push.
-import { ACTIVITY_RING_MAX, ACTIVITY_TEXT_MAX } from './limits.js';
+import { ACTIVITY_RING_MAX, ACTIVITY_TEXT_MAX } from '../limits.js';
 import { cut, maskSecrets, oneLine } from '../integrations/hooks/text.js';
 
 export const ENTRY_KINDS = ['prompt', 'tool', 'done', 'failed', 'said', 'state', 'subagent', 'session', 'command'] as const;

@@ -23,7 +23,7 @@
 //
 // sound_mode, cooldown_ms, the cue files, quiet_hours and escape exist only in the agent table.
 import { z } from 'zod';
-import { ALERT_CUE_PATH_MAX, ALERT_SETTLE_MS_DEFAULT, ALERT_SETTLE_MS_MAX, ALERT_SOUND_COOLDOWN_MS_DEFAULT, ALERT_SOUND_COOLDOWN_MS_MAX } from './limits.js';
+import { ALERT_CUE_PATH_MAX, ALERT_SETTLE_MS_DEFAULT, ALERT_SETTLE_MS_MAX, ALERT_SOUND_COOLDOWN_MS_DEFAULT, ALERT_SOUND_COOLDOWN_MS_MAX } from '../limits.js';
 
 /** The states whose transitions may alert; governs Inbox items by kind too (approval, question: needs_input). */
 export const ALERT_STATES = ['needs_input', 'errored', 'done'] as const;

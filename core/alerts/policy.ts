@@ -4,7 +4,7 @@
 // dock line stays, and the Inbox keeps the item); sound mode, cooldown, cue files, quiet hours and
 // the escape come from the agent table alone. The settle window is a delay the caller keeps
 // (Settler); this module only says how long it is.
-import { ALERT_NOTIFY_TEXT_MAX } from './limits.js';
+import { ALERT_NOTIFY_TEXT_MAX } from '../limits.js';
 import { MAIL_FOLLOWS, QUIET_HOURS_RE, type AgentAlerts, type Notifications } from './config-schema.js';
 
 export interface Outputs {

@@ -2,7 +2,7 @@
 // meantime (the pane leaves it, the item closes) raises nothing. One alert waits per key (a pane
 // or an item); a newer one for the same key replaces it. Bounded: past ALERT_SETTLING_MAX the
 // oldest goes out at once rather than being dropped.
-import { ALERT_SETTLING_MAX } from './limits.js';
+import { ALERT_SETTLING_MAX } from '../limits.js';
 
 export class Settler {
   private readonly waiting = new Map<string, { timer: NodeJS.Timeout; fire: () => void }>();

@@ -2,6 +2,7 @@
 // names a mark per agent state, and `appearance.glyphs = "NAME"` draws with it. Here are its keys
 // and what a mark may be; the TUI (tui/marks.ts) measures its width and applies --ascii-only.
 import { z } from 'zod';
+import { MAX_GLYPH_MARK_CHARS, MAX_GLYPH_SETS } from '../limits.js';
 
 export const GLYPH_SET_KEYS = ['state_working', 'state_needs_input', 'state_done', 'state_idle', 'state_errored', 'state_unknown'] as const;
 export type GlyphSetKey = (typeof GLYPH_SET_KEYS)[number];
@@ -9,11 +10,7 @@ export type GlyphSetKey = (typeof GLYPH_SET_KEYS)[number];
 /** The built-in sets: a set of one's own may not take their names. */
 export const BUILTIN_GLYPH_SETS = ['unicode', 'ascii'] as const;
 
-/** At most this many sets of one's own in a config. */
-export const MAX_GLYPH_SETS = 16;
 
-/** At most this many code points in a mark (a base and its variation selector or joiner fit). */
-export const MAX_GLYPH_MARK_CHARS = 8;
 
 // A mark is drawn in one or two cells: no space, no control character.
 const mark = z

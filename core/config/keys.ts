@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
 import { TuiosError } from '../errors.js';
 import { MAIL_FOLLOWS } from '../alerts/config-schema.js';
-import { CONFIG_KEY_MAX, CONFIG_VALUE_MAX, CONFIG_LIST_MAX } from './limits.js';
+import { CONFIG_KEY_MAX, CONFIG_VALUE_MAX, CONFIG_LIST_MAX } from '../limits.js';
 
 export type KeyKind = 'boolean' | 'number' | 'string' | 'enum' | 'list';
 

@@ -6,7 +6,7 @@ import { AFTER_STATE_HOOK_TIMEOUT_MS, CHECKPOINT_KEEP_DEFAULT, CHECKPOINT_KEEP_M
 import { compilePattern } from '../re.js';
 import { DURATION_RE } from '../activity/duration.js';
 import { DEFAULT_TEST_PATTERNS } from '../activity/recap.js';
-import { RECAP_TEST_PATTERN_MAX, RECAP_TEST_PATTERNS_MAX } from '../activity/limits.js';
+import { RECAP_TEST_PATTERN_MAX, RECAP_TEST_PATTERNS_MAX } from '../limits.js';
 import { notificationsSchema } from '../alerts/config-schema.js';
 
 const daemon = z

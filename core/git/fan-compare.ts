@@ -5,7 +5,7 @@ import { diffTreeFiles, diffWorktree, workingTrees, type DiffFile } from './repo
 import { git } from './run.js';
 import { TuiosError } from '../errors.js';
 import { DIFF_MAX_BYTES, GIT_DIFF_BUDGET_MS } from '../limits.js';
-import { FAN_DIFF_FILES_MAX } from '../activity/limits.js';
+import { FAN_DIFF_FILES_MAX } from '../limits.js';
 
 export interface AttemptChanges {
   files: number;

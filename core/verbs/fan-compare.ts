@@ -15,7 +15,7 @@ import { attemptChanges, diffAttempts } from '../git/fan-compare.js';
 import { STATES } from '../agent-state/state.js';
 import { table, str } from '../rpc/print-helpers.js';
 import { cleanUntrusted } from '../mail/fence.js';
-import { VERIFY_COMMAND_MAX, VERIFY_WAIT_MAX_MS, VERIFY_WAIT_MS } from '../activity/limits.js';
+import { VERIFY_COMMAND_MAX, VERIFY_WAIT_MAX_MS, VERIFY_WAIT_MS } from '../limits.js';
 import { ago } from '../activity/recap.js';
 import { LS_CONCURRENCY } from '../limits.js';
 

@@ -7,7 +7,7 @@ import { ActivityRing, cleanEntryText } from '../../core/activity/ring.js';
 import { ActivityLog, splitCall } from '../../core/activity/log.js';
 import { awayLine, recapLines, recapOf, testMatcher, DEFAULT_TEST_PATTERNS } from '../../core/activity/recap.js';
 import { durationMs } from '../../core/activity/duration.js';
-import { ACTIVITY_RING_MAX, ACTIVITY_TEXT_MAX } from '../../core/activity/limits.js';
+import { ACTIVITY_RING_MAX, ACTIVITY_TEXT_MAX } from '../../core/limits.js';
 import { agentActivity } from '../../core/verbs/activity.js';
 import { Bus } from '../../core/bus.js';
 import { callActivity, resultActivity } from '../../core/integrations/hooks/call-text.js';

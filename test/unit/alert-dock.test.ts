@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { Dock, type Alert } from '../../tui/alerts.js';
 import { parseConfig } from '../../core/config/config.js';
 import { ALERT_BURST_MS } from '../../tui/limits.js';
-import { ALERT_BURST_QUIET_MS } from '../../core/alerts/limits.js';
+import { ALERT_BURST_QUIET_MS } from '../../core/limits.js';
 import { waitFor } from '../helpers/wait.js';
 
 function rig(toml = '') {

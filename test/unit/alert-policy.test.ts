@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { parseConfig } from '../../core/config/config.js';
 import { alertClass, decide, inQuietHours, notificationEscape, policyWarnings, resolveMail, SoundCooldown, transitionAlerts, cueFile, escapeText } from '../../core/alerts/policy.js';
 import { Settler } from '../../core/alerts/settle.js';
-import { ALERT_NOTIFY_TEXT_MAX, ALERT_SETTLING_MAX } from '../../core/alerts/limits.js';
+import { ALERT_NOTIFY_TEXT_MAX, ALERT_SETTLING_MAX } from '../../core/limits.js';
 
 function notif(toml: string) {
   const r = parseConfig(toml);
