@@ -1,14 +1,14 @@
 // herdr's agent.start, events.wait and notification.show (spec: herdr compatibility, Methods, and
 // herdr's pane state protocol), each through the tuios verbs and checks that do the same work.
 import { TuiosError } from '../core/errors.js';
-import { enforce, paneOf } from '../core/security/access.js';
+import { paneOf } from '../core/security/access.js';
 import { findHarness } from '../core/detection/manifest.js';
 import { isShellName } from '../core/detection/identify.js';
 import { resolveHarness } from '../core/git/fleet.js';
 import type { Window } from '../core/model/window.js';
 import { herdrPaneId } from './ids.js';
 import { HerdrError, field, reqString, waitTimeout, optString } from './params.js';
-import { View, call, herdrCode, herdrAgent, herdrStatus, type Method, type MethodContext } from './view.js';
+import { View, call, check, herdrAgent, herdrStatus, type Method, type MethodContext } from './view.js';
 import { harnessFor, takeRate } from './reports.js';
 import { commandLine, shellName } from './shell-quote.js';
 import {
@@ -22,16 +22,6 @@ import {
 
 /** herdr's statuses as tuios's states: what a wait on a status ends on. */
 export const STATUS_STATES: Record<string, string[]> = { working: ['working'], blocked: ['needs_input'], idle: ['idle'], done: ['done', 'errored'], unknown: ['unknown', 'none'] };
-
-/** A check of the access layer, in herdr's error words. */
-function check(ctx: MethodContext, o: Parameters<typeof enforce>[2]): void {
-  try {
-    enforce(ctx.svc, ctx.caller, o);
-  } catch (e) {
-    if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
-    throw e;
-  }
-}
 
 /** agent.start's `args`: strings, bounded. */
 function argsOf(ctx: MethodContext): string[] {

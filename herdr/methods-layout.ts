@@ -3,12 +3,11 @@
 // zoom-window, swap-window, resize-tile and set-client-title. The layout is the session's; its
 // rectangles are the attached client's, so with no client each pane fills the screen and none
 // has a neighbour. `splits` is always empty: tuios exports no split tree.
-import { TuiosError } from '../core/errors.js';
-import { enforce, paneOf } from '../core/security/access.js';
+import { paneOf } from '../core/security/access.js';
 import { neighbour } from '../core/model/layout.js';
 import { herdrPaneId, herdrWorkspaceId } from './ids.js';
 import { HerdrError, field, optString, optBool, optEnv, type Params } from './params.js';
-import { View, call, herdrCode, type Method, type MethodContext, type SessionRow, type WindowRow } from './view.js';
+import { View, call, check, type Method, type MethodContext, type SessionRow, type WindowRow } from './view.js';
 import { HERDR_ID_MAX } from './limits.js';
 import { LAYOUT_RESIZE_DEFAULT_SHARE, LAYOUT_RESIZE_MAX_SHARE } from '../core/limits.js';
 import type { z } from 'zod';
@@ -137,12 +136,7 @@ export const layoutMethods: Record<string, Method> = {
     const target = next ? v.pane(next) : null;
     if (!target) return { type: 'pane_focus_direction', focus: { changed: false, reason: 'no_neighbor', source_pane_id: paneIdOf(w), layout } };
     // A focus needs admin (select-window alone takes write), as for pane.focus.
-    try {
-      enforce(ctx.svc, ctx.caller, { verb: 'pane.focus_direction', access: 'admin', target: ctx.svc.model.windows.get(target.id) ?? null });
-    } catch (e) {
-      if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
-      throw e;
-    }
+    check(ctx, { verb: 'pane.focus_direction', access: 'admin', target: ctx.svc.model.windows.get(target.id) ?? null });
     await call(ctx, 'select-window', { window: target.id });
     return { type: 'pane_focus_direction', focus: { changed: true, source_pane_id: paneIdOf(w), focused_pane_id: paneIdOf(target), layout: await paneLayout(ctx, v, target) } };
   },
@@ -249,12 +243,7 @@ export const layoutMethods: Record<string, Method> = {
 
 /** pane.swap with a target the caller cannot read: swap-window's checks, then not_found. */
 async function notFound(ctx: MethodContext, src: WindowRow): Promise<{ changed: boolean; reason: string; with: null; focused: string | null }> {
-  try {
-    enforce(ctx.svc, ctx.caller, { verb: 'pane.swap', access: 'admin', target: ctx.svc.model.windows.get(src.id) ?? null });
-  } catch (e) {
-    if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
-    throw e;
-  }
+  check(ctx, { verb: 'pane.swap', access: 'admin', target: ctx.svc.model.windows.get(src.id) ?? null });
   const l = await call<LayoutRow>(ctx, 'get-layout', { session: src.session_id, workspace: src.workspace });
   if (l.client_id === null) throw new HerdrError('no_client', 'No tuios client is attached, so there is no layout to swap in.');
   return { changed: false, reason: 'not_found', with: null, focused: l.focused };

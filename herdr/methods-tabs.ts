@@ -1,22 +1,16 @@
 // herdr's tab methods, workspace.focus and pane.move (spec: herdr compatibility, Methods): a herdr
 // tab is a tuios workspace with a tab number of its own (core/model/tabs.ts), so a rename, a move
 // or a pane moving in keeps every tab id. Each runs the tuios verb that does the same work.
-import { TuiosError } from '../core/errors.js';
-import { enforce, paneOf } from '../core/security/access.js';
+import { paneOf } from '../core/security/access.js';
 import { WORKSPACES } from '../core/limits.js';
 import { herdrPaneId, herdrWorkspaceId } from './ids.js';
 import { HerdrError, field, reqString, optString, optBool, optEnv } from './params.js';
-import { View, call, herdrCode, ok, type Method, type MethodContext, type SessionRow } from './view.js';
+import { View, call, check, ok, type Method, type MethodContext, type SessionRow } from './view.js';
 import { layoutSnapshot } from './methods-layout.js';
 
 /** A create, close, rename, focus or move needs admin (spec: Who may call what). */
 function requireAdmin(ctx: MethodContext, verb: string, sessionId: string): void {
-  try {
-    enforce(ctx.svc, ctx.caller, { verb, access: 'admin', target: null, sessionId });
-  } catch (e) {
-    if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
-    throw e;
-  }
+  check(ctx, { verb, access: 'admin', target: null, sessionId });
 }
 
 /** The session a method acts on when no workspace_id is given: the caller's, else the focused one. */

@@ -2,10 +2,8 @@
 // shown under `tokens` in workspace.list, workspace.get and the snapshot until a ttl_ms runs out or
 // the session closes. It needs admin, as a change to a session's accent does. herdr's limits and
 // words apply; a report with a seq at or below the last from its source changes nothing.
-import { TuiosError } from '../core/errors.js';
-import { enforce } from '../core/security/access.js';
 import { HerdrError, field, reqString } from './params.js';
-import { View, herdrCode, ok, type Method } from './view.js';
+import { View, check, ok, type Method } from './view.js';
 import { workspaceTokens } from './workspace-tokens.js';
 import { HERDR_SOURCE_MAX, HERDR_TOKENS_PER_REPORT, HERDR_TOKEN_TTL_MAX_MS, HERDR_TOKEN_VALUE_MAX } from './limits.js';
 
@@ -43,12 +41,7 @@ export const workspaceMetaMethods: Record<string, Method> = {
     if (seq !== undefined && seq !== null && (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0)) throw new HerdrError('invalid_request', 'invalid type for `seq`: expected a non-negative integer');
     const v = await View.read(ctx);
     const s = v.session(id);
-    try {
-      enforce(ctx.svc, ctx.caller, { verb: 'workspace.report_metadata', access: 'admin', target: null, sessionId: s.id });
-    } catch (e) {
-      if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
-      throw e;
-    }
+    check(ctx, { verb: 'workspace.report_metadata', access: 'admin', target: null, sessionId: s.id });
     workspaceTokens(ctx.svc).apply(s.id, { source, seq: typeof seq === 'number' ? seq : null, tokens, ttlMs: typeof ttl === 'number' ? ttl : null });
     return ok();
   },

@@ -4,14 +4,13 @@
 // any of them here. This file turns herdr's params into a verb's and the verb's answer into herdr's.
 // Each area of herdr's table may live in a methods-*.ts file of its own; methodFor reads them all.
 import { basename } from 'node:path';
-import { TuiosError } from '../core/errors.js';
 import { herdrPaneId, herdrWorkspaceId } from './ids.js';
-import { enforce, paneOf } from '../core/security/access.js';
+import { paneOf } from '../core/security/access.js';
 import { HERDR_PROTOCOL, HERDR_READ_DEFAULT_LINES, HERDR_READ_MAX_LINES, HERDR_VERSION } from './limits.js';
 import { HerdrError, field, reqString, optString, optInt, waitTimeout, optBool, optEnv } from './params.js';
 import { UNSUPPORTED, HERDR_METHODS } from './method-names.js';
 import { layoutMethods, layoutSnapshot } from './methods-layout.js';
-import { View, call, herdrCode, ok, herdrStatus, herdrAgent, type Method } from './view.js';
+import { View, call, check, ok, herdrStatus, herdrAgent, type Method } from './view.js';
 import { tabMethods } from './methods-tabs.js';
 import { agentMethods } from './methods-agents.js';
 import { worktreeMethods } from './methods-worktree.js';
@@ -351,12 +350,7 @@ function focusPane(param: 'pane_id' | 'target'): Method {
     const id = reqString(ctx.params, param);
     const v = await View.read(ctx);
     const w = param === 'pane_id' ? v.pane(id) : v.agent(id);
-    try {
-      enforce(ctx.svc, ctx.caller, { verb: param === 'pane_id' ? 'pane.focus' : 'agent.focus', access: 'admin', target: ctx.svc.model.windows.get(w.id) ?? null });
-    } catch (e) {
-      if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
-      throw e;
-    }
+    check(ctx, { verb: param === 'pane_id' ? 'pane.focus' : 'agent.focus', access: 'admin', target: ctx.svc.model.windows.get(w.id) ?? null });
     await call(ctx, 'select-window', { window: w.id });
     const after = await View.read(ctx);
     return { type: 'pane_info', pane: after.paneInfo(after.pane(w.id)) };

@@ -6,6 +6,7 @@ import type { Services } from '../core/daemon/services.js';
 import type { Caller } from '../core/rpc/caller.js';
 import { herdrPaneId, herdrTabId, herdrWorkspaceId, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
 import { HerdrError, type Params } from './params.js';
+import { enforce } from '../core/security/access.js';
 import { workspaceTokens } from './workspace-tokens.js';
 
 export interface MethodContext {
@@ -25,6 +26,16 @@ export function herdrCode(code: string): string {
   if (code === 'session_not_found') return 'workspace_not_found';
   if (code === 'window_not_found') return 'pane_not_found';
   return code;
+}
+
+/** A check of the access layer (the verb's own rule for a method that runs none), in herdr's error words. */
+export function check(ctx: MethodContext, o: Parameters<typeof enforce>[2]): void {
+  try {
+    enforce(ctx.svc, ctx.caller, o);
+  } catch (e) {
+    if (e instanceof TuiosError) throw new HerdrError(herdrCode(e.code), e.message);
+    throw e;
+  }
 }
 
 export async function call<T = Record<string, unknown>>(ctx: MethodContext, verb: string, params: Record<string, unknown>): Promise<T> {

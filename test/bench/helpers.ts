@@ -9,6 +9,18 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** Each of `n` calls of `fn` timed in ms, after `warm` untimed ones (one after another). */
+export async function timeCalls(fn: () => Promise<unknown>, n: number, warm = 30): Promise<number[]> {
+  for (let i = 0; i < warm; i++) await fn();
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    await fn();
+    xs.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return xs;
+}
+
 export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;

@@ -5,21 +5,12 @@
 import { TestDaemon } from '../helpers/daemon.js';
 import { RpcClient } from '../../core/rpc/client.js';
 import { herdrCall, herdrSocketOf } from '../helpers/herdr-client.js';
-import { median, percentile } from './helpers.js';
+import { median, percentile, timeCalls } from './helpers.js';
 
 const N = Number(process.env.BENCH_CALLS ?? 500);
 const d = await TestDaemon.start();
 try {
-  async function time(fn: () => Promise<unknown>): Promise<number[]> {
-    for (let i = 0; i < 50; i++) await fn();
-    const xs: number[] = [];
-    for (let i = 0; i < N; i++) {
-      const t = process.hrtime.bigint();
-      await fn();
-      xs.push(Number(process.hrtime.bigint() - t) / 1e6);
-    }
-    return xs;
-  }
+  const time = (fn: () => Promise<unknown>): Promise<number[]> => timeCalls(fn, N, 50);
   const native = await time(async () => {
     const c = await RpcClient.connect(d.socket);
     await c.call('server-info', {});

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { RpcClient } from '../../core/rpc/client.js';
-import { median, percentile } from './helpers.js';
+import { median, percentile, timeCalls } from './helpers.js';
 
 const N = Number(process.env.BENCH_CALLS ?? 300);
 const d = await TestDaemon.start();
@@ -13,16 +13,7 @@ try {
   await d.ok(['new-session', '-n', 'me', 'bench']);
   const me = (await d.json<{ windows: Array<{ id: string }> }>(['list-windows'])).windows[0]!.id;
 
-  async function time(fn: () => Promise<unknown>): Promise<number[]> {
-    for (let i = 0; i < 30; i++) await fn();
-    const xs: number[] = [];
-    for (let i = 0; i < N; i++) {
-      const t = process.hrtime.bigint();
-      await fn();
-      xs.push(Number(process.hrtime.bigint() - t) / 1e6);
-    }
-    return xs;
-  }
+  const time = (fn: () => Promise<unknown>): Promise<number[]> => timeCalls(fn, N, 30);
 
   // The socket verb as a one-shot caller makes it: connect, call, close.
   const socket = await time(async () => {
