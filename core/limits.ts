@@ -12,6 +12,9 @@ export const MAX_LINE_BYTES = 1024 * 1024;
  */
 export const MAX_PARTIAL_LINE_BYTES = 16 * 1024 * 1024;
 
+/** Fewest milliseconds between two trims of the C heap (core/daemon/heap-trim.ts): a trim walks every free chunk. */
+export const HEAP_TRIM_MIN_INTERVAL_MS = 5_000;
+
 /**
  * Nesting of arrays and objects in one request line: no verb's params go past a few levels, and a
  * hook's tool input rarely past ten; deeper lines are refused before parsing (core/rpc/json-depth.ts).

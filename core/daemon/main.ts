@@ -8,6 +8,7 @@ import { FileLogger } from '../log.js';
 import { Bus } from '../bus.js';
 import { Model } from '../model/model.js';
 import { PtyStarter } from '../pty/starter.js';
+import { startHeapTrimmer } from './heap-trim.js';
 import { onReaderFailure } from '../pty/pty-reader.js';
 import { SnapshotStore } from '../store/snapshot.js';
 import { Dispatcher } from '../rpc/dispatch.js';
@@ -295,6 +296,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   snapshot.start();
 
   detector.start();
+  const heapTrim = startHeapTrimmer();
   const rpc = new RpcServer(dispatcher, log);
   await rpc.listen(paths.socket);
   log.info('daemon started', { version: VERSION, socket: paths.socket });
@@ -347,6 +349,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     detector.dispose();
     agents.dispose();
     await rpc.close();
+    heapTrim.dispose();
     model.dispose();
     config.dispose();
     try {

@@ -6,7 +6,16 @@
 // foregroundGroup(fd) -> the foreground process group of the terminal `fd` is the master of
 // (tcgetpgrp), 0 when it has none, -1 when the kernel refuses. The agent detector asks every pane
 // this on every tick; one ioctl costs a fraction of reading /proc/PID/stat for the same field.
+//
+// trimHeap() -> true when the C allocator gave memory back to the kernel. glibc's free() returns
+// only the top of its heap, so buffers freed in the middle (a few hundred connections' half lines,
+// a burst of pane output) stay in the daemon's RSS for good; malloc_trim(0) releases every whole
+// free page. false, doing nothing, on a C library without it.
 #include <node_api.h>
+#include <stdbool.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -47,11 +56,24 @@ static napi_value ForegroundGroup(napi_env env, napi_callback_info info) {
   return out;
 }
 
+static napi_value TrimHeap(napi_env env, napi_callback_info info) {
+  (void)info;
+  bool released = false;
+#ifdef __GLIBC__
+  released = malloc_trim(0) == 1;
+#endif
+  napi_value out;
+  napi_get_boolean(env, released, &out);
+  return out;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "dupFd", NAPI_AUTO_LENGTH, DupFd, NULL, &fn);
   napi_set_named_property(env, exports, "dupFd", fn);
   napi_create_function(env, "foregroundGroup", NAPI_AUTO_LENGTH, ForegroundGroup, NULL, &fn);
   napi_set_named_property(env, exports, "foregroundGroup", fn);
+  napi_create_function(env, "trimHeap", NAPI_AUTO_LENGTH, TrimHeap, NULL, &fn);
+  napi_set_named_property(env, exports, "trimHeap", fn);
   return exports;
 }

@@ -9,4 +9,8 @@ try {
   addon = null;
 }
 // An addon built before foregroundGroup existed lacks it: callers read procfs then.
-module.exports = { dupFd: addon ? addon.dupFd : null, foregroundGroup: addon && addon.foregroundGroup ? addon.foregroundGroup : null };
+module.exports = {
+  dupFd: addon ? addon.dupFd : null,
+  foregroundGroup: addon && addon.foregroundGroup ? addon.foregroundGroup : null,
+  trimHeap: addon && addon.trimHeap ? addon.trimHeap : null,
+};
