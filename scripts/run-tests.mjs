@@ -104,6 +104,10 @@ async function runGroup(g) {
   return results;
 }
 
+function seconds(ms) {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
 function indent(s) {
   return s
     .split('\n')
@@ -112,11 +116,19 @@ function indent(s) {
 }
 
 const all = [];
+const groupTimes = [];
+const suiteStarted = Date.now();
 for (const g of groups) {
   if (g.files.length === 0) continue;
   process.stdout.write(`# ${g.name}: ${g.files.length} files\n`);
+  const started = Date.now();
   all.push(...(await runGroup(g)));
+  groupTimes.push(`${g.name} ${seconds(Date.now() - started)}`);
 }
+// Where the time went, at the end where a CI log's tail keeps it: each group's wall time and the
+// slowest files.
+const slowest = [...all].sort((a, b) => b.ms - a.ms).slice(0, 8);
+process.stdout.write(`\nTime: ${seconds(Date.now() - suiteStarted)} (${groupTimes.join(', ')}); slowest: ${slowest.map((r) => `${relative(root, r.file)} ${seconds(r.ms)}`).join(', ')}\n`);
 const passed = all.reduce((a, r) => a + r.passed, 0);
 const failed = all.reduce((a, r) => a + r.failed, 0);
 const skipped = all.reduce((a, r) => a + r.skipped, 0);
