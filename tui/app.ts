@@ -586,6 +586,7 @@ export class Tui implements TuiHost, PaintHost {
     const s = this.session();
     if (!s) return this.close('the session ended');
     const cv = this.canvas;
+    cv.ascii = this.ascii;
     const full = !this.panesOnly(s, now);
     let focused: Window | undefined;
     let cursor: { x: number; y: number } | null = null;

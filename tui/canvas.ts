@@ -27,6 +27,28 @@ const ITEM = 8;
 const MAX_CACHED_WORDS = 4096;
 const words = new Map<string, number>();
 
+/**
+ * The chrome's own non-ASCII punctuation and the ASCII it is drawn as for an ASCII-only client
+ * (--ascii-only, the `ascii` glyph set). Each is East Asian Ambiguous width, which a CJK terminal
+ * draws two cells wide and so misplaces everything after it on the line. Text that is not the
+ * chrome's (a name, a summary, a pane's cells) is left as it is.
+ */
+const CHROME_ASCII: ReadonlyMap<number, string> = new Map([
+  [0x00b7, '-'], // · separator
+  [0x2026, '~'], // … cut
+  [0x2014, '-'], // — dash
+  [0x2013, '-'], // – dash
+  [0x2192, '>'], // →
+  [0x2190, '<'], // ←
+  [0x2191, '^'], // ↑
+  [0x2193, 'v'], // ↓
+  [0x00d7, 'x'], // ×
+  [0x2265, '>='], // ≥
+  [0x2264, '<='], // ≤
+  [0x2500, '-'], // ─
+  [0x2502, '|'], // │
+]);
+
 /** An attr word: fg and bg are palette indexes (0-255) or -1 for the terminal's default. */
 export function attr(fg = -1, bg = -1, flags = 0): number {
   let a = flags;
@@ -78,6 +100,8 @@ export class Canvas {
   private sb: KitScreenBuffer;
   cols: number;
   rows: number;
+  /** An ASCII-only client: text() draws the chrome's punctuation as CHROME_ASCII says. */
+  ascii = false;
   /** Cells that changed since the last draw: terminal-kit compares only inside this box. */
   private dirty: Dirty | null = null;
   /** A new buffer: its first draw sends every cell. */
@@ -185,6 +209,13 @@ export class Canvas {
   text(x: number, y: number, s: string, a: number, maxX = this.cols): number {
     for (const ch of s) {
       const cp = ch.codePointAt(0)!;
+      if (this.ascii && cp >= 0x80) {
+        const plain = CHROME_ASCII.get(cp);
+        if (plain !== undefined) {
+          x = this.text(x, y, plain, a, maxX);
+          continue;
+        }
+      }
       const w = charWidth(cp);
       if (w === 0) continue;
       if (x + w > maxX) break;

@@ -3,7 +3,8 @@
 // screen an emulator draws from them. Agents in every state: working, needs you, finished not
 // looked at, errored, unknown, idle. Under --ascii-only and under appearance.glyphs = "ascii" no
 // Unicode state mark reaches the terminal, on the rail, in the agents view, on the dock's alert
-// or in the title, and the title carries the focused pane's mark. A glyph set of one's own
+// or in the title, and the title carries the focused pane's mark; nor does the chrome's own
+// punctuation (the · between a row's parts, the … of a cut, the borders). A glyph set of one's own
 // (✋ for needs you) draws in the title, and gives way to `!` under --ascii-only.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,6 +13,8 @@ import { PtyClient, stripEscapes } from '../helpers/pty-ssh.js';
 
 /** Every Unicode mark of the Indicator table, and the glyph set's own used below. */
 const UNICODE_MARKS = /[●▲■○×□✋]/u;
+/** The chrome's own punctuation, each East Asian Ambiguous width: an ASCII-only client draws none. */
+const CHROME_PUNCTUATION = /[·…—–→←↑↓≥≤─│┌┐└┘]/u;
 /** The titles the client set (OSC 0 or 2), in order. */
 const titles = (b: string) => [...b.matchAll(/\x1b\][02];([^\x07\x1b]*)(?:\x07|\x1b\\)/g)].map((m) => m[1]!);
 
@@ -73,6 +76,9 @@ async function everySurfaceAscii(d: TestDaemon, c: PtyClient): Promise<void> {
   await c.waitBytes((b) => titles(b).includes('* main: first'), 'the title with the working mark');
   const all = c.bytes();
   assert.not.match(stripEscapes(all), UNICODE_MARKS, 'no Unicode mark anywhere in what was drawn');
+  const drawn = stripEscapes(all);
+  const stray = CHROME_PUNCTUATION.exec(drawn);
+  assert.ok(!stray, `no separator, cut or border drawn outside ASCII: ${JSON.stringify(drawn.slice(Math.max(0, (stray?.index ?? 0) - 40), (stray?.index ?? 0) + 20))}`);
   for (const t of titles(all)) assert.ok(/^[\x20-\x7e]*$/.test(t), `the title ${JSON.stringify(t)} is ASCII`);
 }
 
