@@ -50,6 +50,12 @@ async function measure(label: string, hub: TestDaemon, agents: TestDaemon, goal:
       const arrived = client.arrival((b) => notifications(b).length > 0, mark, 60_000);
       await send('a');
       const at = await arrived;
+      if (r === 0) {
+        // One alert as the person's terminal receives it: the escape and the bytes around it.
+        const got = client.bytes(mark);
+        const osc = got.search(/\x1b\](9|777|99);/);
+        console.log(`alerts (${label}): one alert's bytes at the client: ${JSON.stringify(got.slice(Math.max(0, osc - 60), osc + 140))}`);
+      }
       const paint = [...p.paints()].reverse().find((x) => x.paint === 'approval');
       if (!paint) throw new Error('the prompt was not painted');
       figures.push(at - paint.at);
