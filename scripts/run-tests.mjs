@@ -1,6 +1,7 @@
 // Runs every uvu test file (each in its own Node process, TypeScript through tsx) and ends with
 // one plain line, `N passed, N failed, N skipped`, which is what CI reads. Unit files run four at
-// a time; e2e files, which start daemons and real programs, two at a time.
+// a time, then e2e files, which start daemons and real programs, three at a time; the attack suite
+// one at a time beside them (see lanes below).
 //
 // A skip is a skip: a test gated on a missing prerequisite (test/helpers/prereq.ts) prints a
 // marker line; uvu counts it as passed, so it is taken off the passed count here, counted as
@@ -35,20 +36,20 @@ function walk(dir) {
   return out.sort();
 }
 
-// The attack suite (test/fuzz, test/soak) runs one file at a time: its files measure a daemon's
-// memory and descriptors, which another file's load would blur. `--soak` (npm run soak) runs only
-// it, in its long form: TUIOS_SOAK=1, which each file reads for its counts.
+// The attack suite (test/fuzz, test/soak) runs one file at a time, in a lane of its own beside the
+// unit and e2e files: each of its files measures one daemon's memory and descriptors, which are
+// that process's own, and its time bounds are generous, so another file's load slows it without
+// blurring what it measures. `--soak` (npm run soak) runs only it, in its long form: TUIOS_SOAK=1,
+// which each file reads for its counts. e2e files, which mostly wait on daemons, programs and the
+// spec's own timers, run three at a time (TUIOS_TEST_E2E_CONCURRENCY).
 const soak = args.includes('--soak');
 if (soak) process.env.TUIOS_SOAK = '1';
-const attack = { name: 'attack', files: [...walk(join(root, 'test/fuzz')), ...walk(join(root, 'test/soak'))], concurrency: 1 };
-const groups = (soak
-  ? [attack]
-  : [
-      { name: 'unit', files: walk(join(root, 'test/unit')), concurrency: 4 },
-      { name: 'e2e', files: walk(join(root, 'test/e2e')), concurrency: 2 },
-      attack,
-    ]
-).map((g) => ({ ...g, files: filter ? g.files.filter((f) => f.includes(filter)) : g.files }));
+const byFilter = (g) => ({ ...g, files: filter ? g.files.filter((f) => f.includes(filter)) : g.files });
+const attack = byFilter({ name: 'attack', files: [...walk(join(root, 'test/fuzz')), ...walk(join(root, 'test/soak'))], concurrency: 1 });
+const unit = byFilter({ name: 'unit', files: walk(join(root, 'test/unit')), concurrency: 4 });
+const e2e = byFilter({ name: 'e2e', files: walk(join(root, 'test/e2e')), concurrency: Number(process.env.TUIOS_TEST_E2E_CONCURRENCY || 3) });
+/** Lanes run at once; a lane's groups one after another. */
+const lanes = soak ? [[attack]] : [[unit, e2e], [attack]];
 
 function runFile(file) {
   return new Promise((resolve) => {
@@ -118,13 +119,17 @@ function indent(s) {
 const all = [];
 const groupTimes = [];
 const suiteStarted = Date.now();
-for (const g of groups) {
-  if (g.files.length === 0) continue;
-  process.stdout.write(`# ${g.name}: ${g.files.length} files\n`);
-  const started = Date.now();
-  all.push(...(await runGroup(g)));
-  groupTimes.push(`${g.name} ${seconds(Date.now() - started)}`);
-}
+await Promise.all(
+  lanes.map(async (lane) => {
+    for (const g of lane) {
+      if (g.files.length === 0) continue;
+      process.stdout.write(`# ${g.name}: ${g.files.length} files\n`);
+      const started = Date.now();
+      all.push(...(await runGroup(g)));
+      groupTimes.push(`${g.name} ${seconds(Date.now() - started)}`);
+    }
+  }),
+);
 // Where the time went, at the end where a CI log's tail keeps it: each group's wall time and the
 // slowest files.
 const slowest = [...all].sort((a, b) => b.ms - a.ms).slice(0, 8);
