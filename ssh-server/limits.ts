@@ -26,3 +26,12 @@ export const MAX_USERNAME_LOGGED = 64;
 /** Random bytes drawn at a time for packet padding (padding.ts): 4 to 35 bytes a packet, so one
  *  draw pads a few hundred packets. */
 export const PADDING_POOL_BYTES = 4096;
+/** A TCP connection that has not finished its key exchange by then is dropped: a client that
+ *  connects and sends no banner (or stalls in the exchange) is never served, and ssh2 itself
+ *  would hold it for ever. OpenSSH's own client finishes in a few milliseconds on loopback. */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** Connections not yet logged in at once, at most (OpenSSH's MaxStartups drops them all at 100):
+ *  past it a new one is closed at once. Each holds a descriptor and ssh2's buffers until
+ *  HANDSHAKE_TIMEOUT_MS or LOGIN_GRACE_MS, so this bounds what a flood of silent connections
+ *  costs; max_sessions counts logins only, so such a flood does not keep a real client out. */
+export const MAX_LOGGING_IN = 256;

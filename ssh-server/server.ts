@@ -4,6 +4,7 @@
 // with the peer's address and key. One session failing closes that session; nothing a client
 // sends stops the daemon. docs/ssh.md says what a person can rely on.
 import ssh2 from 'ssh2';
+import { createServer, type Server as TcpServer } from 'node:net';
 import type { Connection, ServerChannel, AuthContext, PublicKeyAuthContext, ClientInfo } from 'ssh2';
 import type { Services } from '../core/daemon/services.js';
 import type { Logger } from '../core/log.js';
@@ -14,6 +15,7 @@ import { findPeerProcess, type PeerProcess } from './peer.js';
 import { serveSession, guard, type Conn, type ShellRequest } from './session.js';
 import { SubsystemRegistry } from './subsystems.js';
 import { poolPadding } from './padding.js';
+import { HandshakeGate } from './handshake-gate.js';
 import { LOGIN_GRACE_MS, MAX_CHANNELS_PER_CONNECTION, MAX_USERNAME_LOGGED } from './limits.js';
 
 export type { ShellRequest } from './session.js';
@@ -40,6 +42,10 @@ export interface SshHandlers {
 /** What the server has seen since it started, for `tuios ssh status` and the leak tests. */
 export interface SshCounts {
   connections: number;
+  /** Connections that have not logged in yet (a TCP connection counts from its accept). */
+  loggingIn: number;
+  /** Connections closed for no handshake in time or refused past the limit of those waiting. */
+  dropped: number;
   shells: number;
   accepted: number;
   authRefused: number;
@@ -48,7 +54,12 @@ export interface SshCounts {
 
 export class SshServer {
   private server: InstanceType<typeof Server> | null = null;
+  /** The listening socket, whose connections the gate hands to ssh2. */
+  private tcp: TcpServer | null = null;
+  private gate: HandshakeGate | null = null;
   private readonly clients = new Set<Connection>();
+  /** Connections logged in: what max_sessions counts. */
+  private readonly loggedIn = new Set<Connection>();
   private readonly shells = new Set<ServerChannel>();
   private readonly keys: AuthorizedKeys;
   private accepted = 0;
@@ -69,7 +80,7 @@ export class SshServer {
   }
 
   counts(): SshCounts {
-    return { connections: this.clients.size, shells: this.shells.size, accepted: this.accepted, authRefused: this.authRefused, requestsRefused: this.requestsRefused };
+    return { connections: this.clients.size, loggingIn: this.gate?.loggingIn ?? 0, dropped: this.gate?.dropped ?? 0, shells: this.shells.size, accepted: this.accepted, authRefused: this.authRefused, requestsRefused: this.requestsRefused };
   }
 
   /** Keys the authorized keys files list now (0: nobody can log in yet). */
@@ -89,15 +100,21 @@ export class SshServer {
     });
     srv.on('error', (e: Error) => this.log.error('ssh server error', { error: e.message }));
     this.server = srv;
+    const gate = new HandshakeGate(this.log, (socket) => srv.injectSocket(socket));
+    this.gate = gate;
+    const tcp = createServer((socket) => gate.accept(socket));
+    this.tcp = tcp;
     return new Promise((resolve, reject) => {
       const failed = (e: NodeJS.ErrnoException) => {
         this.server = null;
+        this.tcp = null;
         reject(e.code === 'EADDRINUSE' ? new Error(`${host}:${port} is in use; set [ssh] listen to another port, or [ssh] enabled = false`) : e);
       };
-      srv.once('error', failed);
-      srv.listen(port, host, () => {
-        srv.off('error', failed);
-        const a = srv.address() as { address: string; port: number };
+      tcp.once('error', failed);
+      tcp.listen(port, host, () => {
+        tcp.off('error', failed);
+        tcp.on('error', (e: Error) => this.log.error('ssh server error', { error: e.message }));
+        const a = tcp.address() as { address: string; port: number };
         this.address = { host: a.address, port: a.port };
         resolve(this.address);
       });
@@ -108,15 +125,8 @@ export class SshServer {
     const cfg = this.cfg();
     const peer = info.ip;
     client.on('error', (e: Error) => this.log.debug('ssh client error', { peer, error: e.message }));
-    if (this.clients.size >= cfg.maxSessions) {
-      this.log.warn('ssh connection refused: too many sessions', { peer, limit: cfg.maxSessions });
-      client.end();
-      return;
-    }
     this.clients.add(client);
-    // Keystrokes and their echoes are small writes: Nagle would hold each back for the peer's
-    // delayed ACK (sshd turns it off for interactive sessions; every session of ours is one).
-    (client as Connection & { setNoDelay(on: boolean): void }).setNoDelay(true);
+    client.on('handshake', () => this.gate?.handshaken(peer, info.port));
     let tries = 0;
     /** The last key offered, for the closing line of a connection that never logged in. */
     let lastKey: string | null = null;
@@ -149,6 +159,7 @@ export class SshServer {
     grace.unref();
     client.on('close', () => {
       this.clients.delete(client);
+      this.loggedIn.delete(client);
       clearTimeout(grace);
       if (idle) clearTimeout(idle);
       if (conn.key) this.log.info('ssh client closed', { peer, key: conn.key });
@@ -189,6 +200,14 @@ export class SshServer {
 
     client.on('ready', () => {
       clearTimeout(grace);
+      this.gate?.loggedIn(peer, info.port);
+      // max_sessions counts logins: a connection that never logs in holds none of them.
+      if (this.loggedIn.size >= cfg.maxSessions) {
+        this.log.warn('ssh connection refused: too many sessions', { peer, key: conn.key, limit: cfg.maxSessions });
+        client.end();
+        return;
+      }
+      this.loggedIn.add(client);
       // The cipher is the negotiated one from here on (a rekey makes another of the same class).
       poolPadding((client as unknown as { _protocol?: { _cipher?: unknown } })._protocol?._cipher);
       this.accepted++;
@@ -237,10 +256,12 @@ export class SshServer {
 
   close(): Promise<void> {
     for (const c of this.clients) c.end();
+    this.gate?.close();
+    this.server = null;
     return new Promise((resolve) => {
-      if (!this.server) return resolve();
-      this.server.close(() => resolve());
-      this.server = null;
+      if (!this.tcp) return resolve();
+      this.tcp.close(() => resolve());
+      this.tcp = null;
     });
   }
 }

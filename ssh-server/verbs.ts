@@ -21,6 +21,10 @@ export const sshStatusVerb = defineVerb({
       fingerprint: z.string().nullable(),
       authorized_keys: z.number().int(),
       connections: z.number().int(),
+      /** TCP connections not logged in yet, from their accept. */
+      logging_in: z.number().int(),
+      /** Connections closed for no handshake in time, or refused with too many not logged in. */
+      dropped: z.number().int(),
       shells: z.number().int(),
       accepted: z.number().int(),
       auth_refused: z.number().int(),
@@ -31,7 +35,7 @@ export const sshStatusVerb = defineVerb({
   print: (r) => {
     if (r.listening === null) return r.enabled ? 'ssh: not listening (the daemon log says why)' : 'ssh: off ([ssh] enabled = false)';
     const at = r.listening;
-    return [`listening on ${at.host}:${at.port}, host key ${str(r.fingerprint)}`, `${str(r.connections)} connections, ${str(r.shells)} shells open; ${str(r.authorized_keys)} keys authorized`, `${str(r.accepted)} logins, ${str(r.auth_refused)} refused; ${str(r.requests_refused)} requests refused`].join('\n');
+    return [`listening on ${at.host}:${at.port}, host key ${str(r.fingerprint)}`, `${str(r.connections)} connections, ${str(r.logging_in)} not logged in, ${str(r.shells)} shells open; ${str(r.authorized_keys)} keys authorized`, `${str(r.accepted)} logins, ${str(r.auth_refused)} refused, ${str(r.dropped)} dropped before login; ${str(r.requests_refused)} requests refused`].join('\n');
   },
   run({ svc }) {
     const srv = runningSshServer(svc);
@@ -43,6 +47,8 @@ export const sshStatusVerb = defineVerb({
       fingerprint: (svc.endpoints.get('ssh') as { fingerprint?: string } | undefined)?.fingerprint ?? null,
       authorized_keys: srv.authorizedCount(),
       connections: c.connections,
+      logging_in: c.loggingIn,
+      dropped: c.dropped,
       shells: c.shells,
       accepted: c.accepted,
       auth_refused: c.authRefused,
