@@ -8,9 +8,12 @@ import type { Logger } from '../log.js';
 import { MAX_CONFIG_BYTES } from '../limits.js';
 import { policyWarnings } from '../alerts/policy.js';
 import { glyphWarnings } from './glyphs.js';
+import { lineOfKey, parseErrorText, parseErrorWhere } from './toml-where.js';
 
 export interface LoadResult {
   config: Config | null;
+  /** The file's TOML as parsed (keys it leaves out are absent), beside a config. */
+  raw?: Record<string, unknown>;
   warnings: string[];
   error: string | null;
 }
@@ -21,21 +24,24 @@ export function parseConfig(text: string): LoadResult {
   try {
     raw = parseToml(text);
   } catch (e) {
-    return { config: null, warnings: [], error: `config.toml does not parse: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` };
+    return { config: null, warnings: [], error: `config.toml does not parse${parseErrorWhere(e)}: ${parseErrorText(e)}` };
   }
   const warnings = unknownKeys(configSchema, raw).map((k) => `config.toml: unknown key "${k}" is ignored`);
   const r = configSchema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0]!;
-    return { config: null, warnings, error: `config.toml: ${i.path.join('.') || '(top)'}: ${i.message}` };
+    const line = lineOfKey(text, i.path as Array<string | number>);
+    return { config: null, warnings, error: `config.toml${line ? ` line ${line}` : ''}: ${i.path.join('.') || '(top)'}: ${i.message}` };
   }
   warnings.push(...policyWarnings(r.data.notifications));
   warnings.push(...glyphWarnings(r.data.appearance));
-  return { config: r.data, warnings, error: null };
+  return { config: r.data, raw: raw as Record<string, unknown>, warnings, error: null };
 }
 
 export class ConfigStore {
   current: Config = defaultConfig();
+  /** The TOML of the config in force, as its file said it (get-config tells a key left out). */
+  currentRaw: Record<string, unknown> = {};
   warnings: string[] = [];
   lastError: string | null = null;
   private watcher: FSWatcher | null = null;
@@ -58,7 +64,7 @@ export class ConfigStore {
       text = readFileSync(this.file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-        return this.apply({ config: defaultConfig(), warnings: [], error: null });
+        return this.apply({ config: defaultConfig(), raw: {}, warnings: [], error: null });
       }
       return this.fail(`config.toml cannot be read: ${(e as Error).message}`);
     }
@@ -101,12 +107,13 @@ export class ConfigStore {
     this.warnings = r.warnings;
     if (!r.config) {
       this.lastError = r.error;
-      this.log.warn('config not applied; keeping the last good config', { reason: r.error });
+      this.log.warn('config not applied; keeping the last good config', { file: this.file, reason: r.error });
       return r;
     }
     this.lastError = null;
     const prev = this.current;
     this.current = r.config;
+    this.currentRaw = r.raw ?? {};
     for (const fn of this.listeners) {
       try {
         fn(r.config, prev);

@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { compilePattern, type Pattern } from '../re.js';
 import { compileRules, type CompiledRules } from './rules/compile.js';
 import { MAX_CAPTURED_VERSIONS, MAX_MANIFEST_BYTES } from '../limits.js';
+import { lineOfKey, parseErrorText, parseErrorWhere } from '../config/toml-where.js';
 
 /** Names shorter than this are too common to trust alone: they need [detect.require]. */
 export const SHORT_NAME = 5;
@@ -163,12 +164,13 @@ export function compileManifest(text: string, file: string, origin: 'bundled' | 
   try {
     raw = parseToml(text) as Record<string, unknown>;
   } catch (e) {
-    throw new Error(`does not parse: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    throw new Error(`does not parse${parseErrorWhere(e)}: ${parseErrorText(e)}`);
   }
   const r = manifestSchema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0]!;
-    throw new Error(`${i.path.join('.') || '(top)'}: ${i.message}`);
+    const line = lineOfKey(text, i.path as Array<string | number>);
+    throw new Error(`${line ? `line ${line}: ` : ''}${i.path.join('.') || '(top)'}: ${i.message}`);
   }
   const m = r.data;
   const short = shortNameCheck(m);

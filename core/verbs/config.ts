@@ -69,7 +69,8 @@ export const getConfig = defineVerb({
   result: keyResult,
   print: (r) => r.text,
   run({ params, svc }) {
-    return describe(svc, params.key, rawOf(configText(svc)));
+    // The config in force, as its file said it: a file changed since and refused is not it.
+    return describe(svc, params.key, svc.config.currentRaw);
   },
 });
 
