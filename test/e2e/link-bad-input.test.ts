@@ -9,44 +9,18 @@ import { connect, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import avro from 'avsc';
 import ssh2 from 'ssh2';
-import type { Duplex } from 'node:stream';
 import { waitFor } from '../helpers/wait.js';
 import { hubKey, link, linkLogLines, startHost, waitHost, type Host } from '../helpers/link.js';
-import { encodeFrame, FrameDecoder, WriterSchema } from '../../link/codec/frames.js';
-import { BRANCH_SCHEMAS, FRAME_SCHEMA_JSON, NAMESPACE, type Frame } from '../../link/codec/schema.js';
+import { encodeFrame } from '../../link/codec/frames.js';
+import { FRAME_SCHEMA_JSON } from '../../link/codec/schema.js';
+import { MAX, framed, hello, rawLink, schemaWith, type RawLink } from '../helpers/link-raw.js';
 
 let hub: Host;
 let peer: Host;
 let window: string;
 
-const MAX = 1024 * 1024;
 const MARKER = 'typed on the peer';
-
-interface RawLink {
-  s: Duplex;
-  frames: Frame[];
-  closed: Promise<void>;
-  isClosed(): boolean;
-}
-
-function rawLink(s: Duplex): RawLink {
-  const frames: Frame[] = [];
-  const dec = new FrameDecoder(MAX, {
-    frame: (f) => {
-      frames.push(f);
-      if (f.kind === 'Hello') dec.writer = WriterSchema.fromJson(FRAME_SCHEMA_JSON);
-    },
-    unknown: () => undefined,
-    error: () => undefined,
-  });
-  let closed = false;
-  s.on('data', (d: Buffer) => dec.push(d));
-  s.on('error', () => undefined);
-  const done = new Promise<void>((r) => s.once('close', () => ((closed = true), r())));
-  return { s, frames, closed: done, isClosed: () => closed };
-}
 
 function linkSocket(): Promise<RawLink> {
   return new Promise((resolve, reject) => {
@@ -69,24 +43,6 @@ function sshLink(): Promise<{ l: RawLink; end(): void }> {
     );
     c.connect({ host: '127.0.0.1', port: peer.port, username: 'test', privateKey: readFileSync(hubKey(hub)), hostVerifier: () => true });
   });
-}
-
-function schemaWith(edit: (bs: Array<Record<string, unknown>>) => void): { json: string; type: avro.Type } {
-  const bs = JSON.parse(JSON.stringify(BRANCH_SCHEMAS)) as Array<Record<string, unknown>>;
-  edit(bs);
-  const type = avro.Type.forSchema(bs as never, { namespace: NAMESPACE });
-  return { json: JSON.stringify(type.schema()), type };
-}
-
-function framed(type: avro.Type, branch: string, body: unknown): Buffer {
-  const b = type.toBuffer({ [`${NAMESPACE}.${branch}`]: body });
-  const h = Buffer.alloc(4);
-  h.writeUInt32BE(b.length);
-  return Buffer.concat([h, b]);
-}
-
-function hello(schema: string, host = 'prober') {
-  return { host, version: 'test', protocol_min: 1, protocol_max: 1, boot_id: 'probe', capabilities: [], schema, fingerprint: '' };
 }
 
 /** The daemon still serves its socket and its other link, and the hub still reaches it. */
