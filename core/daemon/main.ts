@@ -11,6 +11,8 @@ import { PtyStarter } from '../pty/starter.js';
 import { startHeapTrimmer } from './heap-trim.js';
 import { onReaderFailure } from '../pty/pty-reader.js';
 import { SnapshotStore } from '../store/snapshot.js';
+import { sweepTempFiles } from '../store/atomic.js';
+import { hasProcfs, readStat } from '../pty/procfs.js';
 import { Dispatcher } from '../rpc/dispatch.js';
 import { RpcServer } from '../rpc/server.js';
 import { allVerbs } from '../verbs/index.js';
@@ -122,6 +124,21 @@ async function startDetached(paths: Paths, args: DaemonArgs): Promise<number> {
   return 0;
 }
 
+/** Whether the process that named a temp file still runs (a zombie does not write). */
+function writerRuns(pid: number): boolean {
+  if (pid === process.pid) return true;
+  if (!hasProcfs) {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+  const st = readStat(pid);
+  return st !== null && st.state !== 'Z' && st.state !== 'X';
+}
+
 /** Builds and starts every service. Exported for tests that want a daemon in-process. */
 export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = []): Promise<RunningDaemon> {
   ensurePrivateDir(paths.runtimeDir);
@@ -143,6 +160,9 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
 
   const log = new FileLogger(paths.logFile, process.env.TUIOS_LOG_LEVEL === 'debug' ? 'debug' : 'info', { pid: process.pid });
   onReaderFailure((why) => log.warn('panes read their terminals on the main thread', { why }));
+  // A daemon killed while it wrote a file left its temp file (the file it replaced is whole).
+  const torn = sweepTempFiles(paths.stateDir, writerRuns);
+  if (torn.length) log.warn('removed temp files a killed writer left', { files: torn.slice(0, 32), count: torn.length });
   const config = new ConfigStore(paths.configFile, log);
   const first = config.load();
   if (first.error) process.stderr.write(`tuios: ${first.error} (using defaults)\n`);

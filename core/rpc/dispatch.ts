@@ -175,6 +175,9 @@ export class Dispatcher {
       };
       const result = await verb.run(ctx as VerbContext<never>);
       if (ended) return;
+      // A change the caller is told of is on disk first: a kill -9 after the answer loses nothing
+      // it acknowledged (the snapshot otherwise waits out its debounce).
+      if (verb.mutates) this.svc.snapshot?.flush();
       answer(result);
       answered = true;
       for (const event of early) out.send({ id, event });

@@ -1,6 +1,6 @@
 // Durable writes: temp file in the same folder, fsync, rename, fsync the folder. A crash leaves
 // either the old file or the new one, never half of either. Files are 0600, folders 0700.
-import { openSync, writeSync, fsyncSync, closeSync, renameSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { openSync, writeSync, fsyncSync, closeSync, renameSync, mkdirSync, readFileSync, unlinkSync, readdirSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -58,4 +58,39 @@ export function readJson(path: string): unknown {
     throw e;
   }
   return JSON.parse(text);
+}
+
+/** A temp file of writeFileAtomic's: `.NAME.PID.HEX.tmp`. */
+const TEMP_FILE = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * The temp files writers that were killed mid-write left under `dir` (and its folders, `depth`
+ * deep): removed, and their paths returned, so a start can say what it repaired. A file whose
+ * writer still runs is left alone; the file it replaces was never touched (the rename is the
+ * write), so nothing else needs repair.
+ */
+export function sweepTempFiles(dir: string, running: (pid: number) => boolean, depth = 2): string[] {
+  const removed: string[] = [];
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return removed;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (depth > 0) removed.push(...sweepTempFiles(p, running, depth - 1));
+      continue;
+    }
+    const m = TEMP_FILE.exec(e.name);
+    if (!m || !e.isFile() || running(Number(m[1]))) continue;
+    try {
+      unlinkSync(p);
+      removed.push(p);
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
 }

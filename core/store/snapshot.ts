@@ -94,6 +94,14 @@ export class SnapshotStore implements Disposable {
     }, SNAPSHOT_DEBOUNCE_MS);
   }
 
+  /** Writes a save that is waiting, now (a verb is about to say its change is made). */
+  flush(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.saveNow();
+  }
+
   saveNow(): void {
     const snap = this.build();
     const text = JSON.stringify(snap.sessions);
