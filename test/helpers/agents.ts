@@ -132,6 +132,9 @@ export const AGENTS: Record<string, AgentSpec> = {
 /** The agents the e2e suite runs: agents-real's six (the manifests that declare answers) Pi (hooks-pi), opencode (skill-install) and Command Code (herdr-command-code). scripts/install-agents.ts installs them ahead of the suite. */
 export const SUITE_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen', 'copilot', 'cline', 'pi', 'opencode', 'command-code'] as const;
 
+/** Releases other than the pinned ones that e2e files run (live-rail, live-risk, live-path: the versions the rules were not written from); installed ahead of the suite with SUITE_AGENTS. */
+export const SUITE_OTHER_VERSIONS: ReadonlyArray<readonly [id: string, version: string]> = [['claude-code', '2.1.197']];
+
 export interface InstalledAgent {
   spec: AgentSpec;
   /** node_modules/.bin/<bin> */
@@ -178,7 +181,10 @@ export function ensureAgent(id: string, version?: string): EnsureResult {
     if (process.env.TUIOS_AGENTS_OFFLINE === '1') return { skip: `${spec.pkg}@${spec.version} is not installed in ${dir} and TUIOS_AGENTS_OFFLINE=1` };
     mkdirSync(dir, { recursive: true });
     if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
-    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `${spec.pkg}@${spec.version}`, ...(spec.extra ?? [])], {
+    // Under flock(1) on a file beside the folder: e2e files run side by side, and two installs of
+    // one release into one node_modules make npm fail with ENOENT. The kernel lets the lock go
+    // with the process; the one that waited runs npm install again, which finds it all there.
+    const r = spawnSync('flock', ['-w', '900', `${dir}.lock`, 'npm', 'install', '--no-audit', '--no-fund', '--loglevel=error', `${spec.pkg}@${spec.version}`, ...(spec.extra ?? [])], {
       cwd: dir,
       encoding: 'utf8',
       timeout: 10 * 60_000,
