@@ -22,7 +22,7 @@ const entrySchema = z.object({
   exit: z.number().int().nullable().optional(),
 });
 
-const recapSchema = z.object({
+export const recapSchema = z.object({
   since: z.number(),
   turns: z.number().int(),
   files: z.array(z.string()),

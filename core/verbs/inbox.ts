@@ -12,6 +12,8 @@ import { remoteItemJson, remoteItemSelectorRow } from '../hosts/rows.js';
 import { attachTui } from './tui.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 import { table } from '../rpc/print-helpers.js';
+import { readActivity, recapSchema } from './activity.js';
+import { fence } from '../mail/fence.js';
 
 const nonceParam = z.string().max(128).optional().describe('The attach nonce of the client acting as the person');
 
@@ -51,6 +53,8 @@ export const itemSchema = z.object({
   held: z.boolean().optional(),
   label: z.string(),
   waited_ms: z.number(),
+  /** list-attention --recap, on a finished item whose pane keeps an activity ring: what the agent did (its text untrusted). */
+  recap: recapSchema.optional(),
 });
 export type ItemJson = z.infer<typeof itemSchema>;
 
@@ -96,19 +100,29 @@ export const listAttention = defineVerb({
   params: z.object({
     select: z.string().max(1000).optional().describe('Keep the items a selector matches'),
     snoozed: z.boolean().optional().describe('List the snoozed items instead'),
+    recap: z.boolean().optional().describe("Add to each finished item what its agent did: the recap of its pane's activity ring (as `agent-log --recap`)"),
   }),
   result: z.object({ items: z.array(z.union([itemSchema, remoteItemSchema])), snoozed: z.number().int(), counted: z.number().int() }),
   print: (r) => {
     if (r.items.length === 0) return 'nothing waits for you';
     const age = (ms: number) => (ms < 60_000 ? '<1m' : ms < 3_600_000 ? `${Math.floor(ms / 60_000)}m` : `${Math.floor(ms / 3_600_000)}h`);
-    return table([['ID', 'KIND', 'WHERE', 'WAIT', 'WHAT'], ...r.items.map((i) => [String(i.id), i.kind, i.label, age(i.waited_ms), i.summary])]);
+    const rows = table([['ID', 'KIND', 'WHERE', 'WAIT', 'WHAT'], ...r.items.map((i) => [String(i.id), i.kind, i.label, age(i.waited_ms), i.summary])]);
+    // The recaps follow the table, each fenced: the text is the agent's.
+    const recaps = r.items.flatMap((i) => ('recap' in i && i.recap ? [fence(`the agent of item ${i.id} (${i.label})`, i.recap.lines.join('\n'))] : []));
+    return [rows, ...recaps].join('\n\n');
   },
   run({ params, svc, caller }) {
     const sel = params.select ? parseSelector(params.select) : null;
     const may = readableSessions(svc, caller);
     const items = svc.inbox.list({ snoozed: params.snoozed }).filter((i) => (!i.session_id || may(i.session_id)) && (!sel || matches(sel, itemRow(i, svc))));
     const remote = !params.snoozed && readsEverySession(svc, caller) ? (svc.remote?.itemRows() ?? []).filter((r) => !sel || matches(sel, remoteItemSelectorRow(r, svc))) : [];
-    const local = items.map(itemJson);
+    const local = items.map((i) => {
+      const json = itemJson(i);
+      // Read only when asked, as the Inbox reads one for the item under its cursor: nothing on a timer.
+      const w = params.recap && i.kind === 'done' && i.window_id ? svc.model.windows.get(i.window_id) : undefined;
+      const recap = w ? readActivity(svc, w, { recap: true }) : null;
+      return recap?.ring && recap.recap ? { ...json, recap: recap.recap } : json;
+    });
     const hosts = remote.map((r) => remoteItemJson(r));
     return { items: [...local, ...hosts], snoozed: svc.inbox.snoozed.size, counted: local.length + hosts.filter((h) => h.counted).length };
   },
