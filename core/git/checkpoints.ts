@@ -335,6 +335,11 @@ export class Checkpoints {
     const latest = refs[refs.length - 1] ?? null;
     c.latest = latest;
     if (latest && latest.tree === built.tree) return { checkpoint: null, latest, skipped: c.skipped, pruned: [] };
+    // The first turn compares with HEAD (as its diff does): a pane that ends a turn on a clean
+    // tree, or asks its first approval before writing anything, has changed no file.
+    if (!latest && built.head && !forRestore && (await gitText(['rev-parse', `${built.head}^{tree}`], { cwd: c.top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS })) === built.tree) {
+      return { checkpoint: null, latest: null, skipped: c.skipped, pruned: [] };
+    }
     const n = (latest?.n ?? 0) + 1;
     const time = new Date().toISOString();
     const env = {

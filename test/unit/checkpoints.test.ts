@@ -32,6 +32,15 @@ test.after.each(() => {
   removeDir(root);
 });
 
+test('a first turn that leaves the tree as HEAD has it takes none; the first change then does', async () => {
+  const first = await cps.take(repo, W, { turn: 1, state: 'needs_input', label: 'asks first' });
+  assert.is(first.checkpoint, null);
+  assert.is(sh(repo, ['for-each-ref', `refs/tuios/checkpoints/${W}/`]), '');
+  write(join(repo, 'mod.txt'), 'changed by turn 1\n');
+  const second = await cps.take(repo, W, { turn: 1, state: 'done', label: 'wrote' });
+  assert.is(second.checkpoint?.n, 1);
+});
+
 test('a checkpoint is a commit under refs/tuios/checkpoints/<window>/<n>, and the index, HEAD and branch stay', async () => {
   write(join(repo, 'mod.txt'), 'changed by turn 1\n');
   write(join(repo, 'staged.txt'), 'staged by the person\n');
