@@ -541,6 +541,8 @@ export const CHECKPOINT_REPORT_PATHS = 200;
 export const CHECKPOINT_WATCH_MAX_DIRS = 4096;
 /** Folders watched for every pane together: below the 8192 inotify watches an older kernel gives a user. */
 export const CHECKPOINT_WATCH_MAX_TOTAL = 6144;
+/** How long the folders git ignores, read for a work tree's watcher, are trusted before a look reads them again (a change to .git/info/exclude or core.excludesFile is seen no later). */
+export const CHECKPOINT_IGNORED_MAX_AGE_MS = 60_000;
 /** Screen lines read back for a checkpoint's label when the turn ended with no message: the screen's foot. */
 export const CHECKPOINT_LABEL_SCREEN_LINES = 40;
 /** The fewest cells a tile keeps along a split's axis: its frame and one cell inside. */

@@ -14,12 +14,13 @@ import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { TuiosError } from '../errors.js';
-import { git, gitText } from './run.js';
+import { git, gitFed, gitText } from './run.js';
 import { diffTreeFiles, type DiffFile } from './repo.js';
 import { TreeWatcher, settle } from './checkpoint-watch.js';
 import {
   CHECKPOINT_DIFF_BUDGET_MS,
   CHECKPOINT_GIT_TIMEOUT_MS,
+  CHECKPOINT_IGNORED_MAX_AGE_MS,
   CHECKPOINT_KEEP_DEFAULT,
   CHECKPOINT_LABEL_MAX,
   CHECKPOINT_LIST_MAX,
@@ -123,6 +124,10 @@ interface WindowCache {
   userIndex: string;
   userIndexPath: string;
   latest: Checkpoint | null;
+  /** The numbers of the window's refs as this process last read or wrote them; null: read them. */
+  refs: number[] | null;
+  /** The private index holds the tree of a finished look (checkpointed, or no change to take). */
+  looked: boolean;
   skipped: Skipped[];
 }
 
@@ -164,15 +169,17 @@ export class Checkpoints {
   private readonly cache = new Map<string, WindowCache>();
   private readonly watchers = new Map<string, TreeWatcher>();
   /** Folders git ignores, per work tree, as last read: the watchers leave them out. */
-  private readonly ignored = new Map<string, Set<string>>();
+  private readonly ignored = new Map<string, { dirs: Set<string>; at: number }>();
   private tail: Promise<unknown> = Promise.resolve();
+  /** Work a finished operation left to do after answering (reading the ignored folders); the next waits for it. */
+  private background: Promise<unknown> = Promise.resolve();
 
   /** `cacheDir`: where the private indexes live (the daemon's state folder); a temp folder by default. */
   constructor(private readonly cacheDir: string = join(tmpdir(), `tuios-checkpoints-${process.pid}`)) {}
 
   /** Runs `f` after every call before it: one checkpoint operation at a time. */
   private serial<T>(f: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(f, f);
+    const run = this.tail.then(() => this.background).then(f, f);
     this.tail = run.catch(() => undefined);
     return run;
   }
@@ -245,16 +252,37 @@ export class Checkpoints {
     this.watchers.clear();
   }
 
-  /** Watches the work tree afresh before a look, so a change from then on counts for the next one. */
-  private async rewatch(windowId: string, top: string): Promise<void> {
-    this.watchers.get(windowId)?.close();
+  /**
+   * Before a look: a change from then on must count for the next one. The window's watcher goes
+   * on (its events so far are the look's to see) unless it is stale or the ignored folders were
+   * read again since it was opened; then a new one watches the tree.
+   */
+  private async watchFromNow(windowId: string, top: string): Promise<void> {
+    const kept = this.watchers.get(windowId);
+    // A stale watcher may have seen a .gitignore change: what is ignored is read again after this
+    // look, and the tree is watched with it from the next one.
+    if (kept?.stale) this.ignored.delete(top);
+    const ignored = this.ignored.get(top)?.dirs;
+    if (kept && kept.top === top && !kept.stale && kept.ignored === ignored) {
+      await settle();
+      await kept.ready();
+      kept.dirty = false;
+      return;
+    }
+    kept?.close();
     this.watchers.delete(windowId);
-    const ignored = this.ignored.get(top);
-    if (!ignored) return; // read with the look; watched from the next one
+    if (!ignored) return; // read after the look; watched from the next one
     let used = 0;
     for (const w of this.watchers.values()) used += w.size;
     const w = await TreeWatcher.open(top, ignored, CHECKPOINT_WATCH_MAX_TOTAL - used);
     if (w) this.watchers.set(windowId, w);
+  }
+
+  /** The ignored folders are read again when not known, old, or the window has no watcher that can go on. */
+  private needsIgnored(windowId: string, top: string): boolean {
+    const known = this.ignored.get(top);
+    const w = this.watchers.get(windowId);
+    return !known || Date.now() - known.at > CHECKPOINT_IGNORED_MAX_AGE_MS || !w || w.stale;
   }
 
   /** The folders git ignores in a work tree (`ls-files --others --ignored --directory`). */
@@ -263,7 +291,7 @@ export class Checkpoints {
       const r = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
       const dirs = new Set(r.stdout.toString('utf8').split('\0').filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1)));
       if (this.ignored.size >= 256 && !this.ignored.has(top)) this.ignored.delete(this.ignored.keys().next().value!);
-      this.ignored.set(top, dirs);
+      this.ignored.set(top, { dirs, at: Date.now() });
     } catch {
       this.ignored.delete(top);
     }
@@ -275,17 +303,20 @@ export class Checkpoints {
     let c = this.cache.get(windowId);
     if (c && c.dir !== dir) c = undefined;
     const watcher = this.watchers.get(windowId);
-    if (watcher && c && c.latest && !forRestore && watcher.top === c.top) {
+    if (watcher && c && c.looked && !forRestore && watcher.top === c.top) {
       await settle();
+      await watcher.ready();
       // No file event since the last look: nothing changed, and no git runs at all.
       if (!watcher.dirty && existsSync(c.index) && statKey(c.userIndexPath) === c.userIndex) return { checkpoint: null, latest: c.latest, skipped: c.skipped, pruned: [] };
     }
-    if (c) await this.rewatch(windowId, c.top);
-    const ignoredRead = c ? this.readIgnored(c.top, signal) : null;
+    if (c) await this.watchFromNow(windowId, c.top);
     try {
       return await this.look(dir, windowId, c, meta, o, forRestore, maxBytes);
     } finally {
-      await ignoredRead;
+      // What git ignores, for the next watch: read after the look, off its time (the queue's
+      // next operation waits for it), as a walk of its own beside the look's would slow it.
+      const top = c?.top ?? this.cache.get(windowId)?.top;
+      if (top && this.needsIgnored(windowId, top)) this.background = this.readIgnored(top, signal);
     }
   }
 
@@ -294,50 +325,86 @@ export class Checkpoints {
     let built: { cache: WindowCache; tree: string; head: string | null } | null = null;
     // The quick look: what differs from the private index (the last checkpoint). Nothing: no
     // checkpoint. Else those paths alone go into it.
-    if (c && c.latest && existsSync(c.index) && statKey(c.userIndexPath) === c.userIndex) {
+    if (c && c.looked && existsSync(c.index) && statKey(c.userIndexPath) === c.userIndex) {
       const cache = c;
       const env = { GIT_INDEX_FILE: cache.index };
-      // -t tags each path: `C ` changed, `R ` removed, `? ` untracked.
-      const r = await git(['ls-files', '-z', '-t', '--modified', '--deleted', '--others', '--exclude-standard'], { cwd: cache.top, signal, env, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
-      const known = new Set(cache.skipped.map((s) => s.path));
-      const tracked = new Set<string>();
-      const untracked: string[] = [];
-      for (const e of r.stdout.toString('utf8').split('\0')) {
-        const p = e.slice(2);
-        if (!p || known.has(p)) continue;
-        if (e.startsWith('?')) untracked.push(p);
-        else tracked.add(p);
+      const run = { cwd: cache.top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS };
+      // update-index and HEAD's lookup start beside ls-files, so their start-up and their reading
+      // of the index overlap it; update-index is given the paths once they are known (none: it
+      // writes nothing). It is always ended and waited for before anything else writes the index.
+      const listing = git(['ls-files', '-z', '-t', '--modified', '--deleted', '--others', '--exclude-standard'], { ...run, env });
+      const updating = gitFed(['update-index', '--add', '--remove', '-z', '--stdin'], { ...run, env });
+      const heading = headOf(cache.top, signal);
+      let nothing = false;
+      let fed = false;
+      let rebuild = false;
+      let sized: { take: string[]; skipped: Skipped[] } | null = null;
+      try {
+        // -t tags each path: `C ` changed, `R ` removed, `? ` untracked.
+        const r = await listing;
+        const known = new Set(cache.skipped.map((s) => s.path));
+        const tracked = new Set<string>();
+        const untracked: string[] = [];
+        for (const e of r.stdout.toString('utf8').split('\0')) {
+          const p = e.slice(2);
+          if (!p || known.has(p)) continue;
+          if (e.startsWith('?')) untracked.push(p);
+          else tracked.add(p);
+        }
+        const changed = tracked.size + untracked.length;
+        // A .gitignore changed: files the private index took as untracked may be ignored now, and
+        // only the whole look (from the person's index) leaves them out.
+        const isRule = (p: string) => p === '.gitignore' || p.endsWith('/.gitignore');
+        if ([...tracked].some(isRule) || untracked.some(isRule)) rebuild = true;
+        else if (changed === 0 && (await stillSkipped(cache.top, cache.skipped, maxBytes))) nothing = !forRestore;
+        else if (changed && (await stillSkipped(cache.top, cache.skipped, maxBytes))) {
+          sized = await sizeFilter(cache.top, untracked, maxBytes, cache.skipped);
+          sized.take.push(...tracked);
+          updating.end(sized.take.join('\0') + '\0');
+          fed = true;
+        }
+      } catch (err) {
+        // ls-files failed (or a file could not be read): nothing is left running when this throws.
+        updating.end();
+        await Promise.allSettled([updating.result, heading]);
+        throw err;
       }
-      const changed = [...tracked, ...untracked];
-      if (changed.length === 0 && (await stillSkipped(cache.top, cache.skipped, maxBytes))) {
-        if (!forRestore) return { checkpoint: null, latest: cache.latest, skipped: cache.skipped, pruned: [] };
-      }
-      if (changed.length && (await stillSkipped(cache.top, cache.skipped, maxBytes))) {
-        const sized = await sizeFilter(cache.top, untracked, maxBytes, cache.skipped);
-        sized.take.push(...tracked);
+      updating.end(); // no paths: it writes nothing
+      const updated = await updating.result.then(
+        () => true,
+        () => false,
+      );
+      const head = await heading.catch(() => undefined);
+      if (nothing) return { checkpoint: null, latest: cache.latest, skipped: cache.skipped, pruned: [] };
+      // A failure (a file became a folder, a lock left behind): the whole look below, afresh.
+      if (fed && updated && head !== undefined && sized) {
         try {
-          const [head] = await Promise.all([
-            headOf(cache.top, signal),
-            git(['update-index', '--add', '--remove', '-z', '--stdin'], { cwd: cache.top, env, signal, input: sized.take.join('\0') + '\0', timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS }),
-          ]);
-          const tree = await gitText(['write-tree'], { cwd: cache.top, env, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+          const tree = await gitText(['write-tree'], { ...run, env });
           cache.skipped = sized.skipped;
           built = { cache, tree, head };
         } catch {
-          built = null; // a file became a folder, a lock left behind: the whole look below, afresh
-          c = undefined;
+          built = null;
         }
       }
+      if ((fed && !built) || rebuild) c = undefined;
     }
     if (!built) built = await this.build(dir, windowId, c, maxBytes, signal);
     c = built.cache;
-    const refs = await listRefs(c.top, windowId, signal);
-    const latest = refs[refs.length - 1] ?? null;
-    c.latest = latest;
-    if (latest && latest.tree === built.tree) return { checkpoint: null, latest, skipped: c.skipped, pruned: [] };
+    // The refs as this process last left them; read once per window (and after a conflict below).
+    if (c.refs === null) {
+      const refs = await listRefs(c.top, windowId, signal);
+      c.refs = refs.map((r) => r.n);
+      c.latest = refs[refs.length - 1] ?? null;
+    }
+    const latest = c.latest;
+    if (latest && latest.tree === built.tree) {
+      c.looked = true;
+      return { checkpoint: null, latest, skipped: c.skipped, pruned: [] };
+    }
     // The first turn compares with HEAD (as its diff does): a pane that ends a turn on a clean
     // tree, or asks its first approval before writing anything, has changed no file.
     if (!latest && built.head && !forRestore && (await gitText(['rev-parse', `${built.head}^{tree}`], { cwd: c.top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS })) === built.tree) {
+      c.looked = true;
       return { checkpoint: null, latest: null, skipped: c.skipped, pruned: [] };
     }
     const n = (latest?.n ?? 0) + 1;
@@ -350,16 +417,33 @@ export class Checkpoints {
       GIT_AUTHOR_DATE: time,
       GIT_COMMITTER_DATE: time,
     };
-    const commit = await gitText(['commit-tree', '--no-gpg-sign', built.tree, ...(built.head ? ['-p', built.head] : []), '-F', '-'], { cwd: c.top, signal, env, input: messageOf(n, meta, time, windowId), timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
-    // Create-only: a ref that appeared meanwhile (another daemon) is not written over.
-    await git(['update-ref', '-m', 'tuios checkpoint', `${CHECKPOINT_REFS}/${windowId}/${n}`, commit, '0'.repeat(commit.length)], { cwd: c.top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS });
+    const run = { cwd: c.top, signal, timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS };
+    // update-ref starts beside commit-tree and is given the ref once the commit is known: one
+    // transaction creates it (create-only: a ref that appeared meanwhile, another daemon's, is not
+    // written over) and deletes those past `keep`. On a failure the refs are read again for the
+    // next look, and this one fails with git's reason.
+    const refUpdate = gitFed(['update-ref', '-m', 'tuios checkpoint', '--stdin', '-z'], run);
+    const keep = Math.max(1, o.keep ?? CHECKPOINT_KEEP_DEFAULT);
+    const all = [...c.refs, n];
+    const pruned = all.length > keep ? all.slice(0, all.length - keep) : [];
+    let commit: string;
+    try {
+      commit = await gitText(['commit-tree', '--no-gpg-sign', built.tree, ...(built.head ? ['-p', built.head] : []), '-F', '-'], { ...run, env, input: messageOf(n, meta, time, windowId) });
+      refUpdate.end(`create ${CHECKPOINT_REFS}/${windowId}/${n}\0${commit}\0` + pruned.map((k) => `delete ${CHECKPOINT_REFS}/${windowId}/${k}\0\0`).join(''));
+      await refUpdate.result;
+    } catch (err) {
+      refUpdate.end();
+      await refUpdate.result.catch(() => undefined);
+      c.refs = null;
+      c.latest = null;
+      c.looked = false;
+      throw err;
+    }
     const m = parseMessage(messageOf(n, meta, time, windowId));
     const checkpoint: Checkpoint = { n, commit, tree: built.tree, parent: built.head, ...m };
     c.latest = checkpoint;
-    const keep = Math.max(1, o.keep ?? CHECKPOINT_KEEP_DEFAULT);
-    const all = [...refs.map((r) => r.n), n];
-    const pruned = all.length > keep ? all.slice(0, all.length - keep) : [];
-    if (pruned.length) await deleteRefs(c.top, windowId, pruned, signal);
+    c.looked = true;
+    c.refs = all.slice(pruned.length);
     return { checkpoint, latest: checkpoint, skipped: c.skipped, pruned };
   }
 
@@ -395,7 +479,7 @@ export class Checkpoints {
     const { take, skipped } = await sizeFilter(top, others, maxBytes, []);
     if (take.length) await git(['add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: top, env, signal, input: take.join('\0'), timeoutMs });
     const tree = await gitText(['write-tree'], { cwd: top, env, signal, timeoutMs });
-    const cache: WindowCache = { top, dir, index, userIndex, userIndexPath, latest: prev?.latest ?? null, skipped };
+    const cache: WindowCache = { top, dir, index, userIndex, userIndexPath, latest: prev?.latest ?? null, refs: prev?.refs ?? null, looked: false, skipped };
     this.cache.set(windowId, cache);
     return { cache, tree, head };
   }

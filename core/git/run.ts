@@ -9,7 +9,7 @@
 // - is bounded in time (its whole process group is killed at the deadline) and in output;
 // - runs as an async child process, never on the daemon's event path.
 import { spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { TuiosError } from '../errors.js';
 import { GIT_MAX_OUTPUT_BYTES, GIT_MAX_STDERR_BYTES, GIT_SAFETY_CACHE_ENTRIES, GIT_SAFETY_CACHE_MS, GIT_TIMEOUT_MS } from '../limits.js';
 
@@ -161,6 +161,25 @@ export async function git(args: string[], opts: GitOptions): Promise<GitResult> 
   if (opts.asPerson) return spawnGit(['--no-pager', '-c', 'core.pager=cat', ...args], opts);
   const safety = opts.noRepo ? [] : await safetyArgs(opts.cwd, opts.signal);
   return spawnGit([...ALWAYS, ...safety, ...args], opts);
+}
+
+/**
+ * Starts git now and gives it its input later (`end(text)`): its start-up and its reading of the
+ * repository overlap what the caller still waits for. `end` must be called on every path; ending
+ * with nothing gives git no input.
+ */
+export function gitFed(args: string[], opts: Omit<GitOptions, 'input'>): { end(text?: string): void; result: Promise<GitResult> } {
+  const input = new PassThrough();
+  const result = git(args, { ...opts, input });
+  let ended = false;
+  return {
+    end(text = '') {
+      if (ended) return;
+      ended = true;
+      input.end(text);
+    },
+    result,
+  };
 }
 
 /** git's stdout as trimmed text. */

@@ -203,6 +203,16 @@ test('after a few looks the tree is watched: each change, in a new folder too, i
     ['a file in the folder made by the step before', () => write(join(repo, 'a/b/c/more.txt'), 'more\n')],
     ['a file removed', () => rmSync(join(repo, 'keep.txt'))],
     ['a folder removed', () => rmSync(join(repo, 'a'), { recursive: true })],
+    ['a folder made with a file', () => write(join(repo, 'again/f.txt'), 'one\n')],
+    ['that folder removed and made again with its file', () => {
+      rmSync(join(repo, 'again'), { recursive: true });
+      write(join(repo, 'again/f.txt'), 'two\n');
+    }],
+    ['the file in the folder made again edited, its size the same', () => write(join(repo, 'again/f.txt'), 'six\n')],
+    ['.gitignore no longer ignores build/', () => write(join(repo, '.gitignore'), '*.log\n')],
+    ['a file in build/ edited once it is not ignored', () => write(join(repo, 'build/out.o'), 'tracked now\n')],
+    ['again, the watcher opened with what is ignored now', () => write(join(repo, 'build/out.o'), 'edited again\n')],
+    ['build/ ignored again', () => write(join(repo, '.gitignore'), '*.log\nbuild/\n')],
   ];
   for (const [what, change] of steps) {
     change();
@@ -212,6 +222,7 @@ test('after a few looks the tree is watched: each change, in a new folder too, i
     assert.is((await cps.take(repo, W, { turn: n })).checkpoint, null, `${what}: nothing more`);
   }
   // A file in an ignored folder is no checkpoint.
+  assert.not.ok(sh(repo, ['ls-tree', '-r', '--name-only', `refs/tuios/checkpoints/${W}/${n}`]).includes('build/'), 'build/ is ignored again');
   write(join(repo, 'build/out2.o'), 'ignored too\n');
   write(join(repo, 'x.log'), 'ignored\n');
   assert.is((await cps.take(repo, W, { turn: n })).checkpoint, null);
