@@ -9,7 +9,7 @@
 //
 // Every git call here runs through the safe runner (core/git/run.ts) with the checkpoint budget,
 // one at a time per Checkpoints instance (the daemon has one).
-import { copyFile, lstat, mkdir, mkdtemp, readdir, rm, rmdir, stat, utimes } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -17,6 +17,7 @@ import { TuiosError } from '../errors.js';
 import { git, gitFed, gitText } from './run.js';
 import { diffTreeFiles, type DiffFile } from './repo.js';
 import { TreeWatcher, settle } from './checkpoint-watch.js';
+import { clearPathFor, pruneEmptyDirs, sizeFilter, stillSkipped, type Skipped } from './checkpoint-files.js';
 import {
   CHECKPOINT_DIFF_BUDGET_MS,
   CHECKPOINT_GIT_TIMEOUT_MS,
@@ -24,7 +25,6 @@ import {
   CHECKPOINT_KEEP_DEFAULT,
   CHECKPOINT_LABEL_MAX,
   CHECKPOINT_LIST_MAX,
-  CHECKPOINT_MAX_UNTRACKED_FILES,
   CHECKPOINT_REPORT_PATHS,
   CHECKPOINT_WATCH_MAX_TOTAL,
   DIFF_MAX_BYTES,
@@ -35,6 +35,8 @@ import {
 export const CHECKPOINT_REFS = 'refs/tuios/checkpoints';
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const WINDOW_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export type { Skipped } from './checkpoint-files.js';
 
 export type CheckpointKind = 'turn' | 'safety';
 
@@ -55,11 +57,6 @@ export interface Checkpoint {
   label: string;
 }
 
-export interface Skipped {
-  path: string;
-  /** Its size; null when it was left out because of the file count, not its size. */
-  bytes: number | null;
-}
 
 export interface TakeMeta {
   kind?: CheckpointKind;
@@ -544,83 +541,6 @@ export class Checkpoints {
 
 async function headOf(top: string, signal?: AbortSignal): Promise<string | null> {
   return (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1], timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS })).stdout.toString().trim() || null;
-}
-
-/**
- * The paths to save, less untracked files past the size limit or the count. A path that is gone
- * goes through (its entry is removed); `before` is what was left out already (they count).
- */
-async function sizeFilter(top: string, paths: string[], maxBytes: number, before: Skipped[]): Promise<{ take: string[]; skipped: Skipped[] }> {
-  const take: string[] = [];
-  const listed = new Set(paths);
-  const skipped: Skipped[] = before.filter((s) => !listed.has(s.path));
-  let fresh = 0;
-  for (const p of paths) {
-    let st;
-    try {
-      st = await lstat(join(top, p));
-    } catch {
-      take.push(p); // gone: its entry goes
-      continue;
-    }
-    if (st.isDirectory()) continue; // a nested repository
-    if (st.size > maxBytes) skipped.push({ path: p, bytes: st.size });
-    else if (fresh >= CHECKPOINT_MAX_UNTRACKED_FILES) skipped.push({ path: p, bytes: null });
-    else {
-      fresh++;
-      take.push(p);
-    }
-  }
-  return { take, skipped };
-}
-
-/** True while every file left out last time is still one that would be left out (and is there). */
-async function stillSkipped(top: string, skipped: Skipped[], maxBytes: number): Promise<boolean> {
-  for (const s of skipped) {
-    if (s.bytes === null) return false; // left out for the count: look properly
-    try {
-      const st = await lstat(join(top, s.path));
-      if (st.size <= maxBytes) return false;
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
-
-async function pruneEmptyDirs(top: string, d: string): Promise<void> {
-  while (d.startsWith(top + sep)) {
-    try {
-      if ((await readdir(d)).length) return;
-      await rmdir(d);
-    } catch {
-      return;
-    }
-    d = dirname(d);
-  }
-}
-
-/** Removes a file standing where a folder of `p` must go. */
-async function clearPathFor(top: string, p: string): Promise<void> {
-  const parts = p.split('/');
-  let d = top;
-  for (const part of parts.slice(0, -1)) {
-    d = join(d, part);
-    try {
-      const st = await lstat(d);
-      if (!st.isDirectory()) await rm(d, { force: true });
-    } catch {
-      return;
-    }
-  }
-  const abs = join(top, p);
-  try {
-    const st = await lstat(abs);
-    // An empty folder where the file goes; a folder with files is left for git to refuse.
-    if (st.isDirectory()) await rmdir(abs).catch(() => undefined);
-  } catch {
-    // nothing there
-  }
 }
 
 async function topOf(dir: string, signal?: AbortSignal): Promise<string> {
