@@ -59,6 +59,8 @@ export const MAX_SCROLLBACK_LINES = 100_000;
  * resumes. @xterm/headless throws past 50 MB pending, so HIGH stays far below that.
  */
 export const PTY_HIGH_WATERMARK_BYTES = 512 * 1024;
+/** Output of at most this many bytes into a pane with nothing unparsed is parsed at once, not on the next turn (a typed key's echo). */
+export const ECHO_PARSE_NOW_BYTES = 1024;
 export const PTY_LOW_WATERMARK_BYTES = 64 * 1024;
 
 /**
@@ -491,6 +493,15 @@ export const HOSTED_PROC_PATH_MAX_CHARS = 1024;
 
 /** Bytes the PTY reader thread gathers for one pane before it stops reading (the program then blocks). */
 export const PTY_READER_HOLD_BYTES = 256 * 1024;
+/**
+ * A pane's terminal is read on the main thread while it is quiet (a typed key's echo then skips
+ * the hop between threads, ~0.5 ms on two busy cores) and moves to the reader thread once this
+ * much comes within PTY_THREAD_FLOOD_WINDOW_MS: a flood reads there while the main thread parses.
+ */
+export const PTY_THREAD_FLOOD_BYTES = 64 * 1024;
+export const PTY_THREAD_FLOOD_WINDOW_MS = 100;
+/** A pane read in the thread with no output for this long comes back to main-thread reads. */
+export const PTY_THREAD_QUIET_MS = 1000;
 /** `tuios attach`: keys read in one go are sent as one call; a long paste goes in pieces of this size. */
 export const ATTACH_INPUT_CHUNK_BYTES = 64 * 1024;
 /** `tuios doctor agents`: at most this many uncovered panes are explained (one explain-agent-detect call each). */

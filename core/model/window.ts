@@ -5,7 +5,7 @@ import type { Notification } from '../screen/osc-reports.js';
 import type { ExitStatus, WindowProcess } from '../pty/window-process.js';
 import { readCwd, readComm, foregroundPgid, readArgv } from '../pty/procfs.js';
 import { shortId } from '../ids.js';
-import { PTY_HIGH_WATERMARK_BYTES, PTY_LOW_WATERMARK_BYTES, PARSE_SLICE_BYTES } from '../limits.js';
+import { ECHO_PARSE_NOW_BYTES, PTY_HIGH_WATERMARK_BYTES, PTY_LOW_WATERMARK_BYTES, PARSE_SLICE_BYTES } from '../limits.js';
 
 export interface WindowInit {
   id: string;
@@ -107,10 +107,12 @@ export class Window {
     this.pending += data.length;
     this.inbox.push(data);
     if (this.pending > PTY_HIGH_WATERMARK_BYTES) this.process?.pause();
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(this.flush);
-    }
+    if (this.flushScheduled) return;
+    // A few bytes into an idle pane (a typed key's echo) are parsed now: a turn of the loop would
+    // only delay the frame that draws them. More are left for the turn, to be parsed as one write.
+    if (this.pending === data.length && data.length <= ECHO_PARSE_NOW_BYTES) return this.flush();
+    this.flushScheduled = true;
+    setImmediate(this.flush);
   }
 
   private readonly flush = (): void => {

@@ -6,7 +6,7 @@ import { TuiosError, errorText } from '../errors.js';
 import type { ExitStatus, WindowProcess } from './window-process.js';
 import { readInThread, type ReadHandle } from './pty-reader.js';
 import { fdAddon } from './fd-addon.js';
-import { PTY_EXIT_DRAIN_MS } from '../limits.js';
+import { PTY_EXIT_DRAIN_MS, PTY_THREAD_FLOOD_BYTES, PTY_THREAD_FLOOD_WINDOW_MS, PTY_THREAD_QUIET_MS } from '../limits.js';
 
 export type { ExitStatus, WindowProcess } from './window-process.js';
 
@@ -32,6 +32,13 @@ export class PaneProcess implements WindowProcess {
   /** The process was reaped; its exit is told once the output before it is in (settleExit). */
   private reaped: ExitStatus | null = null;
   private lastDataAt = 0;
+  /** Bytes read on the main thread since floodFrom (a flood moves reads to the thread). */
+  private floodBytes = 0;
+  private floodFrom = 0;
+  /** While the thread reads: checks for quiet, to bring reads back (see toMainReads). */
+  private quietTimer: NodeJS.Timeout | null = null;
+  /** A hand-back asked of the thread and not yet done. */
+  private releasing = false;
   /** The terminal reached EOF and node-pty's descriptor was closed (see moveReadsToThread). */
   private closedTerminal = false;
   private exitTimer: NodeJS.Timeout | null = null;
@@ -44,28 +51,45 @@ export class PaneProcess implements WindowProcess {
       this.reaped = { code: signal ? null : exitCode, signal: signal || null };
       this.settleExit();
     });
-    this.moveReadsToThread();
   }
 
   private bytes(d: Buffer): void {
-    this.lastDataAt = performance.now();
+    const now = performance.now();
+    this.lastDataAt = now;
+    if (!this.reader && !this.paused && !this.moving) {
+      if (now - this.floodFrom > PTY_THREAD_FLOOD_WINDOW_MS) {
+        this.floodFrom = now;
+        this.floodBytes = 0;
+      }
+      this.floodBytes += d.length;
+      if (this.floodBytes >= PTY_THREAD_FLOOD_BYTES) {
+        this.moving = true;
+        // Out of node-pty's data event, and before the poll phase can read again.
+        process.nextTick(() => {
+          this.moving = false;
+          this.moveReadsToThread();
+        });
+      }
+    }
     this.dataListener?.(d);
   }
 
+  private moving = false;
+
   /**
-   * Hands reading to the reader thread. node-pty's socket starts reading on the next tick (its
-   * data listener resumes it); it is stopped in the tick right after, before the poll phase can
-   * read anything, so every byte is read by exactly one of them and in order. node-pty keeps its
-   * descriptor for writes, resizes and its own close.
+   * Hands reading to the reader thread (a flood: reads there overlap the main thread's parse).
+   * node-pty's socket is stopped first, in this tick, and what it read and holds is delivered, so
+   * every byte is read by exactly one of them and in order. node-pty keeps its descriptor for
+   * writes, resizes and its own close.
    */
   private moveReadsToThread(): void {
-    const inner = this.p as unknown as { _fd?: unknown; _socket?: { pause(): void; resume(): void; destroy(): void; _handle?: { reading?: boolean; readStop?: () => number; readStart?: () => number } } };
+    const inner = this.p as unknown as { _fd?: unknown; _socket?: { pause(): void; resume(): void; destroy(): void; read(): Buffer | string | null; _handle?: { reading?: boolean; readStop?: () => number; readStart?: () => number } } };
     const fd = inner._fd;
     const sock = inner._socket;
     if (typeof fd !== 'number' || !sock || typeof sock._handle?.readStop !== 'function' || typeof sock._handle.readStart !== 'function') return;
-    process.nextTick(() => {
+    {
       const handle = sock._handle;
-      if (this.reaped || !handle) return;
+      if (this.reaped || this.reader || this.paused || this.closedTerminal || !handle) return;
       const reader = readInThread(fd, {
         data: (b) => this.bytes(b),
         end: () => {
@@ -76,22 +100,52 @@ export class PaneProcess implements WindowProcess {
           sock.destroy();
           this.settleExit();
         },
-        lost: () => {
-          // Back to node-pty's own reads; what the thread held is gone with it.
-          this.reader = null;
-          handle.reading = true;
-          handle.readStart!();
-          if (!this.paused) sock.resume();
-          this.settleExit();
-        },
+        lost: () => back(),
+        released: () => back(),
       });
       if (!reader) return;
+      // Back to node-pty's own reads: the thread is gone (what it held is gone with it), or it
+      // handed reading back after a quiet spell with every byte it read delivered.
+      const back = () => {
+        if (this.reader !== reader) return;
+        this.reader = null;
+        this.releasing = false;
+        if (this.quietTimer) clearTimeout(this.quietTimer);
+        this.quietTimer = null;
+        this.floodFrom = performance.now();
+        this.floodBytes = 0;
+        if (this.closedTerminal || !sock._handle) return;
+        handle.reading = true;
+        handle.readStart!();
+        if (!this.paused) sock.resume();
+        this.settleExit();
+      };
+      // Read by the socket and not handed out yet: output, in order, before the thread's. Taken
+      // while the handle still reads, as a read() of a stopped socket would start it again; no
+      // read of the handle can come between this and readStop, in the same tick.
       sock.pause();
+      for (let c = sock.read(); c !== null; c = sock.read()) this.bytes(typeof c === 'string' ? Buffer.from(c) : c);
       handle.reading = false;
       handle.readStop!();
       this.reader = reader;
+      this.threadSpells++;
       if (this.paused) reader.pause();
-    });
+      this.watchQuiet();
+    }
+  }
+
+  /** While the thread reads, brings reads back to the main thread once no output came for PTY_THREAD_QUIET_MS. */
+  private watchQuiet(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null;
+      if (!this.reader || this.releasing || this.reaped) return;
+      const quiet = performance.now() - this.lastDataAt;
+      if (this.paused || quiet < PTY_THREAD_QUIET_MS) return this.watchQuiet();
+      this.releasing = true;
+      this.reader.release();
+    }, PTY_THREAD_QUIET_MS);
+    this.quietTimer.unref();
   }
 
   /**
@@ -115,6 +169,8 @@ export class PaneProcess implements WindowProcess {
       this.reader.close();
       this.reader = null;
     }
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = null;
     if (this.exitTimer) clearTimeout(this.exitTimer);
     this.exitTimer = null;
     this.exited = this.reaped;
@@ -208,6 +264,9 @@ export class PaneProcess implements WindowProcess {
     else this.p.resume();
     this.lastDataAt = performance.now(); // the drain after an exit counts from here
   }
+
+  /** How many times a flood moved reads to the thread. */
+  threadSpells = 0;
 
   /** Whether the reader thread reads this terminal (else node-pty, on the main thread). */
   get readsInThread(): boolean {

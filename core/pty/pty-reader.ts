@@ -17,9 +17,9 @@ import { packageRoot } from '../config/package-root.js';
 import { fdAddon } from './fd-addon.js';
 
 /** Messages to the reader thread. */
-export type ToReader = { t: 'open'; id: number; fd: number; drainFd: number } | { t: 'ack' | 'pause' | 'resume' | 'close'; id: number };
+export type ToReader = { t: 'open'; id: number; fd: number; drainFd: number } | { t: 'ack' | 'pause' | 'resume' | 'close' | 'release'; id: number };
 /** Messages from it: a batch of a pane's bytes, the end of its terminal's output, or done after a close. */
-export type FromReader = { t: 'data'; id: number; chunks: Uint8Array[] } | { t: 'end' | 'closed'; id: number };
+export type FromReader = { t: 'data'; id: number; chunks: Uint8Array[] } | { t: 'end' | 'closed' | 'released'; id: number };
 
 export interface ReadSink {
   data(bytes: Buffer): void;
@@ -27,6 +27,8 @@ export interface ReadSink {
   end(): void;
   /** The thread is gone: read on the main thread from now on. */
   lost(): void;
+  /** After release(): the thread reads no more, every byte it read was delivered; read here now. */
+  released(): void;
 }
 
 export interface ReadHandle {
@@ -34,6 +36,8 @@ export interface ReadHandle {
   resume(): void;
   /** Stops reading and closes the duplicate descriptor. */
   close(): void;
+  /** Hands reading back: the thread stops, delivers what it read, and the sink is told released. */
+  release(): void;
 }
 
 type DupFd = (fd: number) => number;
@@ -119,6 +123,7 @@ class ReaderThread {
       this.drains.delete(m.id);
       this.sinks.delete(m.id);
       if (m.t === 'end') sink?.end();
+      else if (m.t === 'released') sink?.released();
       return;
     }
     // Acknowledged at once: the window's own watermarks decide when reading pauses.
@@ -150,6 +155,9 @@ class ReaderThread {
       resume: () => this.send({ t: 'resume', id }),
       close: () => {
         if (this.sinks.delete(id)) this.send({ t: 'close', id });
+      },
+      release: () => {
+        if (this.sinks.has(id)) this.send({ t: 'release', id });
       },
     };
   }

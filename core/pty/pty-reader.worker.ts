@@ -4,7 +4,7 @@
 // parse). Bundled on its own (dist/pty-reader.cjs); main side and protocol: pty-reader.ts.
 //
 // Each pane comes as two duplicates of node-pty's descriptor (native/fd): the stream's, which
-// the stream closes, and one drained at the end, which the main thread closes once told `end` or
+// the stream closes, and one drained at the end, which the main thread closes once told `end`, `released` or
 // `closed` (a thread closing a descriptor it did not open is warned about by Node).
 // Bytes go to the main thread in batches (the reads' own buffers, moved, not copied): one batch
 // per pane in flight at a time, the next one
@@ -151,5 +151,19 @@ port.on('message', (m: ToReader) => {
       p.stream.destroy();
       send({ t: 'closed', id: m.id });
       break;
+    case 'release': {
+      // Reading goes back to the main thread: what the stream read and has not emitted goes with
+      // the last batch, and once it is destroyed nothing more is read here. Bytes still in the
+      // kernel are the main thread's to read.
+      panes.delete(m.id);
+      for (let c: Buffer | null; (c = p.stream.read() as Buffer | null) !== null; ) {
+        p.parts.push(c);
+        p.size += c.length;
+      }
+      p.stream.destroy();
+      post(m.id, p, true);
+      send({ t: 'released', id: m.id });
+      break;
+    }
   }
 });

@@ -1,7 +1,8 @@
-// A pane's process with its terminal read in the PTY reader thread: every byte arrives, in order,
-// before the exit; flow control pauses the program; a background process holding the terminal
-// does not hold the exit; the terminal tells its foreground group; and losing the thread falls
-// back to reading on the main thread.
+// A pane's process: its terminal read on the main thread while quiet and in the PTY reader thread
+// under a flood, back on the main thread once quiet; every byte arrives, in order, across the
+// moves and before the exit; flow control pauses the program; a background process holding the
+// terminal does not hold the exit; the terminal tells its foreground group; and losing the thread
+// falls back to reading on the main thread.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PaneProcess, type ExitStatus } from '../../core/pty/pane-process.js';
@@ -21,12 +22,11 @@ function spawn(script: string): { p: PaneProcess; out: Buffer[]; exit: Promise<E
 
 const text = (out: Buffer[]) => Buffer.concat(out).toString('latin1');
 
-test('the reader thread reads the terminal, and all of a large output arrives in order before the exit', async () => {
+test('a flood is read in the thread, and all of a large output arrives in order before the exit', async () => {
   // 4 MB of numbered lines, then the program exits at once: nothing may be cut at the end.
   const { p, out, exit } = spawn("seq -f '%07g ..................................................' 1 70000; printf 'LAST\\n'");
-  await waitFor(() => p.readsInThread || out.length > 0, { timeout: 10_000, what: 'reads to start' });
-  assert.ok(p.readsInThread, 'the reader thread holds the terminal');
   const s = await exit;
+  assert.ok(p.threadSpells >= 1, 'the flood moved reads to the thread');
   assert.equal(s, { code: 0, signal: null });
   const t = text(out).replace(/\r\n/g, '\n');
   const nums = [...t.matchAll(/^(\d{7}) \.+$/gm)].map((m) => Number(m[1]));
@@ -35,30 +35,58 @@ test('the reader thread reads the terminal, and all of a large output arrives in
   assert.ok(t.endsWith('LAST\n'), 'the last line came before the exit');
 });
 
-test('paused, the program blocks in write; resumed after it exits, its output is still whole', async () => {
-  // The digest is printed last, so a lost or reordered byte shows as a mismatch.
-  const { p, out, exit } = spawn("head -c 600000 /dev/zero | tr '\\0' 'x' | fold -w 60; echo END");
-  p.pause(); // before the first read: the hand-over to the thread keeps it paused
-  await waitFor(() => p.readsInThread, { timeout: 10_000, what: 'the reader thread' });
-  // Paused, bytes stop growing while the program still runs (blocked in write).
-  let last = -1;
-  await waitFor(
-    () => {
-      const n = text(out).length;
-      const still = n === last;
-      last = n;
-      return still;
-    },
-    { timeout: 30_000, interval: 300, what: 'output to stop while paused' },
-  );
-  assert.ok(last < 600000, `only ${last} bytes came while paused`);
-  assert.is(p.exitStatus, null, 'the program is blocked, not done');
-  p.resume();
-  await exit;
-  const t = text(out).replace(/\r\n/g, '\n');
-  const body = t.slice(0, t.lastIndexOf('END'));
-  assert.is(body.replace(/\n/g, ''), 'x'.repeat(600000));
-  assert.ok(t.endsWith('END\n'));
+for (const where of ['the main thread', 'the thread'] as const) {
+  test(`paused while ${where} reads, the program blocks in write; resumed, its output is whole`, async () => {
+    // Paused before the first read, the main thread keeps reading (no flood comes); paused once the
+    // flood is in the thread, the thread stops reading.
+    const { p, out, exit } = spawn("head -c 6000000 /dev/zero | tr '\\0' 'x' | fold -w 60; echo END");
+    if (where === 'the thread') await waitFor(() => p.readsInThread, { timeout: 10_000, what: 'the reader thread' });
+    p.pause();
+    assert.is(p.readsInThread, where === 'the thread');
+    // Paused, bytes stop growing while the program still runs (blocked in write).
+    let last = -1;
+    await waitFor(
+      () => {
+        const n = text(out).length;
+        const still = n === last;
+        last = n;
+        return still;
+      },
+      { timeout: 30_000, interval: 300, what: 'output to stop while paused' },
+    );
+    assert.ok(last < 6000000, `only ${last} bytes came while paused`);
+    assert.is(p.exitStatus, null, 'the program is blocked, not done');
+    p.resume();
+    await exit;
+    const t = text(out).replace(/\r\n/g, '\n');
+    const body = t.slice(0, t.lastIndexOf('END'));
+    assert.is(body.replace(/\n/g, ''), 'x'.repeat(6000000));
+    assert.ok(t.endsWith('END\n'));
+  });
+}
+
+test('a quiet pane reads on the main thread, a flood in the thread, quiet again on the main thread; every byte in order', async () => {
+  const { p, out, exit } = spawn("echo ready; read a; seq -f '%07g' 1 200000; echo done1; read b; echo \"got-$b\"; read c; echo \"also-$c\"");
+  try {
+    await waitFor(() => /ready/.test(text(out)), { timeout: 10_000, what: 'the first line' });
+    assert.not.ok(p.readsInThread, 'a quiet pane is read on the main thread');
+    p.write('go\r');
+    await waitFor(() => /done1/.test(text(out)), { timeout: 30_000, what: 'the flood' });
+    assert.is(p.threadSpells, 1, 'the flood moved reads to the thread');
+    await waitFor(() => !p.readsInThread, { timeout: 10_000, what: 'reads back on the main thread after a quiet second' });
+    p.write('x\r');
+    await waitFor(() => /got-x/.test(text(out)), { timeout: 10_000, what: 'the echo after the move back' });
+    assert.not.ok(p.readsInThread);
+    p.write('y\r');
+    assert.equal(await exit, { code: 0, signal: null });
+    const t = text(out).replace(/\r\n/g, '\n');
+    const nums = [...t.matchAll(/^(\d{7})$/gm)].map((m) => Number(m[1]));
+    assert.is(nums.length, 200000);
+    for (let i = 0; i < nums.length; i++) if (nums[i] !== i + 1) assert.unreachable(`line ${i + 1} reads ${nums[i]}`);
+    assert.match(t, /done1\n(go\n)?[\s\S]*got-x\n[\s\S]*also-y\n$/);
+  } finally {
+    p.kill('SIGKILL');
+  }
 });
 
 test('a background process that keeps the terminal open does not hold the exit', async () => {
@@ -90,9 +118,11 @@ test('the terminal tells its foreground group as /proc does, and follows a foreg
 });
 
 test('when the reader thread is lost, the pane goes on reading on the main thread', async () => {
-  const { p, out, exit } = spawn("echo before; read line; echo \"after-$line\"; read line2");
+  // A flood first (past PTY_THREAD_FLOOD_BYTES), so the thread reads; then a line, and input.
+  const { p, out, exit } = spawn("seq 1 40000; echo before; read line; echo \"after-$line\"; read line2");
   try {
-    await waitFor(() => /before/.test(text(out)) && p.readsInThread, { timeout: 10_000, what: 'the first line' });
+    await waitFor(() => /before/.test(text(out)), { timeout: 10_000, what: 'the first line' });
+    assert.is(p.threadSpells, 1, 'the flood was read in the thread');
     stopReaderThreadForTest();
     // The pane goes back to main-thread reads once the thread has exited, not before: until then
     // the thread may still read, and a byte read there after the switch would be lost.
@@ -100,9 +130,9 @@ test('when the reader thread is lost, the pane goes on reading on the main threa
     p.write('one\r');
     await waitFor(() => /after-one/.test(text(out)), { timeout: 10_000, what: 'output after the thread was lost' });
     // A new pane after the loss reads on the main thread from the start.
-    const q = spawn('echo fresh');
+    const q = spawn('seq 1 40000; echo fresh');
     await q.exit;
-    assert.not.ok(q.p.readsInThread);
+    assert.is(q.p.threadSpells, 0, 'a flood stays on the main thread once the thread is lost');
     assert.match(text(q.out), /fresh/);
     p.write('two\r');
     // Input still reaches the program, and its exit is told, on main-thread reads.
