@@ -13,6 +13,7 @@ import { RealAgent } from '../helpers/real-agent.js';
 import { waitFor } from '../helpers/wait.js';
 import { waitForQuiet } from '../helpers/agents.js';
 import { makeRepo, sh } from '../helpers/worktree-repos.js';
+import type { Checkpoint } from '../../core/git/checkpoints.js';
 
 const t = suite('checkpoints: a real Claude Code over three turns');
 const a = new RealAgent('claude-code', {
@@ -24,16 +25,8 @@ const it = a.gate(t);
 t.before(() => a.start());
 t.after(() => a.stop());
 
-interface Row {
-  n: number;
-  kind: string;
-  turn: number | null;
-  state: string;
-  label: string;
-}
-
-async function checkpoints(): Promise<Row[]> {
-  return (await a.d.json<{ checkpoints: Row[] }>(['checkpoint', 'list', '-w', a.window])).checkpoints;
+async function checkpoints(): Promise<Checkpoint[]> {
+  return (await a.d.json<{ checkpoints: Checkpoint[] }>(['checkpoint', 'list', '-w', a.window])).checkpoints;
 }
 
 /** The files of a checkpoint (path -> blob hash), from its commit's tree. */
