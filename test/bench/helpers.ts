@@ -90,3 +90,16 @@ export function fmt(n: number, digits = 1): string {
 export function mb(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(1) + ' MB';
 }
+
+/** CPU time a process has used, user and system, in seconds (/proc/PID/stat; clock ticks of 10 ms). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** A figure against its goal (at most `goal`), as the benches print it. */
+export function against(value: number, goal: number): string {
+  return value <= goal ? 'ok' : 'OVER';
+}

@@ -14,8 +14,12 @@ export const AGENT_PROGRAM = `stty -echo; while read -r f; do printf '\\033]7501
 /** The session every peer's agents are in; window `aNN` is agent NN. */
 export const FLEET_SESSION = 'fleet';
 
-/** Peers keep no scrollback: the panes print nothing, and 50 of them per daemon should cost little. */
-const PEER_CONFIG = '[daemon]\nscrollback = 0\n';
+/**
+ * Peers keep no scrollback (the panes print nothing) and take no turn checkpoints: the panes are
+ * in no git work tree, so a checkpoint saves nothing, yet each turn's end would still start a git
+ * to find that out, and 16 daemons forking one each on two cores are the box's cost, not the link's.
+ */
+const PEER_CONFIG = '[daemon]\nscrollback = 0\n\n[agents.checkpoints]\nenabled = false\n';
 
 export interface FleetPeer extends Host {
   /** The window ids of its agent panes, in order. */
@@ -36,6 +40,10 @@ export interface FleetOptions {
   parallel?: number;
   /** Progress lines (what is being started), for a long run to say where it is. */
   log?: (line: string) => void;
+  /** More config.toml for every peer. */
+  peerConfig?: string;
+  /** More environment for every daemon. */
+  env?: Record<string, string>;
   /** More config.toml for the hub, and more of its environment. */
   hubConfig?: string;
   hubEnv?: Record<string, string>;
@@ -76,8 +84,8 @@ export async function inBatches<T, R>(items: T[], n: number, fn: (x: T, i: numbe
 }
 
 /** A peer with `panes` agent panes, each reporting idle with the message `ready`. */
-async function startPeer(name: string, panes: number): Promise<FleetPeer> {
-  const h = await startHost(name, { config: PEER_CONFIG });
+async function startPeer(name: string, panes: number, o: FleetOptions): Promise<FleetPeer> {
+  const h = await startHost(name, { config: `${PEER_CONFIG}${o.peerConfig ?? ''}`, env: o.env });
   const rpc = await h.d.client();
   const size = { cols: 60, rows: 5 };
   const first = await rpc.call<{ window: { id: string } }>('new-session', { name: FLEET_SESSION, window_name: 'a00', argv: ['sh', '-c', AGENT_PROGRAM], ...size });
@@ -109,13 +117,13 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   let hub: Host | null = null;
   try {
     await inBatches(names, o.parallel ?? 4, async (n) => {
-      const p = await startPeer(n, o.panes);
+      const p = await startPeer(n, o.panes, o);
       started.push(p);
       log(`${n} up with ${o.panes} agents (${started.length}/${o.hosts})`);
       return p;
     });
     const peers = names.map((n) => started.find((p) => p.name === n)!);
-    hub = await startHost('hub', { config: o.hubConfig, env: o.hubEnv });
+    hub = await startHost('hub', { config: o.hubConfig, env: { ...o.env, ...o.hubEnv } });
     await o.beforeLink?.(hub);
     for (const p of peers) await link(hub, p);
     log(`hub linked to ${peers.length} hosts`);
