@@ -9,6 +9,8 @@ import type { Window } from '../model/window.js';
 import type { AgentStore, AgentStateEvent } from '../agent-state/store.js';
 import type { ConfigStore } from '../config/config.js';
 import type { Logger } from '../log.js';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { TuiosError } from '../errors.js';
 import { CHECKPOINT_LABEL_MAX, CHECKPOINT_LABEL_SCREEN_LINES } from '../limits.js';
 import { Checkpoints, type CheckpointOptions, type TakeResult } from './checkpoints.js';
@@ -98,6 +100,9 @@ export class CheckpointService {
     } catch {
       return null;
     }
+    // No .git in the folder or above it: not a work tree, known without starting a git (a fleet
+    // of panes outside any repository would start one at each turn's end to learn it).
+    if (!gitAbove(dir)) return null;
     await this.swept;
     try {
       const r = await this.store.take(dir, w.id, { kind: 'turn', turn: ev.completion_seq || null, state: ev.state, label: ev.message || lastLine(w) }, this.options(this.ctl.signal));
@@ -116,5 +121,13 @@ export class CheckpointService {
     this.ctl.abort();
     for (const s of this.subs) s.dispose();
     this.store.dispose();
+  }
+}
+
+/** Whether `dir` or a folder above it holds a `.git` (a folder, or a file as in a worktree). */
+export function gitAbove(dir: string): boolean {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(`${d}/.git`)) return true;
+    if (dirname(d) === d) return false;
   }
 }

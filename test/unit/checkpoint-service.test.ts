@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { Bus } from '../../core/bus.js';
-import { CheckpointService } from '../../core/git/checkpoint-service.js';
+import { CheckpointService, gitAbove } from '../../core/git/checkpoint-service.js';
 import type { CheckpointDeps } from '../../core/git/checkpoint-service.js';
 import type { AgentStateEvent } from '../../core/agent-state/store.js';
 import { nullLogger } from '../../core/log.js';
@@ -96,6 +96,18 @@ test('no checkpoint for what is not a turn end, nor with checkpoints off, nor fo
   state('unknown', 'working', 2);
   await waitFor(() => refs().length === 1, { what: 'checkpoint after a counted turn' });
   assert.match(sh(repo, ['log', '-1', '--format=%B', refs()[0]!]), /turn: 2\nstate: unknown/);
+});
+
+test('gitAbove: a folder in a work tree (at any depth, or a worktree whose .git is a file) is; a folder outside any is not', () => {
+  write(join(repo, 'deep/er/still/x.txt'), 'x\n');
+  assert.ok(gitAbove(join(repo, 'deep/er/still')));
+  assert.ok(gitAbove(repo));
+  const outside = join(root, 'plain/sub');
+  write(join(outside, 'y.txt'), 'y\n');
+  assert.not.ok(gitAbove(outside), `${outside} is in no work tree`);
+  const wt = join(root, 'wt');
+  sh(repo, ['worktree', 'add', '-q', wt]);
+  assert.ok(gitAbove(join(wt, 'sub')));
 });
 
 test.run();
