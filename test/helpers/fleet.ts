@@ -83,9 +83,25 @@ export async function inBatches<T, R>(items: T[], n: number, fn: (x: T, i: numbe
   return out;
 }
 
+/**
+ * A daemon whose SSH server listens where the hub will dial it. startHost picks a free port and
+ * lets it go for the daemon to take; on a busy box another process can take it first (the daemon
+ * then runs without its server): try again on another. A config the daemon refused is no race.
+ */
+async function startListening(name: string, config: string, env?: Record<string, string>): Promise<Host> {
+  for (let attempt = 1; ; attempt++) {
+    const h = await startHost(name, { config, env });
+    const info = await h.d.call<{ endpoints: { ssh?: { port: number } }; config_error: string | null }>('server-info');
+    if (info.endpoints.ssh?.port === h.port) return h;
+    await h.d.stop();
+    if (info.config_error) throw new Error(`${name} refused its config.toml: ${info.config_error}`);
+    if (attempt === 3) throw new Error(`${name}'s SSH server did not listen on a free port, 3 times`);
+  }
+}
+
 /** A peer with `panes` agent panes, each reporting idle with the message `ready`. */
 async function startPeer(name: string, panes: number, o: FleetOptions): Promise<FleetPeer> {
-  const h = await startHost(name, { config: `${PEER_CONFIG}${o.peerConfig ?? ''}`, env: o.env });
+  const h = await startListening(name, `${PEER_CONFIG}${o.peerConfig ?? ''}`, o.env);
   const rpc = await h.d.client();
   const size = { cols: 60, rows: 5 };
   const first = await rpc.call<{ window: { id: string } }>('new-session', { name: FLEET_SESSION, window_name: 'a00', argv: ['sh', '-c', AGENT_PROGRAM], ...size });
