@@ -5,7 +5,6 @@
 // its 50 ms goal (test/bench/fleet.bench.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { performance } from 'node:perf_hooks';
 import { remoteAgentJson, remoteItemJson } from '../../core/hosts/rows.js';
 import type { RemoteAgentRow, RemoteItemRow } from '../../core/hosts/remote.js';
 
@@ -29,15 +28,6 @@ test('an Inbox row is the host\'s row, its id HOST:ID, with its label and times,
   assert.equal(j, { ...item, id: 'build:17', host_item_id: 17, label: 'build:api/claude-code', waited_ms: 9000, seen_ms: 500, muted: false, counted: true, display_only: true });
   assert.equal(Object.keys(j), [...Object.keys(item), 'host_item_id', 'label', 'waited_ms', 'seen_ms', 'muted', 'counted', 'display_only']);
   assert.is(remoteItemJson({ ...item, down: true }, NOW).counted, false);
-});
-
-test('800 agent rows, 100 times over, in well under a second', () => {
-  const rows = Array.from({ length: 800 }, (_, i) => agent(`p${i % 16}`, i));
-  const t0 = performance.now();
-  for (let k = 0; k < 100; k++) rows.map((r) => remoteAgentJson(r, NOW));
-  const ms = performance.now() - t0;
-  // About 3 ms on a 2-core box; as a spread it took 250-500 ms. The bound is loose for a busy machine.
-  assert.ok(ms < 150, `${ms.toFixed(0)} ms`);
 });
 
 test.run();
