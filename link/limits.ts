@@ -7,3 +7,7 @@
 /** Words and bytes held for a handler that does not listen yet; past it the stream is ended (the
  *  bytes by LINK_STREAM_HIGH_WATER, the count of words and chunks by this). */
 export const EARLY_MAX_ITEMS = 256;
+
+/** Peer schemas kept parsed, by their text (link/codec/frames.ts): a fleet runs a few builds at
+ *  once, and each text is at most LINK_MAX_SCHEMA_BYTES (64 KiB), so 8 hold at most 512 KiB. */
+export const LINK_SCHEMAS_KEPT = 8;

@@ -7,6 +7,7 @@
 import avro from 'avsc';
 import { FRAME_TYPE, FRAME_FINGERPRINT, NAMESPACE, type Frame, type BranchName } from './schema.js';
 import { LINK_MAX_SCHEMA_BYTES } from '../../core/limits.js';
+import { LINK_SCHEMAS_KEPT } from '../limits.js';
 
 const LONG = avro.Type.forSchema('long');
 const HEADER = 4;
@@ -49,6 +50,9 @@ interface Branch {
   why?: string;
 }
 
+/** Schemas parsed from Hellos, by their text (a WriterSchema is never changed once made). */
+const parsedSchemas = new Map<string, WriterSchema>();
+
 /** How a peer's frames are read: its union's branches, each resolved to ours by name. */
 export class WriterSchema {
   private constructor(
@@ -56,8 +60,27 @@ export class WriterSchema {
     readonly fingerprint: string,
   ) {}
 
-  /** Parses the schema a Hello carries; throws an Error whose message is the reason. */
+  /**
+   * The schema a Hello carries, parsed, or an Error whose message is the reason. Every peer of one
+   * build sends the same text, so it is parsed once: building avsc's types and the fingerprint was
+   * most of what a link coming up cost this side's event loop (44 ms each, measured on a hub whose
+   * 4 cut hosts came back at once, and the hub's other hosts' events waited behind it).
+   */
   static fromJson(json: string): WriterSchema {
+    const known = parsedSchemas.get(json);
+    if (known) {
+      // The newest use last, so the one dropped past the limit is the least recently seen.
+      parsedSchemas.delete(json);
+      parsedSchemas.set(json, known);
+      return known;
+    }
+    const w = WriterSchema.parse(json);
+    parsedSchemas.set(json, w);
+    if (parsedSchemas.size > LINK_SCHEMAS_KEPT) parsedSchemas.delete(parsedSchemas.keys().next().value!);
+    return w;
+  }
+
+  private static parse(json: string): WriterSchema {
     if (Buffer.byteLength(json) > LINK_MAX_SCHEMA_BYTES) throw new Error(`the peer's schema is over ${LINK_MAX_SCHEMA_BYTES} bytes`);
     let type: avro.Type;
     try {

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import avro from 'avsc';
 import { encodeFrame, FrameDecoder, WriterSchema, FrameTooLarge } from '../../link/codec/frames.js';
 import { BRANCH_SCHEMAS, FRAME_SCHEMA_JSON, FRAME_FINGERPRINT, NAMESPACE, type Frame } from '../../link/codec/schema.js';
+import { LINK_SCHEMAS_KEPT } from '../../link/limits.js';
 
 const MAX = 1024 * 1024;
 
@@ -164,6 +165,23 @@ test('a schema that is not ours is refused with a reason', () => {
   assert.throws(() => WriterSchema.fromJson('"string"'), /not a union/);
   assert.throws(() => WriterSchema.fromJson(JSON.stringify([{ type: 'record', name: 'X', fields: [] }])), /start with Hello/);
   assert.is(WriterSchema.fromJson(FRAME_SCHEMA_JSON).fingerprint, FRAME_FINGERPRINT);
+});
+
+test('a schema is parsed once for every peer that sends the same text; past the limit the least recently seen goes', () => {
+  const text = (i: number) => newerSchema((bs) => bs.push({ type: 'record', name: `Other${i}`, fields: [] })).json;
+  const ours = WriterSchema.fromJson(FRAME_SCHEMA_JSON);
+  assert.is(WriterSchema.fromJson(FRAME_SCHEMA_JSON), ours, 'the same text: the schema parsed before');
+  // A refused text is refused every time, never kept.
+  for (let i = 0; i < 2; i++) assert.throws(() => WriterSchema.fromJson('{nope'), /does not parse/);
+  // Ours and LINK_SCHEMAS_KEPT - 1 others fill it, ours the least recently seen; seen again, it stays.
+  const first = WriterSchema.fromJson(text(1));
+  assert.is.not(first, ours, 'another text: its own');
+  for (let i = 2; i < LINK_SCHEMAS_KEPT; i++) WriterSchema.fromJson(text(i));
+  assert.is(WriterSchema.fromJson(FRAME_SCHEMA_JSON), ours);
+  // One more drops the least recently seen, the first other: it is parsed anew.
+  WriterSchema.fromJson(text(LINK_SCHEMAS_KEPT));
+  assert.is.not(WriterSchema.fromJson(text(1)), first, 'dropped, parsed again');
+  assert.is(WriterSchema.fromJson(FRAME_SCHEMA_JSON), ours, 'ours still kept');
 });
 
 test('encoding past the limit throws FrameTooLarge', () => {
