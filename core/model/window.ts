@@ -109,11 +109,22 @@ export class Window {
     if (this.pending > PTY_HIGH_WATERMARK_BYTES) this.process?.pause();
     if (this.flushScheduled) return;
     // A few bytes into an idle pane (a typed key's echo) are parsed now: a turn of the loop would
-    // only delay the frame that draws them. More are left for the turn, to be parsed as one write.
-    if (this.pending === data.length && data.length <= ECHO_PARSE_NOW_BYTES) return this.flush();
+    // only delay the frame that draws them. Once a turn: what else comes in it (a flood in small
+    // pieces) is left for the turn's end, to be parsed as one write and counted for flow control.
+    if (this.pending === data.length && data.length <= ECHO_PARSE_NOW_BYTES && !this.parsedNow) {
+      this.parsedNow = true;
+      setImmediate(this.turnEnded);
+      return this.flush();
+    }
     this.flushScheduled = true;
     setImmediate(this.flush);
   }
+
+  /** Output was parsed at once in this turn of the loop (see feed). */
+  private parsedNow = false;
+  private readonly turnEnded = (): void => {
+    this.parsedNow = false;
+  };
 
   private readonly flush = (): void => {
     this.flushScheduled = false;
