@@ -17,7 +17,7 @@ module.exports = {
       severity: 'error',
       comment: 'core/ is the daemon and the CLI; the TUI, the links, the SSH server, herdr compatibility and the app that composes them are extensions built on it.',
       from: { path: '^core/' },
-      to: { path: '^(tui|link|ssh-server|herdr|app)/' },
+      to: { path: '^(tui|link|ssh-server|herdr|app|proto)/' },
     },
     {
       name: 'low-layers-import-nothing-above',
@@ -25,6 +25,13 @@ module.exports = {
       comment: 'The PTY, the emulator, the model, the bus, the store and the config are the bottom of the flow (PTY -> emulator -> detector -> store -> bus -> consumers): they import nothing above them.',
       from: { path: '^core/(pty|screen|model|store|config)/|^core/bus\\.ts$' },
       to: { path: '^core/(agent-state|detection|delivery|integrations|verbs|rpc|daemon|hosts|inbox|mail|git|security|cli)/' },
+    },
+    {
+      name: 'proto-is-a-client',
+      severity: 'error',
+      comment: 'agent-proto (proto/) is a pane process that speaks to the daemon over its socket as any client does: it imports the client side of core, never the TUI, the links or the SSH server.',
+      from: { path: '^proto/' },
+      to: { path: '^(tui|link|ssh-server|herdr|app)/' },
     },
     {
       name: 'no-service-imports-a-verb',
