@@ -9,6 +9,7 @@ import { Bus } from '../bus.js';
 import { Model } from '../model/model.js';
 import { PtyStarter } from '../pty/starter.js';
 import { startHeapTrimmer } from './heap-trim.js';
+import { startLoopDelay } from './loop-delay.js';
 import { onReaderFailure } from '../pty/pty-reader.js';
 import { SnapshotStore } from '../store/snapshot.js';
 import { sweepTempFiles } from '../store/atomic.js';
@@ -317,6 +318,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
 
   detector.start();
   const heapTrim = startHeapTrimmer();
+  const loopDelay = startLoopDelay();
   const rpc = new RpcServer(dispatcher, log);
   await rpc.listen(paths.socket);
   log.info('daemon started', { version: VERSION, socket: paths.socket });
@@ -370,6 +372,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     agents.dispose();
     await rpc.close();
     heapTrim.dispose();
+    loopDelay.dispose();
     model.dispose();
     config.dispose();
     try {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { getHeapCodeStatistics } from 'node:v8';
 import { waitsRunning } from './wait.js';
+import { readLoopDelay } from '../daemon/loop-delay.js';
 import { table } from '../rpc/print-helpers.js';
 
 let cache: VerbDescription[] | null = null;
@@ -78,6 +79,7 @@ export const serverInfo = defineVerb({
   mutates: false,
   params: z.object({
     gc: z.boolean().default(false).describe('Collect garbage before reading memory (only when the daemon runs under node --expose-gc, as leak tests do)'),
+    reset_loop: z.boolean().default(false).describe('Start the event loop figures anew after reading them (to read one phase of a run)'),
   }),
   result: z.object({
     version: z.string(),
@@ -105,6 +107,8 @@ export const serverInfo = defineVerb({
       collected: z.boolean(),
     }),
     process_listeners: z.number().int(),
+    // How long the event loop kept work waiting since the daemon started or the last reset_loop.
+    event_loop: z.object({ since: z.number(), p50_ms: z.number(), p99_ms: z.number(), max_ms: z.number() }).nullable(),
   }),
   print: 'fields',
   run({ svc, params }) {
@@ -132,6 +136,7 @@ export const serverInfo = defineVerb({
       memory: { rss: m.rss, heap_used: m.heapUsed, heap_total: m.heapTotal, heap_code: code.code_and_metadata_size + code.bytecode_and_metadata_size, external: m.external, array_buffers: m.arrayBuffers, collected: !!(params.gc && gc) },
       // terminal-kit adds listeners per client; a count that keeps growing is a leak.
       process_listeners: ['exit', 'beforeExit', 'asyncExit', 'SIGWINCH', 'uncaughtException'].reduce((n, ev) => n + process.listenerCount(ev), 0),
+      event_loop: readLoopDelay(params.reset_loop),
     };
   },
 });

@@ -7,6 +7,7 @@ import { cut, heal, report, type Fleet, type FleetPeer } from '../helpers/fleet.
 import { waitFor } from '../helpers/wait.js';
 import { drive, latencies, type FleetEvents, type Latencies } from './fleet-load.js';
 import { HostLinks } from './fleet-links.js';
+import { cpuSeconds } from './helpers.js';
 
 export interface CutFigures {
   rest: FleetPeer[];
@@ -17,6 +18,15 @@ export interface CutFigures {
   down: number[];
   up: number[];
   current: number[];
+  /** The hub's own event loop in each phase: what of the rest's wait was the hub's doing. */
+  hubLoop: { during: LoopDelay; after: LoopDelay };
+}
+
+/** The hub's event loop over a phase (wall time: on a shared box it counts the time the kernel gave others), and the CPU it used. */
+type LoopDelay = { p99_ms: number; max_ms: number; cpu_s: number };
+async function hubLoop(f: Fleet, cpuBefore: number): Promise<LoopDelay> {
+  const loop = (await f.hub.d.call<{ event_loop: LoopDelay }>('server-info', { reset_loop: true })).event_loop;
+  return { ...loop, cpu_s: cpuSeconds(f.hub.d.pid!) - cpuBefore };
 }
 
 export async function cutAndBack(f: Fleet, ev: FleetEvents, o: { cut: number; rate: number; downFor: number; backFor: number }): Promise<CutFigures> {
@@ -25,11 +35,15 @@ export async function cutAndBack(f: Fleet, ev: FleetEvents, o: { cut: number; ra
   const rest = f.peers.filter((x) => !cutOff.includes(x));
   const links = await HostLinks.follow(f.hub);
   try {
+    await hubLoop(f, 0);
+    const cpu0 = cpuSeconds(f.hub.d.pid!);
     const t0 = performance.now();
     for (const x of cutOff) cut(x);
     const driving = drive(rest, o.rate, o.downFor);
     const down = await Promise.all(cutOff.map((x) => links.when(x.name, 'down', t0, 60_000)));
     const during = await latencies(await driving, ev);
+    const loopDuring = await hubLoop(f, cpu0);
+    const cpu1 = cpuSeconds(f.hub.d.pid!);
     const t1 = performance.now();
     const healing = drive(rest, o.rate, o.backFor);
     const back = await Promise.all(cutOff.map(async (x) => {
@@ -42,9 +56,10 @@ export async function cutAndBack(f: Fleet, ev: FleetEvents, o: { cut: number; ra
       await waitFor(() => tags.every((t) => ev.arrived.has(t)), { timeout: 120_000, interval: 10, what: `${x.name}'s agents current on the hub` });
       return { up, current: Math.max(...tags.map((t) => ev.arrived.get(t)!)) - (performance.timeOrigin + t1) };
     }));
-    await hubHoldsThem(f, cutOff);
     const after = await latencies(await healing, ev);
-    return { rest, during, after, down, up: back.map((b) => b.up), current: back.map((b) => b.current) };
+    const loopAfter = await hubLoop(f, cpu1);
+    await hubHoldsThem(f, cutOff);
+    return { rest, during, after, down, up: back.map((b) => b.up), current: back.map((b) => b.current), hubLoop: { during: loopDuring, after: loopAfter } };
   } finally {
     links.close();
   }

@@ -123,6 +123,8 @@ async function cutSome(f: Fleet, ev: FleetEvents, before: Map<string, number[]>)
   const p99s = (m: Map<string, number[]>) => Math.max(...[...m.values()].map((xs) => p(xs, 99)));
   say(`${CUT} of ${HOSTS} hosts cut off (SIGSTOP), the other ${r.rest.length} changing ${RATE} states/s: their p99 ${fmt(p(r.during.all, 99))} ms while the cut ones went down, ${fmt(p(r.after.all, 99))} ms while they came back, against ${fmt(p(was, 99))} ms before; worst host ${fmt(p99s(r.during.byHost))} / ${fmt(p99s(r.after.byHost))} ms; ${r.during.lost + r.after.lost} lost (goal: their p99 kept, <= ${GOAL_EVENT_P99_MS} ms) ${against(Math.max(p(r.during.all, 99), p(r.after.all, 99)), GOAL_EVENT_P99_MS)}`);
   const s = (xs: number[]) => `${fmt(Math.min(...xs) / 1000)}-${fmt(Math.max(...xs) / 1000)} s`;
+  const hl = (l: { p99_ms: number; max_ms: number; cpu_s: number }) => `CPU ${fmt(l.cpu_s, 2)} s, its event loop's delay p99 ${fmt(l.p99_ms)} ms, max ${fmt(l.max_ms)} ms`;
+  say(`  the hub meanwhile: ${hl(r.hubLoop.during)} while they went down (${GOAL_DOWN_S + 5} s); ${hl(r.hubLoop.after)} while they came back (${GOAL_CURRENT_S + 5} s). The delay is wall time: on this shared box it holds the time the kernel gave the other daemons`);
   say(`  a cut host shown as down on the hub after ${s(r.down)} (goal <= ${GOAL_DOWN_S} s: three pings unanswered) ${against(Math.max(...r.down) / 1000, GOAL_DOWN_S)}`);
   say(`  once it answers again: up after ${s(r.up)}, every agent's new state on the hub after ${s(r.current)} (goal <= ${GOAL_CURRENT_S} s: the longest redial wait) ${against(Math.max(...r.current) / 1000, GOAL_CURRENT_S)}`);
 }
