@@ -10,7 +10,8 @@
 // 4. FLEET_CUT (4) hosts cut off while the rest go on changing (test/bench/fleet-cut.ts): the
 //    rest's p99 (goal: kept), how soon the cut ones show down, and how soon, once they answer
 //    again, the hub holds their agents' new states.
-// FLEET_SECONDS, FLEET_IDLE_SECONDS, FLEET_CALLS and FLEET_FRAMES shorten a trial run.
+// FLEET_SECONDS, FLEET_IDLE_SECONDS, FLEET_CALLS and FLEET_FRAMES shorten a trial run;
+// FLEET_HUB_NODE_ARGS are node's flags for the hub (--cpu-prof --cpu-prof-dir=DIR to profile it).
 import { performance } from 'node:perf_hooks';
 import { startFleet, stopFleet, type Fleet } from '../helpers/fleet.js';
 import { attachPty, timeAgentsView } from '../helpers/agents-view.js';
@@ -134,7 +135,7 @@ try {
   let mem0 = { rss: 0, heap: 0 };
   // The hub runs with a collector the bench can call (server-info gc), for its memory figures.
   // Results unchecked against their schemas, as a daemon runs outside the test suite.
-  fleet = await startFleet({ hosts: HOSTS, panes: PANES, log: note, env: { TUIOS_CHECK_RESULTS: '0' }, hubEnv: ATTACK_ENV, beforeLink: async (hub) => void (mem0 = await hubMemory(hub)) });
+  fleet = await startFleet({ hosts: HOSTS, panes: PANES, log: note, env: { TUIOS_CHECK_RESULTS: '0' }, hubEnv: { ...ATTACK_ENV, TUIOS_TEST_NODE_ARGS: process.env.FLEET_HUB_NODE_ARGS ?? '' }, beforeLink: async (hub) => void (mem0 = await hubMemory(hub)) });
   note(`fleet of ${HOSTS} x ${PANES} up`);
   await idle(fleet, mem0);
   await reads(fleet);

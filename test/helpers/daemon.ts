@@ -87,7 +87,10 @@ export class TestDaemon {
 
   /** Starts `tuios daemon --foreground` as a child and waits until it answers. */
   async spawn(): Promise<void> {
-    const argv = [...this.prefix, process.execPath, BIN, 'daemon', '--foreground'];
+    // TUIOS_TEST_NODE_ARGS: node's own flags for this daemon (--cpu-prof and the like, which
+    // NODE_OPTIONS refuses), for a bench to profile one daemon of several.
+    const nodeArgs = (this.env.TUIOS_TEST_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const argv = [...this.prefix, process.execPath, ...nodeArgs, BIN, 'daemon', '--foreground'];
     const p = spawn(argv[0]!, argv.slice(1), { env: this.env, stdio: ['ignore', 'pipe', 'pipe'], cwd: this.home });
     this.proc = p;
     let err = '';
