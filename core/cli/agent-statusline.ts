@@ -7,6 +7,7 @@
 // bin/tuios.cjs loads for this command alone, so it starts without the rest of the CLI.
 import { read } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { err } from './out.js';
@@ -46,8 +47,6 @@ function parseArgs(argv: string[]): Args {
 async function startThen(cmd: string): Promise<{ child: ChildProcess; done: Promise<number> }> {
   const { spawn } = await import('node:child_process');
   const child = spawn('/bin/sh', ['-c', cmd], { stdio: ['pipe', 'inherit', 'inherit'] });
-  // A command that never reads its stdin closes the pipe: that is its business, not an error.
-  child.stdin?.on('error', () => {});
   const done = new Promise<number>((resolve) => {
     child.on('error', () => resolve(127));
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1)));
@@ -60,12 +59,34 @@ function signalNumber(name: NodeJS.Signals): number | undefined {
   return n;
 }
 
+/** Writes to the person's command's stdin, resolving once the pipe takes more (or is gone: a command need not read it). */
+function forwarder(stream: Writable): (b: Buffer) => Promise<void> {
+  let open = true;
+  const shut = () => {
+    open = false;
+  };
+  stream.on('error', shut);
+  stream.on('close', shut);
+  return (b) => {
+    if (!open || stream.write(b)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const go = () => {
+        stream.off('drain', go);
+        stream.off('close', go);
+        resolve();
+      };
+      stream.once('drain', go);
+      stream.once('close', go);
+    });
+  };
+}
+
 /**
  * Reads stdin to its end, passing every byte on to `pass` (the person's command). Keeps the first
  * STATUSLINE_STDIN_MAX_BYTES for itself; past that the payload is not read (null). Asynchronous,
  * so the deadline still fires while a writer holds the pipe open.
  */
-function readStdin(pass: ((b: Buffer) => void) | null, end: () => void): Promise<string | null> {
+function readStdin(pass: ((b: Buffer) => Promise<void>) | null, end: () => void): Promise<string | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -77,11 +98,12 @@ function readStdin(pass: ((b: Buffer) => void) | null, end: () => void): Promise
           return resolve(total > STATUSLINE_STDIN_MAX_BYTES ? null : Buffer.concat(chunks).toString('utf8'));
         }
         const got = buf.subarray(0, n);
-        pass?.(got);
         total += n;
         if (total <= STATUSLINE_STDIN_MAX_BYTES) chunks.push(got);
         else chunks.length = 0;
-        next();
+        // The next read waits until the person's command has taken this one: nothing piles up here.
+        if (pass) void pass(got).then(next);
+        else next();
       });
     next();
   });
@@ -117,7 +139,7 @@ export async function agentStatuslineCommand(argv: string[]): Promise<never> {
     t.unref();
   });
   const stdin = then?.child.stdin ?? null;
-  const text = readStdin(stdin ? (b) => stdin.write(b) : null, () => stdin?.end());
+  const text = readStdin(stdin ? forwarder(stdin) : null, () => stdin?.end());
   const fed = feed(args, text, explain, left).catch((e) => explain(`failed: ${e instanceof Error ? e.message : String(e)}`));
   await Promise.race([fed, budget]);
   return exitWith();

@@ -141,6 +141,15 @@ t('stdin past 1 MiB: the person\'s command gets all of it, the wrapper reads non
   assert.is.not((await meta()).model, 'Huge');
 });
 
+t('a person\'s command that never reads its stdin: the wrapper still reads the payload and feeds the pane', async () => {
+  // Past a pipe's buffer (64 KiB), so writes to the command's closed stdin would fail or wait.
+  const input = JSON.stringify({ ...JSON.parse(payload({ model: 'Unread', cost: 3 })), pad: 'y'.repeat(300 * 1024) });
+  const r = await wrapper({ ...d.env, TUIOS_PANE_ID: w }, ['--explain', '--then', 'echo early'], input);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.stdout.toString(), 'early\n');
+  assert.is((await meta()).model, 'Unread');
+});
+
 t('whatever goes wrong on the tuios side: exit 0 and nothing printed', async () => {
   const env = { ...d.env, TUIOS_PANE_ID: w };
   for (const input of ['', 'not json', '[1,2]', '{"model":"x"}', '{']) {
