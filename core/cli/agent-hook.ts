@@ -259,15 +259,16 @@ async function run(hook: Hook, args: HookArgs, h: HookHarness, elapsed: () => nu
       }
     }
   }
-  // The model the harness named: display only, and never over what another feed shows.
-  if (plan.meta) {
+  // The model the harness named: display only, never over what another feed shows, and only with
+  // a report the daemon took (a foreign conversation's is refused, and its model with it).
+  if (plan.meta && reported) {
     await client.call('set-agent-meta', { ...target, values: plan.meta, source: HOOK_META_SOURCE }).then(
       () => hook.explain(`set-agent-meta model=${plan.meta!.model}`),
       (e) => hook.explain(`set-agent-meta refused (${(e as { code?: string }).code ?? 'error'}): ${(e as Error).message}`),
     );
   }
   // A turn's end sends what the pane's status line feed held back (spec: The status line feed).
-  if (h.id === 'claude-code' && (plan.report?.state === 'done' || plan.report?.state === 'errored')) {
+  if (h.id === 'claude-code' && reported && (plan.report?.state === 'done' || plan.report?.state === 'errored')) {
     await feedAtTurnEnd({ call: (v, p) => client.call(v, p), window, socket, explain: (l) => hook.explain(l) });
   }
   if (plan.sessionOnly && plan.session) {
