@@ -323,6 +323,21 @@ export const APPROVAL_OFFER_MAX_RULES = 4;
 /** Processes walked up from a hook looking for its harness (shells and wrappers in between). */
 export const HOOK_ANCESTRY_MAX_DEPTH = 32;
 
+// --- tuios agent-statusline: Claude Code's status line feed (spec: The status line feed) ---
+
+/** Stdin the wrapper reads for itself; a longer payload is passed on to --then but not read. */
+export const STATUSLINE_STDIN_MAX_BYTES = 1024 * 1024;
+/** The wrapper gives up on the daemon this long after its start: Claude Code waits on it. */
+export const STATUSLINE_DAEMON_MS = 300;
+/** A pane's status line writes at most once this often while its values change. */
+export const STATUSLINE_INTERVAL_MS = 15_000;
+/** Context use crossing this percentage goes at once, whatever the interval. */
+export const STATUSLINE_CONTEXT_MARK = 80;
+/** Throttle files kept beside the socket; past this the least recently written go. */
+export const STATUSLINE_STATE_FILES_MAX = 256;
+/** A throttle file is a few short values: a longer one is not read. */
+export const STATUSLINE_STATE_FILE_MAX_BYTES = 4096;
+
 // --- Integrations (core/integrations/) ---
 
 /** The after-agent-state hook: one run is killed past this unless [hooks] timeout_ms says otherwise (its default). */

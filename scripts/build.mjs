@@ -55,6 +55,15 @@ await Promise.all([
     entryPoints: [join(root, 'core/cli/main.ts')],
     outfile: join(dist, 'cli.cjs'),
   }),
+  // `tuios agent-statusline`: Claude Code runs it on every status line refresh, so it starts from
+  // a bundle of its own (bin/tuios.cjs loads it for that command alone).
+  build({
+    ...common,
+    format: 'cjs',
+    banner: {},
+    entryPoints: [join(root, 'core/cli/statusline-main.ts')],
+    outfile: join(dist, 'statusline.cjs'),
+  }),
   build({ ...common, entryPoints: [join(root, 'app/daemon.ts')], outfile: join(dist, 'daemon.js') }),
   // `tuios mcp`: the MCP SDK and the verb records, loaded by the CLI only for that command.
   build({ ...common, entryPoints: [join(root, 'core/cli/mcp.ts')], outfile: join(dist, 'mcp.js') }),

@@ -6,6 +6,11 @@ import { META_KEYS_PER_CALL, META_KEYS_PER_PANE, META_VALUE_MAX } from '../limit
 /** tuios's own keys: fed by its hooks, refused to set-agent-meta and kept by --clear. */
 export const META_RESERVED = new Set(['now', 'prompt', 'subagents']);
 export const META_KEY_RE = /^[A-Za-z][A-Za-z0-9_.-]{0,31}$/;
+/**
+ * The source a harness's hooks write with (the model they name). It never replaces a value another
+ * feed wrote: a status line or a protocol pane names the model as the person sees it, and updates it.
+ */
+export const HOOK_META_SOURCE = 'hook';
 
 export interface MetaEntry {
   value: string;
@@ -69,6 +74,19 @@ export class MetaTable {
       changed = true;
     }
     return { changed };
+  }
+
+  /** The source that wrote a key, or null when the pane has no such key. */
+  sourceOf(key: string): string | null {
+    return this.entries.get(key)?.source ?? null;
+  }
+
+  /** The values a hook may write: its keys that no other feed holds. */
+  hookWritable(values: Record<string, string | null>): Record<string, string | null> {
+    return Object.fromEntries(Object.entries(values).filter(([k]) => {
+      const held = this.sourceOf(k);
+      return held === null || held === HOOK_META_SOURCE;
+    }));
   }
 
   /** --clear: removes every key but tuios's own (or only `source`'s, when given). */

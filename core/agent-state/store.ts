@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import type { Model } from '../model/model.js';
 import type { Window } from '../model/window.js';
 import { AgentRecord, type ApplyResult, type ClaimInput, type Clock, type Origin } from './record.js';
-import { MetaTable } from './meta.js';
+import { HOOK_META_SOURCE, MetaTable } from './meta.js';
 import { atRest, confidenceOf, guessKind, isReady, needsYou, type AgentState, type BlockKind, type Identity, type Source } from './state.js';
 import { stripControls } from '../pty/paste.js';
 import { readStat } from '../pty/procfs.js';
@@ -317,7 +317,7 @@ export class AgentStore {
 
   setMeta(w: Window, values: Record<string, string | null>, source: string, ttlMs: number | null): { changed: boolean } | { error: string } {
     const p = this.pane(w);
-    const r = p.meta.set(values, source, ttlMs, this.clock.now());
+    const r = p.meta.set(source === HOOK_META_SOURCE ? p.meta.hookWritable(values) : values, source, ttlMs, this.clock.now());
     if ('changed' in r && r.changed) this.metaChanged(w, p);
     this.scheduleMetaExpiry(w, p);
     return r;

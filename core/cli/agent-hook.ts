@@ -14,8 +14,11 @@ import { mapCodexNotify } from '../integrations/hooks/map-claude.js';
 import type { HookPlan } from '../integrations/hooks/plan.js';
 import { contextLines } from '../integrations/hooks/context.js';
 import { hookProcess } from '../integrations/hooks/ancestry.js';
+import { findPane } from '../integrations/hooks/find-pane.js';
+import { feedAtTurnEnd } from '../integrations/statusline/feed.js';
 import { autoReviewed, readTail } from '../integrations/hooks/codex-rollout.js';
 import { permissionRequestOutput, type PersonDecision } from '../integrations/hooks/decision.js';
+import { HOOK_META_SOURCE } from '../agent-state/meta.js';
 import { HOOK_HOLD_MAX_MS, HOOK_STDIN_MAX_BYTES, HOOK_TIMEOUT_MS } from '../limits.js';
 
 const USAGE = 'usage: tuios agent-hook HARNESS [--explain] [-w WINDOW] [-s SESSION] [--event NAME] [--timeout MS] [--integration N]';
@@ -187,7 +190,7 @@ async function run(hook: Hook, args: HookArgs, h: HookHarness, elapsed: () => nu
       return;
     }
   }
-  const sends = !!(plan.report || plan.activities?.length || (plan.sessionOnly && plan.session) || plan.contextLines);
+  const sends = !!(plan.report || plan.activities?.length || (plan.sessionOnly && plan.session) || plan.contextLines || plan.meta);
   if (!sends) {
     hook.explain(`nothing to report: ${plan.why ?? 'no mapping'}`);
     return;
@@ -205,19 +208,12 @@ async function run(hook: Hook, args: HookArgs, h: HookHarness, elapsed: () => nu
   const verbs = await verbParams(client, ['set-agent-state', 'report-agent-activity', 'set-agent-session', 'request-approval', 'resolve-pane']);
 
   // The pane: --window, TUIOS_PANE_ID, the session id, the parent chain.
-  let window = args.window ?? env.TUIOS_PANE_ID;
-  let via = args.window ? '--window' : window ? 'TUIOS_PANE_ID' : '';
-  if (!window && verbs.get('resolve-pane')) {
-    const r = await client.call<{ window_id: string | null; via?: string }>('resolve-pane', { sid: proc.sid ?? undefined, pids: proc.ancestors.slice(0, 32) }).catch(() => null);
-    if (r?.window_id) {
-      window = r.window_id;
-      via = r.via ?? 'resolve-pane';
-    }
-  }
-  if (!window) {
+  const found = await findPane({ window: args.window, env, proc, resolve: verbs.get('resolve-pane') ? (p) => client.call('resolve-pane', p) : null });
+  if (!found) {
     hook.explain('no pane: not run inside tuios (no --window, no TUIOS_PANE_ID, no pane leads its session or its parents)');
     return;
   }
+  const { window, via } = found;
   hook.explain(`pane ${window} (from ${via})`);
   const target: Record<string, unknown> = { window, ...(args.session ?? (args.window ? undefined : env.TUIOS_SESSION) ? { session: args.session ?? env.TUIOS_SESSION } : {}) };
   // A session passed alongside a pane id only narrows the lookup; a stale name must not fail it.
@@ -262,6 +258,18 @@ async function run(hook: Hook, args: HookArgs, h: HookHarness, elapsed: () => nu
         hook.explain(`set-agent-state refused (${(e as { code?: string }).code ?? 'error'}): ${(e as Error).message}`);
       }
     }
+  }
+  // The model the harness named: display only, never over what another feed shows, and only with
+  // a report the daemon took (a foreign conversation's is refused, and its model with it).
+  if (plan.meta && reported) {
+    await client.call('set-agent-meta', { ...target, values: plan.meta, source: HOOK_META_SOURCE }).then(
+      () => hook.explain(`set-agent-meta model=${plan.meta!.model}`),
+      (e) => hook.explain(`set-agent-meta refused (${(e as { code?: string }).code ?? 'error'}): ${(e as Error).message}`),
+    );
+  }
+  // A turn's end sends what the pane's status line feed held back (spec: The status line feed).
+  if (h.id === 'claude-code' && reported && (plan.report?.state === 'done' || plan.report?.state === 'errored')) {
+    await feedAtTurnEnd({ call: (v, p) => client.call(v, p), window, socket, explain: (l) => hook.explain(l) });
   }
   if (plan.sessionOnly && plan.session) {
     const takes = verbs.get('set-agent-session');

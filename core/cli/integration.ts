@@ -10,9 +10,10 @@ import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { DOCTOR_VERSION_PANES } from '../limits.js';
 import { installMcp, uninstallMcp, isMcpHarness, mcpStatus, MCP_HARNESSES } from '../integrations/setup/mcp-servers.js';
+import { quoted } from '../integrations/setup/status-line.js';
 import { installSkill, uninstallSkill, isSkillHarness, skillStatus } from '../integrations/setup/skill-files.js';
 
-const USAGE = 'usage: tuios integration install|uninstall|status [HARNESS|--all] [--command PATH] [--mcp|--mcp-write] [--json]';
+const USAGE = 'usage: tuios integration install|uninstall|status [HARNESS|--all] [--command PATH] [--mcp|--mcp-write] [--statusline [--then CMD]] [--json]';
 
 function onPath(bin: string, env: NodeJS.ProcessEnv): string | null {
   for (const d of (env.PATH ?? '').split(delimiter)) {
@@ -47,8 +48,14 @@ function statusLine(r: Row): string {
   if (r.program && r.program !== 'tuios') lines.push(`${''.padEnd(20)} hooks run ${r.program}`);
   if (r.skill && r.skill.state !== 'not installed') lines.push(`${''.padEnd(20)} skill ${r.skill.state}  ${r.skill.file}`);
   if (r.mcp && r.mcp.state !== 'not installed') lines.push(`${''.padEnd(20)} MCP server ${r.mcp.state}  ${r.mcp.file}`);
+  if (r.status_line && r.status_line.state !== 'not installed') lines.push(`${''.padEnd(20)} ${statusLineText(r.status_line)}`);
   if (r.note) lines.push(`${''.padEnd(20)} ${r.note}`);
   return lines.join('\n');
+}
+
+function statusLineText(s: NonNullable<Row['status_line']>): string {
+  if (s.state === 'other') return 'status line: your own (tuios integration install claude-code --statusline says how to keep it)';
+  return `status line ${s.state} (version ${s.version})${s.then !== null ? `, then runs ${quoted(s.then)}` : ''}`;
 }
 
 export async function integrationCommand(argv: string[]): Promise<number> {
@@ -57,6 +64,8 @@ export async function integrationCommand(argv: string[]): Promise<number> {
   let json = false;
   let mcp: 'read' | 'write' | null = null;
   let program: string | undefined;
+  let statusLineFlag = false;
+  let then: string | null = null;
   const names: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
@@ -64,6 +73,10 @@ export async function integrationCommand(argv: string[]): Promise<number> {
     else if (a === '--json') json = true;
     // A `tuios` MCP server entry too (tuios mcp; --mcp-write: with --write).
     else if (a === '--mcp' || a === '--mcp-write') mcp = a === '--mcp-write' ? 'write' : 'read';
+    // Claude Code's status line feed, chained to the person's own command with --then.
+    else if (a === '--statusline') statusLineFlag = true;
+    else if (a === '--then') then = rest[++i] ?? null;
+    else if (a.startsWith('--then=')) then = a.slice(7);
     else if (a === '--command') program = rest[++i];
     else if (a.startsWith('--command=')) program = a.slice(10);
     else if (a === '-h' || a === '--help') {
@@ -97,6 +110,14 @@ export async function integrationCommand(argv: string[]): Promise<number> {
     err(`tuios integration ${action}: name a harness, or --all\n${USAGE}\n`);
     return 2;
   }
+  if (then !== null && (!statusLineFlag || action !== 'install')) {
+    err(`tuios integration: --then goes with install --statusline: the command your status line runs after tuios\n`);
+    return 2;
+  }
+  if (statusLineFlag && action !== 'status' && (all || targets.some((t) => t.harness !== 'claude-code'))) {
+    err(`tuios integration: --statusline is Claude Code's status line feed: tuios integration ${action === 'uninstall' ? 'uninstall' : 'install'} claude-code --statusline\n`);
+    return 2;
+  }
   if (mcp && action !== 'install') {
     err(`tuios integration: --mcp and --mcp-write go with install; uninstall removes the MCP server with the hooks\n`);
     return 2;
@@ -127,9 +148,16 @@ export async function integrationCommand(argv: string[]): Promise<number> {
     }
     try {
       const prog = program ?? status(i, env).program ?? 'tuios';
-      const c = action === 'install' ? install(i, env, prog) : uninstall(i, env);
+      const c = action === 'install' ? install(i, env, prog, statusLineFlag ? { statusLine: { then } } : {}) : uninstall(i, env, { statusLineOnly: statusLineFlag });
       results.push({ harness: i.harness, file: c.file, action: c.action });
       if (!json) out(`${i.name}: ${c.action === 'unchanged' ? 'nothing to change in' : c.action === 'removed' ? 'removed' : 'wrote'} ${c.file}\n`);
+      if (statusLineFlag) {
+        const sl = status(i, env).status_line;
+        results.push({ harness: i.harness, status_line: sl });
+        if (!json && sl) out(`${i.name}: ${statusLineText(sl)}\n`);
+        // --statusline with uninstall takes the status line alone: the hooks, skill and MCP server stay.
+        if (action === 'uninstall') continue;
+      }
       const h = i.harness;
       // The skill that points the agent at `tuios --skill`: written and removed with the hooks.
       if (isSkillHarness(h)) {

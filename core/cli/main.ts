@@ -24,7 +24,8 @@ function mainUsage(table: VerbRow[]): string {
     'usage: tuios VERB [FLAGS]    (tuios help VERB for one verb)',
     '       tuios daemon [--foreground]',
     '       tuios agent-hook HARNESS [--explain]    (what a harness\'s hooks run)',
-    '       tuios integration install|uninstall|status HARNESS|--all [--command PATH]',
+    '       tuios agent-statusline claude-code [--then CMD]    (Claude Code\'s status line command)',
+    '       tuios integration install|uninstall|status HARNESS|--all [--command PATH] [--statusline [--then CMD]]',
     '       tuios doctor agents',
     '       tuios mcp [--write] [--scope all]    (tuios as MCP tools, on stdin/stdout)',
     '       tuios link-serve --stdio    (what a linked hub runs here over OpenSSH)',
@@ -248,6 +249,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   // A harness's hook: its own fast path, which never starts a daemon and always exits 0.
   if (first === 'agent-hook') return (await import('./agent-hook.js')).agentHookCommand(rest);
+  // Claude Code's status line command (bin/tuios.cjs loads its own bundle for it; this is the same code).
+  if (first === 'agent-statusline') return (await import('./agent-statusline.js')).agentStatuslineCommand(rest);
   // The MCP server: its own bundle (dist/mcp.js), so the SDK loads for it alone.
   if (first === 'mcp') return ((await import(new URL('./mcp.js', import.meta.url).href)) as { mcpCommand(a: string[]): Promise<number> }).mcpCommand(rest);
   if (first === 'integration') return (await import('./integration.js')).integrationCommand(rest);

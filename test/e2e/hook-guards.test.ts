@@ -1,7 +1,7 @@
 // The nested and foreign event guards, through the real hook process (spec: Nested and foreign
 // events): a `claude -p` a tool call starts mid-turn cannot mark the pane done, the pane's own
 // conversation still can, a new conversation takes the pane over at rest, and Codex's shared
-// server refuses another conversation at rest and mid-turn.
+// server refuses another conversation at rest and mid-turn (its report, and the model it names).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -92,11 +92,13 @@ test('Claude Code: a nested run mid-turn is refused; the pane\'s own conversatio
 test('Codex: SessionStart sets the owner; another conversation is refused at rest and mid-turn; a compaction takes nothing over', async () => {
   // One shared Codex server process hosts both conversations.
   const codex = harness('codex');
-  await codex.run({ hook_event_name: 'SessionStart', session_id: 'cx-1', source: 'startup' });
+  await codex.run({ hook_event_name: 'SessionStart', session_id: 'cx-1', source: 'startup', model: 'gpt-mine' });
   assert.is((await stateOf(d, w)).state, 'idle');
-  const other = await codex.run({ hook_event_name: 'UserPromptSubmit', session_id: 'cx-2', prompt: 'from another terminal' });
+  assert.equal((await d.call<{ meta: Record<string, string> }>('get-agent-state', { window: w })).meta, { model: 'gpt-mine' }, 'Codex names its model on every event');
+  const other = await codex.run({ hook_event_name: 'UserPromptSubmit', session_id: 'cx-2', prompt: 'from another terminal', model: 'gpt-other' });
   assert.match(other.stderr, /foreign_session/);
   assert.is((await stateOf(d, w)).state, 'idle', 'refused at rest');
+  assert.is((await d.call<{ meta: Record<string, string> }>('get-agent-state', { window: w })).meta.model, 'gpt-mine', 'and its model with it');
   await codex.run({ hook_event_name: 'UserPromptSubmit', session_id: 'cx-1', prompt: 'mine' });
   assert.is((await stateOf(d, w)).state, 'working');
   const mid = await codex.run({ hook_event_name: 'Stop', session_id: 'cx-2' });

@@ -66,7 +66,9 @@ export function startFakeAnthropic(opts: FakeApiOptions = {}): Promise<FakeApi> 
     if (res.destroyed) return true;
     const msgId = `msg_fake_${rec.id}`;
     const model = body.model ?? 'claude-sonnet-4-5';
-    const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    // A main answer reports the token use set for it (Claude Code's status line reads context and cost from it).
+    const use = rec.role === 'main' ? api.usage : { input_tokens: 100, output_tokens: 20 };
+    const usage = { input_tokens: use.input_tokens, output_tokens: use.output_tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     if (!body.stream) {
       return json(res, { id: msgId, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage });
     }
@@ -84,7 +86,7 @@ export function startFakeAnthropic(opts: FakeApiOptions = {}): Promise<FakeApi> 
       }
       ev('content_block_stop', { index });
     });
-    ev('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 20 } });
+    ev('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: use.output_tokens } });
     ev('message_stop', {});
     res.end();
     return true;

@@ -34,6 +34,16 @@ export interface FakeApiOptions {
   title?: string;
   /** Main answers fail with this HTTP status and an error body (default: none, they answer). */
   failStatus?: number | null;
+  /**
+   * The token use main answers report (default 100 in, 20 out). Claude Code's status line takes
+   * its context use and cost from it: 420000 input tokens of a 1M window read as 42%.
+   */
+  usage?: FakeUsage;
+}
+
+export interface FakeUsage {
+  input_tokens: number;
+  output_tokens: number;
 }
 
 export interface FakeApi {
@@ -66,6 +76,8 @@ export interface FakeApi {
    * APIs that implement it (openai.ts, anthropic.ts).
    */
   setToolCall(call: { name: string; args: Record<string, unknown> } | null): void;
+  /** The token use the next main answers report (anthropic.ts). */
+  setUsage(usage: FakeUsage): void;
   readonly command: string | null;
 }
 
@@ -86,6 +98,8 @@ export interface FakeApiState {
   finalText: string;
   title: string;
   delayMs: number;
+  /** The token use a main answer reports (FakeApiOptions.usage). */
+  usage: FakeUsage;
   /** Waits for the delay and the hold: call it before writing a main answer. */
   mainGate(rec: RecordedRequest): Promise<void>;
 }
@@ -112,6 +126,7 @@ export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Prom
     finalText: opts.finalText ?? 'Done! I created hello.txt in the current directory.',
     title: opts.title ?? 'Create hello file',
     delayMs: opts.delayMs ?? 0,
+    usage: opts.usage ?? { input_tokens: 100, output_tokens: 20 },
     async mainGate(rec) {
       if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
       if (holding) {
@@ -222,6 +237,9 @@ export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Prom
     },
     setToolCall(call) {
       state.toolCall = call;
+    },
+    setUsage(usage) {
+      state.usage = usage;
     },
     async close() {
       holding = false;

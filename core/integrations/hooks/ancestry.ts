@@ -15,7 +15,8 @@ export interface HookProcess {
   harnessPid: number | null;
 }
 
-export function hookProcess(selfPid = process.pid): HookProcess {
+/** `untilHarness`: stop at the harness (its pid is all the caller needs), not at init. */
+export function hookProcess(selfPid = process.pid, opts: { untilHarness?: boolean } = {}): HookProcess {
   const self = readStat(selfPid);
   if (!self) return { sid: null, ancestors: [], harnessPid: null };
   const ancestors: number[] = [];
@@ -25,7 +26,10 @@ export function hookProcess(selfPid = process.pid): HookProcess {
     const st = readStat(cur);
     if (!st) break;
     ancestors.push(cur);
-    if (harnessPid === null && !NOT_HARNESS.has(st.comm)) harnessPid = cur;
+    if (harnessPid === null && !NOT_HARNESS.has(st.comm)) {
+      harnessPid = cur;
+      if (opts.untilHarness) break;
+    }
     cur = st.ppid;
   }
   return { sid: self.session > 0 ? self.session : null, ancestors, harnessPid };

@@ -5,6 +5,7 @@ import { nothing, obj, str, type Activity, type HookPlan } from './plan.js';
 import { approveLine, callActivity, resultActivity } from './call-text.js';
 import { cleanMessage, firstLine } from './text.js';
 import { planTitle } from './hold.js';
+import { statusText } from '../statusline/payload.js';
 
 export type ClaudeFamily = 'claude-code' | 'codex' | 'qwen' | 'kimi';
 
@@ -72,7 +73,21 @@ function subagentEvent(event: string, p: Record<string, unknown>, agentId: strin
   }
 }
 
+/**
+ * The model the event names, for the pane's `model` key (spec: Agent metadata): Codex names it on
+ * every event, Claude Code on SessionStart. Only with a report, which is the pane's own agent.
+ */
+function withModel(harness: ClaudeFamily, plan: HookPlan, p: Record<string, unknown>): HookPlan {
+  if (!plan.report || !(harness === 'codex' || (harness === 'claude-code' && plan.event === 'SessionStart'))) return plan;
+  const model = typeof p.model === 'string' ? statusText(p.model) : '';
+  return model ? { ...plan, meta: { model } } : plan;
+}
+
 export function mapClaudeFamily(harness: ClaudeFamily, p: Record<string, unknown>, argEvent?: string): HookPlan {
+  return withModel(harness, mapEvent(harness, p, argEvent), p);
+}
+
+function mapEvent(harness: ClaudeFamily, p: Record<string, unknown>, argEvent?: string): HookPlan {
   const event = str(p, 'hook_event_name') || argEvent || '';
   if (!event) return nothing('', 'the payload names no event (hook_event_name)');
   const agentId = str(p, 'agent_id');

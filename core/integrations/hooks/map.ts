@@ -1,6 +1,7 @@
 // One hook event to one plan: the harness's own map, after the guards that keep events of another
 // harness or another conversation off the pane (spec: Nested and foreign events). Pure.
-import { hookHarness, KNOWN_HARNESS_NAMES } from './harnesses.js';
+import { hookHarness } from './harnesses.js';
+import { foreignEvent } from './foreign.js';
 import { mapClaudeFamily } from './map-claude.js';
 import { mapGemini } from './map-gemini.js';
 import { mapCopilot } from './map-copilot.js';
@@ -10,26 +11,7 @@ import { mapAmp, mapPiFamily } from './map-plugins.js';
 import { mapSessionOnly } from './map-session.js';
 import { nothing, obj, str, type HookEnv, type HookPlan } from './plan.js';
 
-/** A foreign event, before the map: the reason it is dropped, or null. */
-export function foreignEvent(harnessId: string, payload: Record<string, unknown>, env: HookEnv): string | null {
-  const named = env.TUIOS_AGENT?.trim().toLowerCase();
-  if (named) {
-    const id = KNOWN_HARNESS_NAMES[named];
-    if (id && id !== harnessId) return `TUIOS_AGENT names ${named}, not ${harnessId}`;
-  }
-  if (harnessId === 'claude-code') {
-    if (env.GROK_SESSION_ID) return 'Grok runs this Claude Code hook (GROK_SESSION_ID is set)';
-    if (typeof payload.cursor_version === 'string' || (typeof payload.conversation_id === 'string' && typeof payload.generation_id === 'string')) {
-      return 'Cursor runs this Claude Code hook (its payload carries conversation_id and generation_id)';
-    }
-  }
-  if (harnessId === 'codex') {
-    const thread = env.CODEX_THREAD_ID;
-    const sid = str(payload, 'session_id');
-    if (thread && sid && thread !== sid) return `the session ${sid} is not the CODEX_THREAD_ID the hook inherited`;
-  }
-  return null;
-}
+export { foreignEvent } from './foreign.js';
 
 export function mapHook(harnessName: string, payload: unknown, env: HookEnv, argEvent?: string): HookPlan {
   const h = hookHarness(harnessName);

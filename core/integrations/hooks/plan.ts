@@ -48,6 +48,8 @@ export interface HookPlan {
   /** SessionStart for Claude Code and Codex: print the context lines once reported. */
   contextLines?: boolean;
   approval?: ApprovalAsk;
+  /** Display-only facts the event names (spec: Agent metadata): the model, sent with set-agent-meta. */
+  meta?: { model: string };
   /** Why nothing is reported (for --explain). */
   why?: string;
 }

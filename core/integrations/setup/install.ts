@@ -10,6 +10,7 @@ import { KIMI_BEGIN, KIMI_END, type Env, type Integration } from './table.js';
 import { deepEqual, parseJsonObject, styleOf, writeJsonText } from './json-text.js';
 import { MARKER_RE, versionsIn, withOurs, withoutOurs } from './hook-entries.js';
 import { obj } from '../hooks/plan.js';
+import { statusLineStatus, withStatusLine, withoutStatusLine, type StatusLineStatus } from './status-line.js';
 import { HERMES_PLUGIN, HermesConfigError, hermesEnabled, hermesPluginFiles, withHermesEnabled, withoutHermesEnabled } from './hermes.js';
 
 export type IntegrationState = 'installed' | 'out of date' | 'not installed' | 'no integration' | 'cannot read';
@@ -25,6 +26,18 @@ export interface StatusRow {
   /** The program the installed hooks run. */
   program?: string;
   note?: string;
+  /** Claude Code's status line feed (spec: The status line feed). */
+  status_line?: StatusLineStatus;
+}
+
+/** What an install adds beside the hooks: Claude Code's status line, with the person's command to chain. */
+export interface InstallOptions {
+  statusLine?: { then: string | null };
+}
+
+/** What an uninstall takes: everything, or the status line alone. */
+export interface UninstallOptions {
+  statusLineOnly?: boolean;
 }
 
 export class IntegrationError extends Error {}
@@ -125,7 +138,17 @@ function parseOrRefuse(path: string, text: string): Record<string, unknown> {
   return p.value;
 }
 
-export function install(i: Integration, env: Env, program = 'tuios'): Change {
+/** The status line edit for Claude Code's settings, or a refusal that leaves the file unchanged. */
+function statusLineEdit(i: Integration, file: string, doc: Record<string, unknown>, program: string, opts: InstallOptions): Record<string, unknown> {
+  if (!opts.statusLine) return doc;
+  if (i.harness !== 'claude-code') throw new IntegrationError(`${i.name} has no status line feed; --statusline is for Claude Code`);
+  const r = withStatusLine(doc, program, opts.statusLine.then);
+  if (!r.ok) throw new IntegrationError(`${file} is not changed: ${r.why}`);
+  return r.doc;
+}
+
+export function install(i: Integration, env: Env, program = 'tuios', opts: InstallOptions = {}): Change {
+  if (opts.statusLine && i.harness !== 'claude-code') throw new IntegrationError(`${i.name} has no status line feed; --statusline is for Claude Code`);
   requireDir(i, env);
   const refused = i.refuse?.(env);
   if (refused) throw new IntegrationError(refused);
@@ -149,13 +172,14 @@ export function install(i: Integration, env: Env, program = 'tuios'): Change {
     const doc = parseOrRefuse(file, text ?? '');
     const style = styleOf(text ?? '');
     const base = k.type === 'hooks-file' && text === null && k.header ? { ...k.header } : doc;
-    const next = putTable(i, base, withOurs(tableOf(i, base), i.entries!(program), k.shape, k.commandKey));
+    const next = statusLineEdit(i, file, putTable(i, base, withOurs(tableOf(i, base), i.entries!(program), k.shape, k.commandKey)), program, opts);
     if (text !== null && deepEqual(next, doc)) return text;
     return writeJsonText(next, style);
   }, { backup: true });
 }
 
-export function uninstall(i: Integration, env: Env): Change {
+export function uninstall(i: Integration, env: Env, opts: UninstallOptions = {}): Change {
+  if (opts.statusLineOnly && i.harness !== 'claude-code') throw new IntegrationError(`${i.name} has no status line feed; --statusline is for Claude Code`);
   const file = i.file(env);
   const k = i.kind;
   if (k.type !== 'hermes' && !existsSync(file) && !isLink(file)) return { file, changed: false, action: 'unchanged' };
@@ -177,7 +201,9 @@ export function uninstall(i: Integration, env: Env): Change {
   return edit(file, (text) => {
     if (text === null) return null;
     const doc = parseOrRefuse(file, text);
-    const next = putTable(i, doc, withoutOurs(tableOf(i, doc), k.shape, k.commandKey));
+    // Claude Code's status line goes with the hooks, or alone with --statusline.
+    const hooksGone = opts.statusLineOnly ? doc : putTable(i, doc, withoutOurs(tableOf(i, doc), k.shape, k.commandKey));
+    const next = i.harness === 'claude-code' ? withoutStatusLine(hooksGone) : hooksGone;
     if (deepEqual(next, doc)) return text;
     if (bak !== null) {
       const was = parseJsonObject(bak);
@@ -218,6 +244,7 @@ function programOf(text: string): string | undefined {
 export function status(i: Integration, env: Env): StatusRow {
   const file = i.file(env);
   const row: StatusRow = { harness: i.harness, name: i.name, reports: i.reports, state: 'not installed', file, version: null, current: i.version };
+  if (i.harness === 'claude-code') row.status_line = { state: 'not installed', version: null, then: null };
   let text: string | null;
   try {
     text = readText(realTarget(file));
@@ -239,6 +266,7 @@ export function status(i: Integration, env: Env): StatusRow {
     const p = parseJsonObject(text);
     if (!p.ok) return { ...row, state: 'cannot read', note: `${file}: ${p.why}` };
     versions = versionsIn(tableOf(i, p.value), k.shape, k.commandKey);
+    if (i.harness === 'claude-code') row.status_line = statusLineStatus(p.value);
   }
   if (versions.length === 0) return row;
   const v = Math.min(...versions);
