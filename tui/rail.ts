@@ -12,7 +12,7 @@ import { age, fit, pad, textWidth } from './text.js';
 import type { AgentRowConfig } from '../core/config/agent-row.js';
 import type { SubagentInfo } from '../core/agent-state/subagents.js';
 import { orderRows, type RailOrder } from './rail-order.js';
-import { planSubagentRows, type SubagentPlan } from './subagent-rows.js';
+import { planSubagentRows, subagentDetail, type SubagentPlan } from './subagent-rows.js';
 import { AGE_SHOWN_AFTER_MS } from './limits.js';
 
 export interface RailSession {
@@ -126,14 +126,6 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): RailHits {
     if (subs.more > 0 && y < bottom) cv.text(r.x + 4, y++, fit(`+${subs.more} more`, w - 4), muted, r.x + w);
   }
   return hits;
-}
-
-/** What a subagent's second line says: the tool it runs, the one it ran last, or how it ended. */
-export function subagentDetail(s: SubagentInfo): string {
-  if (s.state === 'running') return s.now ?? s.last ?? '';
-  if (s.state === 'done') return `done · ${s.tools} tool${s.tools === 1 ? '' : 's'}`;
-  if (s.state === 'failed') return s.result ? `failed · ${s.result}` : 'failed';
-  return 'stopped';
 }
 
 /** A subagent under its lead: its mark and description (muted once it ended), then its detail on a tall section. */

@@ -53,3 +53,12 @@ export function planSubagentRows(leads: readonly SubagentLead[], room: number, f
   }
   return { tall: false, rows };
 }
+
+/** What a subagent's second line says: the tool it runs, the one it ran last, or how it ended. */
+export function subagentDetail(s: SubagentInfo): string {
+  if (s.state === 'running') return s.now ?? s.last ?? '';
+  if (s.state === 'done') return `done · ${s.tools} tool${s.tools === 1 ? '' : 's'}`;
+  if (s.state === 'failed') return s.result ? `failed · ${s.result}` : 'failed';
+  return 'stopped';
+}
+

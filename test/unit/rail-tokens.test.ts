@@ -9,9 +9,8 @@ import { secondLine, secondLineSegments } from '../../tui/rows.js';
 import { agentRowSchema } from '../../core/config/agent-row.js';
 import { nextOrder, orderRows } from '../../tui/rail-order.js';
 import { stripMarks } from '../../tui/strip.js';
-import { planSubagentRows } from '../../tui/subagent-rows.js';
+import { planSubagentRows, subagentDetail } from '../../tui/subagent-rows.js';
 import { stateMark } from '../../tui/marks.js';
-import { subagentDetail } from '../../tui/rail.js';
 import type { SubagentInfo } from '../../core/agent-state/subagents.js';
 
 const NOW = 1_800_000_000_000;
