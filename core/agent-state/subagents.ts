@@ -42,8 +42,6 @@ interface Subagent {
   now: string;
   last: string;
   tools: number;
-  /** The Agent call's result said the count: it stands over our own. */
-  toolsReported: boolean;
   result: string;
   /** The main agent asked to stop it (TaskStop): its stop reads `stopped`. */
   stopAsked: boolean;
@@ -201,7 +199,6 @@ export class SubagentList {
       now: '',
       last: '',
       tools: 0,
-      toolsReported: false,
       result: '',
       stopAsked: false,
       heardAt: now,
@@ -241,7 +238,7 @@ export class SubagentList {
     if (a.call) {
       if (s.state !== 'running') return false;
       if (a.call === 'start') {
-        if (!s.toolsReported) s.tools++;
+        s.tools++;
         s.now = plain;
       } else {
         if (s.now) s.last = s.now;
@@ -250,10 +247,8 @@ export class SubagentList {
       return true;
     }
     const before = JSON.stringify(s);
-    if (tools !== undefined && Number.isFinite(tools) && tools >= 0) {
-      s.tools = Math.min(tools, 1_000_000);
-      s.toolsReported = true;
-    }
+    // The Agent call's count, when it says more than the calls heard (a background launch's says 0 at once).
+    if (tools !== undefined && Number.isFinite(tools) && tools >= 0) s.tools = Math.max(s.tools, Math.min(tools, 1_000_000));
     if (a.status === 'stopping') s.stopAsked = true;
     else if (plain && (a.status === 'running' || a.status === 'done')) s.description = plain; // named by its id
     if (a.status === 'failed' && s.state !== 'failed') {

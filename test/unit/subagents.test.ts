@@ -33,12 +33,17 @@ test('a launch names the next start of its type; tool calls move now, last and t
   [e] = l.toJSON();
   assert.equal({ state: e!.state, result: e!.result, ended_at: e!.ended_at }, { state: 'done', result: 'The callers are in api/.', ended_at: 2000 * 1_000_000 });
   assert.is(l.running, 1, 'the count says the running ones only');
-  // The Agent call's result names it again by its id with its tool count, which stands.
+  // The Agent call's result names it again by its id with its tool count, which stands when it says more.
   l.apply('subagent_update', { agent_id: 'a1', agent_type: 'Explore', text: 'Map the callers (14 tool calls)', status: 'done' }, 2100);
   [e] = l.toJSON();
   assert.is(e!.tools, 14);
   assert.is(e!.description, 'Map the callers', 'the count is not part of the description');
   assert.is(e!.state, 'done', 'the result does not change how it ended');
+  // A background launch's result comes at once with 0: the calls heard after it still count.
+  l.apply('subagent_start', { agent_id: 'bg', agent_type: 'Explore' }, 2200);
+  l.apply('subagent_update', { agent_id: 'bg', text: 'Bg (0 tool calls)', status: 'done', tools: 0 }, 2200);
+  l.apply('subagent_update', { agent_id: 'bg', text: 'Bash: ls', call: 'start' }, 2300);
+  assert.is(l.toJSON()[2]!.tools, 1);
 });
 
 test('when no launch of its type waits, a start takes the oldest launch; without any it has no description', () => {
