@@ -10,7 +10,7 @@ import type { CardContent, Card, PeekedPrompt } from './card.js';
 import type { Editor } from './editor.js';
 import { drawEditorBox } from './editor-draw.js';
 import { heldItem, type HeldCard } from './held-card.js';
-import { stateMark, subagentMark, type Glyphs } from './marks.js';
+import { stateMark, subagentMark, waitsOnSubagents, WAITING, type Glyphs } from './marks.js';
 import { subagentDetail } from './subagent-rows.js';
 import { age, clean, fit, pad, textWidth } from './text.js';
 import { EDITOR_MAX_ROWS } from './limits.js';
@@ -210,10 +210,10 @@ function drawFocus(p: AgentsPicture, cv: Canvas, r: Rect, sel: ViewRow | null, n
   let y = r.y;
   if (sel.type === 'agent') {
     const a = sel.agent;
-    const m = stateMark(a.state, a.finishedUnread, p.glyphs);
+    const m = stateMark(a.state, a.finishedUnread, p.glyphs, a.subagents);
     let x = cv.text(r.x, y, fit(a.name, r.w - 20, ascii), attr(-1, -1, A_BOLD), end);
     x = cv.text(x + 2, y, fit([a.harness, a.meta.model].filter(Boolean).join(' · '), end - x - 18, ascii), roleAttr('muted'), end);
-    if (m) cv.text(end - 14, y, `${m.glyph} ${a.state === 'needs_input' ? 'needs you' : a.state}`, roleAttr(m.role, A_BOLD), end);
+    if (m) cv.text(end - 14, y, `${m.glyph} ${a.state === 'needs_input' ? 'needs you' : waitsOnSubagents(a.state, a.subagents) ? WAITING.word : a.state}`, roleAttr(m.role, A_BOLD), end);
     y++;
     const facts = [a.host ? `on ${a.host}${a.down ? ' (link down)' : ''}` : '', a.session, a.meta.branch, a.meta.diff, a.context !== null ? `ctx ${a.context}%` : '', a.meta.cost, a.queued ? `${a.queued} queued` : '', a.pr ? prToken(a.pr) : '', a.subagents ? (a.state === 'done' || a.state === 'idle' ? waitsFor(a.subagents) : `${a.subagents} subagents`) : ''].filter(Boolean).join('   ');
     cv.text(r.x, y++, fit(facts, r.w, ascii), roleAttr('muted'), end);

@@ -41,6 +41,8 @@ interface Row {
 const t = suite('subagents: claude-code');
 const claude = new RealAgent('claude-code', {
   name: 'lead',
+  // The model and the cost are on the rail only when placed: this row places them.
+  daemon: { config: '[appearance.sidebar.agent_row]\ntokens = ["need", "harness", "$model", "$context", "$cost", "subagents", "meta", "now", "message"]\n' },
   // A dump of the subagent hooks' payloads, for a failure message.
   home: { claudeAllow: ['Bash(echo:*)'], hooks: Object.fromEntries(['SubagentStart', 'SubagentStop', 'PreToolUse', 'PostToolUse', 'Stop'].map((e) => [e, [{ hooks: [{ type: 'command', command: 'cat >> "$HOME/hook-dump.jsonl"; echo >> "$HOME/hook-dump.jsonl"' }] }]])) },
   async prepare(a) {
@@ -124,7 +126,7 @@ it('a subagent: its start, its tool call, its end, and the lead done while it ru
     landed = !!(await claude.waitState((r) => r.state === 'idle' && r.source === 'report', { what: 'the SessionStart report', timeout: 30_000 }).catch(() => null));
   }
   assert.ok(landed, 'the hooks report');
-  await claude.d.ok(['set-agent-meta', '-w', claude.window, 'model=opus 4.7', 'context=91%', 'cost=$1.20', 'branch=rail-work']);
+  await claude.d.ok(['set-agent-meta', '-w', claude.window, 'model=opus', 'context=91%', 'cost=$1.20', 'branch=rail-work']);
   claude.fake.setSubagent({ description: 'Check the shell', prompt: PROMPT, command: 'echo sub-ok', result: 'The shell printed sub-ok.' });
   claude.fake.setFinalText('The subagent is checking the shell.');
   claude.fake.hold();
@@ -157,6 +159,13 @@ it('a subagent: its start, its tool call, its end, and the lead done while it ru
   await term.wait(/● Check the shell/, 'its running subagent under it', 30_000);
   console.log(`[tuios-test-note] the rail, the lead done with its subagent running:\n${rail(term.screen())}`);
   assert.match(rail(waiting), /◊ lead/);
+  assert.match(rail(term.screen()), /opus · 91% · \$1\.20/, 'the tokens the row places');
+  // The Inbox's finished item says what it still waits for.
+  term.keys('C-b', 'i');
+  await term.wait(/waits for 1 subagent/, 'the Inbox item waiting for its subagent', 30_000);
+  console.log(`[tuios-test-note] the Inbox:\n${term.screen().split('\n').slice(0, 12).join('\n')}`);
+  term.keys('Escape');
+  await waitFor(() => !/waits for 1 subagent/.test(term!.screen()) || null, { timeout: 20_000, what: 'the Inbox to close' });
   // Its Bash call runs; the answer to its result is held: one tool call, the last one named.
   claude.fake.releaseWhere(isSub);
   await waitHeldWhere(isSub, "the subagent's second answer");
