@@ -519,7 +519,11 @@ export class AgentStore {
   private pushSubagentCall(w: Window, p: PaneAgent): void {
     const now = this.clock.now();
     let s = this.callPush.get(w.sessionId);
-    if (!s) this.callPush.set(w.sessionId, (s = { at: -Infinity, timer: null, panes: new Set() }));
+    if (!s) {
+      // Bounded: sessions whose last push is past the interval need no entry.
+      if (this.callPush.size >= 256) for (const [id, e] of this.callPush) if (!e.timer && now - e.at >= SUBAGENT_PUSH_MIN_MS) this.callPush.delete(id);
+      this.callPush.set(w.sessionId, (s = { at: -Infinity, timer: null, panes: new Set() }));
+    }
     if (s.timer) {
       s.panes.add(w.id);
       return;
