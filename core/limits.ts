@@ -275,8 +275,25 @@ export const HOLD_SECONDS_DEFAULT = 120;
 export const SESSION_OWNERS_KEPT = 4;
 /** Conversations that sent a SessionStart for a pane, remembered for taking it back. */
 export const SESSION_STARTERS_KEPT = 16;
-/** Subagents a pane's list holds; more are counted, not listed. */
+/** Subagents a pane keeps running at once; a start past it is not kept (spec: at most 64 running). */
 export const SUBAGENTS_MAX = 64;
+/** Subagents `subagent_list` holds (spec: at most 16). */
+export const SUBAGENT_LIST_MAX = 16;
+/** Launches (the Agent tool's PreToolUse) kept waiting for their SubagentStart. */
+export const SUBAGENT_LAUNCHES_MAX = 16;
+/** A subagent's description, tool and result, in bytes (spec: 80 bytes). */
+export const SUBAGENT_TEXT_MAX_BYTES = 80;
+/** A finished subagent stays listed this long after it ended (spec: a minute for done and stopped)... */
+export const SUBAGENT_DONE_KEEP_MS = 60_000;
+/** ...and a failed one this long (spec: five minutes). */
+export const SUBAGENT_FAILED_KEEP_MS = 5 * 60_000;
+/** A subagent heard nothing of this long is dropped: a stop that never came (spec: an hour). */
+export const SUBAGENT_SILENT_MS = 60 * 60_000;
+/** Subagent events a pane may report in a burst, then this many a second (spec: 64, then 10). */
+export const SUBAGENT_EVENTS_BURST = 64;
+export const SUBAGENT_EVENTS_PER_SECOND = 10;
+/** Subagent tool calls reach attached clients at most this often per session (spec: four times a second). */
+export const SUBAGENT_PUSH_MIN_MS = 250;
 /** A subagent id: 1 to 128 letters, digits, _ . : @ - (spec: Claude Code SubagentStart). */
 export const AGENT_ID_RE = /^[A-Za-z0-9_.:@-]{1,128}$/;
 /** Longest message a state carries, in characters. */

@@ -10,7 +10,8 @@ import type { CardContent, Card, PeekedPrompt } from './card.js';
 import type { Editor } from './editor.js';
 import { drawEditorBox } from './editor-draw.js';
 import { heldItem, type HeldCard } from './held-card.js';
-import { stateMark, type Glyphs } from './marks.js';
+import { stateMark, subagentMark, waitsOnSubagents, WAITING, type Glyphs } from './marks.js';
+import { subagentDetail } from './subagent-rows.js';
 import { age, clean, fit, pad, textWidth } from './text.js';
 import { EDITOR_MAX_ROWS } from './limits.js';
 import { hintRows, hintText } from './key-table.js';
@@ -156,11 +157,12 @@ function drawRow(p: AgentsPicture, cv: Canvas, r: Rect, row: ViewRow, second: bo
     let text = '';
     if (group === 'needs') text = `${needWord(a)} · ${askText(a)}`;
     else if (group === 'working') text = [a.meta.now ?? a.message, a.context !== null ? `ctx ${a.context}%` : ''].filter(Boolean).join('   ');
-    else if (group === 'review') text = a.message.split('\n')[0] ?? '';
+    // A finished turn whose subagents still run says so first (spec: Subagents on the rail).
+    else if (group === 'review') text = [a.subagents > 0 ? waitsFor(a.subagents) : '', a.message.split('\n')[0] ?? ''].filter(Boolean).join(' · ');
     cv.text(r.x + 5, r.y, fit(text, r.w - 6, ascii), group === 'needs' ? roleAttr('warning') : roleAttr('muted'), end);
     return;
   }
-  const m = stateMark(a.state, a.finishedUnread, p.glyphs);
+  const m = stateMark(a.state, a.finishedUnread, p.glyphs, a.subagents);
   if (m) cv.text(r.x + 2, r.y, m.glyph, roleAttr(m.role, A_BOLD), r.x + 2 + 2);
   const right = showsAge(a, now, selected) || group === 'needs' ? age(now - row.since) : '';
   // The session, or the machine for an agent on another one (its name carries the session).
@@ -192,6 +194,10 @@ function drawDownRow(p: AgentsPicture, cv: Canvas, r: Rect, a: AgentRow, second:
   cv.text(end - right.length - 1, r.y, right, dim, end);
 }
 
+function waitsFor(n: number): string {
+  return `waits for ${n} subagent${n === 1 ? '' : 's'}`;
+}
+
 function drawFocus(p: AgentsPicture, cv: Canvas, r: Rect, sel: ViewRow | null, now: number): { x: number; y: number } | null {
   const ascii = p.ascii;
   const end = r.x + r.w;
@@ -204,13 +210,19 @@ function drawFocus(p: AgentsPicture, cv: Canvas, r: Rect, sel: ViewRow | null, n
   let y = r.y;
   if (sel.type === 'agent') {
     const a = sel.agent;
-    const m = stateMark(a.state, a.finishedUnread, p.glyphs);
+    const m = stateMark(a.state, a.finishedUnread, p.glyphs, a.subagents);
     let x = cv.text(r.x, y, fit(a.name, r.w - 20, ascii), attr(-1, -1, A_BOLD), end);
     x = cv.text(x + 2, y, fit([a.harness, a.meta.model].filter(Boolean).join(' · '), end - x - 18, ascii), roleAttr('muted'), end);
-    if (m) cv.text(end - 14, y, `${m.glyph} ${a.state === 'needs_input' ? 'needs you' : a.state}`, roleAttr(m.role, A_BOLD), end);
+    if (m) cv.text(end - 14, y, `${m.glyph} ${a.state === 'needs_input' ? 'needs you' : waitsOnSubagents(a.state, a.subagents) ? WAITING.word : a.state}`, roleAttr(m.role, A_BOLD), end);
     y++;
-    const facts = [a.host ? `on ${a.host}${a.down ? ' (link down)' : ''}` : '', a.session, a.meta.branch, a.meta.diff, a.context !== null ? `ctx ${a.context}%` : '', a.meta.cost, a.queued ? `${a.queued} queued` : '', a.pr ? prToken(a.pr) : '', a.subagents ? `${a.subagents} subagents` : ''].filter(Boolean).join('   ');
+    const facts = [a.host ? `on ${a.host}${a.down ? ' (link down)' : ''}` : '', a.session, a.meta.branch, a.meta.diff, a.context !== null ? `ctx ${a.context}%` : '', a.meta.cost, a.queued ? `${a.queued} queued` : '', a.pr ? prToken(a.pr) : '', a.subagents ? (a.state === 'done' || a.state === 'idle' ? waitsFor(a.subagents) : `${a.subagents} subagents`) : ''].filter(Boolean).join('   ');
     cv.text(r.x, y++, fit(facts, r.w, ascii), roleAttr('muted'), end);
+    // A line per subagent, with the same text as its rail row.
+    for (const sa of (a.subagentList ?? []).slice(0, Math.max(0, r.h - 6))) {
+      const sm = subagentMark(sa.state, p.glyphs.ascii);
+      const x0 = cv.text(r.x + 2, y, sm.glyph, roleAttr(sm.role), end);
+      cv.text(x0 + 1, y++, fit([sa.description || sa.type, subagentDetail(sa)].filter(Boolean).join(' · '), end - x0 - 1, ascii), roleAttr('muted'), end);
+    }
     for (let i = r.x; i < end; i++) cv.set(i, y, ascii ? '-' : '─', roleAttr('muted'));
     y++;
     if (a.message && a.state !== 'needs_input') cv.text(r.x, y++, fit(a.message, r.w, ascii), PLAIN, end);

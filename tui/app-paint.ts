@@ -12,6 +12,8 @@ import { LocalSource, type ScreenSource } from './source.js';
 import { layoutOf } from '../core/model/layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
+import { drawStrip, STRIP_WIDTH } from './strip.js';
+import type { RailControl } from './rail-control.js';
 import { hostRailRow, type AgentRow } from './rows.js';
 import { stateMark, type Glyphs } from './marks.js';
 import { sessionMark } from './session-mark.js';
@@ -31,6 +33,8 @@ export interface PaintHost {
   overlayShown(): boolean;
   session(): Session | undefined;
   agentRows(): AgentRow[];
+  /** The rail's sort control and what its clicks act on. */
+  readonly rail: RailControl;
   visible(sessionId: string): boolean;
   /** This client may read every session here, and so sees linked hosts' agents. */
   readsEverySession(): boolean;
@@ -124,7 +128,7 @@ export class Painter {
       const w = this.host.svc.model.windows.get(id);
       if (!w) continue;
       const info = this.host.svc.agents.info(w);
-      const mark = stateMark(String(info.state), !!info.finished_unread, this.host.glyphs);
+      const mark = stateMark(String(info.state), !!info.finished_unread, this.host.glyphs, Number(info.subagents ?? 0));
       const isFocused = w.id === focused?.id;
       const zoomed = l?.zoomed === w.id;
       // The border as it was drawn last in the same place is still on the canvas (nothing draws
@@ -155,7 +159,7 @@ export class Painter {
    */
   drawRailIfChanged(s: Session, focused: Window | undefined, r: Rect, now: number, ageTicks: number): void {
     const rows = this.host.agentRows();
-    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}:${ageTicks}`;
+    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}:${ageTicks}:${this.host.rail.order}:${this.host.rail.focused}`;
     if (key === this.railKey && rows === this.railRows) return;
     this.railKey = key;
     this.railRows = rows;
@@ -169,7 +173,16 @@ export class Painter {
       .map((x) => ({ id: x.id, name: clean(x.name), windows: this.host.svc.model.windowsOf(x).length, current: x.id === s.id, mark: sessionMark(this.host.svc, x.id) }));
     const blocked = this.host.svc.inbox.list().filter((i) => ['approval', 'question', 'plan', 'ask', 'errored'].includes(i.kind) && (!i.session_id || this.host.visible(i.session_id))).length;
     const hosts = this.host.readsEverySession() ? (this.host.svc.remote?.agentRows() ?? []).map(hostRailRow) : [];
-    drawRail(this.cv, r, { sessions, agents: this.host.agentRows(), hosts, agentsSeen: this.host.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.host.ascii, glyphs: this.host.glyphs, now, blocked });
+    const rail = this.host.rail;
+    rail.width = r.w;
+    if (r.w === STRIP_WIDTH) {
+      rail.hits = null;
+      return drawStrip(this.cv, r, [...this.host.agentRows(), ...hosts.filter((h) => !h.down)], rail.order, this.host.glyphs);
+    }
+    const sidebar = this.host.svc.config.current.appearance?.sidebar;
+    rail.hits = drawRail(this.cv, r, { sessions, agents: this.host.agentRows(), hosts, agentsSeen: this.host.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.host.ascii, glyphs: this.host.glyphs, now, blocked, order: rail.order, agentRow: sidebar?.agent_row, subagentRows: sidebar?.subagent_rows });
+    // The rail holding the keyboard: its header reads so.
+    if (rail.focused) this.cv.text(r.x, r.y, this.host.ascii ? '>' : '▸', roleAttr('accent'), r.x + 1);
   }
 
   /** The status line, unless it would be drawn as it was last (nothing else draws on its row). */

@@ -6,7 +6,8 @@ import { MIN_COLS } from '../core/limits.js';
 import { layoutOf, reconcile, tile } from '../core/model/layout.js';
 import { contentRect } from './tiles.js';
 import type { Rect } from './pane-draw.js';
-import { RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH } from './limits.js';
+import { RAIL_MIN_TERMINAL_COLS, RAIL_WIDTH, STRIP_MIN_TERMINAL_COLS } from './limits.js';
+import { STRIP_WIDTH } from './strip.js';
 
 /** The session attribute naming the client whose tiles size the panes. */
 const SIZE_OWNER = 'tui.size-owner';
@@ -19,6 +20,8 @@ export interface PanesHost {
   bell(): void;
   /** A pane left the screen: what was drawn of it goes. */
   forget(id: string): void;
+  /** On a terminal too narrow for the rail, its collapsed strip shows (once an agent has been seen). */
+  strip?(): boolean;
 }
 
 export class ScreenPanes {
@@ -34,7 +37,9 @@ export class ScreenPanes {
   ) {}
 
   railWidth(cols: number): number {
-    return this.host.svc.config.current.appearance?.sidebar?.enabled !== false && cols >= RAIL_MIN_TERMINAL_COLS ? RAIL_WIDTH : 0;
+    if (this.host.svc.config.current.appearance?.sidebar?.enabled === false) return 0;
+    if (cols >= RAIL_MIN_TERMINAL_COLS) return RAIL_WIDTH;
+    return cols >= STRIP_MIN_TERMINAL_COLS && this.host.strip?.() ? STRIP_WIDTH : 0;
   }
 
   /** Where the tiles go: right of the rail, above the status line. */

@@ -37,6 +37,7 @@ import { AgentsView, newAgentsViewMemory } from './agents-view.js';
 import { MailboxView, newMailboxMemory } from './mailbox.js';
 import { openReview } from './review-view.js';
 import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
+import { RailControl } from './rail-control.js';
 import { compareFor } from './compare-view.js';
 import { clean } from './text.js';
 import { glyphsFor, type Glyphs } from './marks.js';
@@ -63,6 +64,8 @@ export class Tui implements TuiHost, PaintHost {
   readonly dock: Dock;
   sessionId: string;
   agentsSeen: boolean;
+  /** The rail's sort control, its clicks and its keys (rail-control.ts). */
+  readonly rail: RailControl;
   readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0, wallMs: 0, paneFrames: 0 };
 
   private cols: number;
@@ -141,9 +144,11 @@ export class Tui implements TuiHost, PaintHost {
       redraw: () => this.redraw(),
       closed: () => this.closed,
     });
+    this.rail = new RailControl(o.svc, { goTo: (id) => this.goToPane(id), redraw: () => (this.painter.invalidate(), this.redraw()) });
     this.panes = new ScreenPanes(
       {
         svc: this.svc,
+        strip: () => this.agentsSeen,
         // Under the agents view no pane is drawn, so their output asks for no frame.
         output: () => {
           if (!this.overlay?.fullScreen) this.redraw(true);
@@ -330,6 +335,12 @@ export class Tui implements TuiHost, PaintHost {
     this.openOverlay(new RemotePaneView(this, row, { cols: this.cols, rows: Math.max(1, this.rows - 2) }));
   }
 
+  /** A rail row's pane, when this client may see it. */
+  private goToPane(id: string): void {
+    const w = this.svc.model.windows.get(id);
+    if (w && this.visible(w.sessionId)) this.goToWindow(w);
+  }
+
   goToWindow(w: Window, opts: { zoom?: boolean } = {}): void {
     if (w.closed) return;
     if (w.sessionId !== this.sessionId && !this.switchSession(w.sessionId)) return;
@@ -463,6 +474,7 @@ export class Tui implements TuiHost, PaintHost {
     }
     if (dispatchKey(GLOBAL_KEYS, st, this.keyTarget, tok).ran) return;
     if (this.overlay) return this.overlay.key(tok);
+    if (this.rail.key(tok) || (tok.t === 'mouse' && this.rail.click(tok))) return;
     const w = this.layout.focusedWindow();
     if (!w) return;
     if (tok.t === 'mouse') return this.onMouse(tok, w);

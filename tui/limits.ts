@@ -20,6 +20,9 @@ export const MAX_PASTE_BYTES = 4 * 1024 * 1024;
 export const RAIL_WIDTH = 24;
 /** Under this many columns the rail folds away and the panes get the width. */
 export const RAIL_MIN_TERMINAL_COLS = 60;
+/** From this many columns up to the rail's, the rail folds to its collapsed strip of marks: a
+ *  state still reads at a glance, and the panes lose three columns, not twenty-four. */
+export const STRIP_MIN_TERMINAL_COLS = 40;
 
 /** A row moves group, and a card takes keys, only once it has been as it is for this long. */
 export const SETTLE_MS = 400;

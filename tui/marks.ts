@@ -35,6 +35,29 @@ export const MARKS: Readonly<Record<MarkKey, { glyph: string; ascii: string; rol
   unknown: { glyph: '□', ascii: '?', role: 'muted' },
 };
 
+/**
+ * The display state `waiting` (spec: Subagents on the rail): an agent at rest (idle or done) while
+ * subagents it started still run. Not an agent state: the daemon keeps the pane `done`.
+ */
+export const WAITING = { glyph: '◊', ascii: '%', role: 'info' as Role, word: 'waiting' };
+
+export function waitsOnSubagents(state: AgentState | string, subagents: number): boolean {
+  return subagents > 0 && (state === 'idle' || state === 'done');
+}
+
+/** A subagent's mark: running, done, failed, stopped (spec: Subagents on the rail). */
+export function subagentMark(state: string, ascii: boolean): Mark {
+  const m = SUBAGENT_MARKS[state] ?? SUBAGENT_MARKS.stopped!;
+  return { glyph: ascii ? m.ascii : m.glyph, role: m.role };
+}
+
+const SUBAGENT_MARKS: Record<string, { glyph: string; ascii: string; role: Role }> = {
+  running: { glyph: '●', ascii: '*', role: 'info' },
+  done: { glyph: '■', ascii: '#', role: 'muted' },
+  failed: { glyph: '×', ascii: 'x', role: 'error' },
+  stopped: { glyph: '○', ascii: 'o', role: 'muted' },
+};
+
 /** The table rows each glyph-set key names: a finished pane looked at draws idle's mark. */
 const SET_KEY_ROWS: Record<GlyphSetKey, MarkKey[]> = {
   state_working: ['working'],
@@ -51,9 +74,10 @@ const SET_KEY_ROWS: Record<GlyphSetKey, MarkKey[]> = {
  * A state this build does not know draws as unknown. `glyphs` is the client's set; `true` and
  * `false` stand for the built-in ascii and unicode sets.
  */
-export function stateMark(state: AgentState | string, finishedUnread: boolean, glyphs: Glyphs | boolean): Mark | null {
+export function stateMark(state: AgentState | string, finishedUnread: boolean, glyphs: Glyphs | boolean, subagents = 0): Mark | null {
   if (state === 'none') return null;
   const g = typeof glyphs === 'boolean' ? (glyphs ? ASCII_GLYPHS : UNICODE_GLYPHS) : glyphs;
+  if (waitsOnSubagents(state, subagents)) return { glyph: g.ascii ? WAITING.ascii : WAITING.glyph, role: WAITING.role };
   const key: MarkKey = state === 'done' && finishedUnread ? 'done_unread' : state in MARKS ? (state as MarkKey) : 'unknown';
   const m = MARKS[key];
   return { glyph: g.marks[key] ?? (g.ascii ? m.ascii : m.glyph), role: m.role };

@@ -3,9 +3,12 @@
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../core/store/atomic.js';
 import type { Services } from '../core/daemon/services.js';
+import { isRailOrder, type RailOrder } from './rail-order.js';
 
 interface RailState {
   agents_seen?: boolean;
+  /** The agents section's order, once the person picked one (spec: a rail that never picked moves to `you`). */
+  agent_sort?: string;
 }
 
 function file(svc: Services): string {
@@ -20,17 +23,32 @@ export function readAgentsSeen(svc: Services): boolean {
   }
 }
 
-export function rememberAgentsSeen(svc: Services): void {
+function current(svc: Services): RailState {
   try {
-    const cur = ((): RailState => {
-      try {
-        return (readJson(file(svc)) as RailState | null) ?? {};
-      } catch {
-        return {};
-      }
-    })();
-    writeJsonAtomic(file(svc), { ...cur, agents_seen: true });
+    return (readJson(file(svc)) as RailState | null) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function remember(svc: Services, patch: RailState): void {
+  try {
+    writeJsonAtomic(file(svc), { ...current(svc), ...patch });
   } catch (e) {
     svc.log.warn('rail state not saved', { error: String(e) });
   }
+}
+
+export function rememberAgentsSeen(svc: Services): void {
+  remember(svc, { agents_seen: true });
+}
+
+/** The order the rail keeps: the one the person picked, else `you`. */
+export function readRailOrder(svc: Services): RailOrder {
+  const o = current(svc).agent_sort;
+  return isRailOrder(o) ? o : 'you';
+}
+
+export function rememberRailOrder(svc: Services, order: RailOrder): void {
+  remember(svc, { agent_sort: order });
 }

@@ -6,9 +6,14 @@ import { prToken } from '../core/git/pr.js';
 import type { Canvas } from './canvas.js';
 import { attr, roleAttr, A_BOLD, A_DIM, PLAIN, ROLE_COLOR } from './canvas.js';
 import type { Rect } from './pane-draw.js';
-import { railGroup, secondLine, showsAge, type RailRow, type RailGroup } from './rows.js';
-import { stateMark, type Glyphs } from './marks.js';
+import { secondLineSegments, showsAge, type RailRow, type RailGroup } from './rows.js';
+import { stateMark, subagentMark, waitsOnSubagents, type Glyphs } from './marks.js';
 import { age, fit, pad, textWidth } from './text.js';
+import type { AgentRowConfig } from '../core/config/agent-row.js';
+import type { SubagentInfo } from '../core/agent-state/subagents.js';
+import { orderRows, type RailOrder } from './rail-order.js';
+import { planSubagentRows, subagentDetail, type SubagentPlan } from './subagent-rows.js';
+import { AGE_SHOWN_AFTER_MS } from './limits.js';
 
 export interface RailSession {
   id: string;
@@ -16,7 +21,7 @@ export interface RailSession {
   windows: number;
   current: boolean;
   /** The most urgent mark among its agents, if any. */
-  mark: { state: string; unread: boolean } | null;
+  mark: { state: string; unread: boolean; subagents?: number } | null;
 }
 
 export interface RailInput {
@@ -32,13 +37,25 @@ export interface RailInput {
   now: number;
   /** Inbox counts for the header: blocked (approvals, questions, asks, errored) and done. */
   blocked: number;
+  /** The section's order, the header's sort control (default `you`). */
+  order?: RailOrder;
+  /** `[appearance.sidebar.agent_row]`: the second line's tokens. */
+  agentRow?: AgentRowConfig;
+  /** `appearance.sidebar.subagent_rows`: a row per subagent, or the count alone. */
+  subagentRows?: 'rows' | 'count';
 }
 
-const GROUP_ORDER: RailGroup[] = ['needs', 'done', 'working', 'rest'];
+/** Where the rail drew what a click acts on. */
+export interface RailHits {
+  /** The sort control in the agents header. */
+  sort: { x: number; y: number; w: number } | null;
+  /** Agent and subagent rows: the lines they take and the pane they go to. */
+  rows: Array<{ y: number; h: number; windowId: string }>;
+}
 /** Under this many lines the agents section is left out (spec: under 8 lines). */
 const MIN_AGENTS_LINES = 8;
 
-export function drawRail(cv: Canvas, r: Rect, inp: RailInput): void {
+export function drawRail(cv: Canvas, r: Rect, inp: RailInput): RailHits {
   const muted = roleAttr('muted');
   // The last column stays blank: the tiles' own borders separate the rail from the panes.
   cv.fill(r.x, r.y, r.w, r.h);
@@ -52,7 +69,7 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): void {
   for (const s of inp.sessions) {
     if (y >= r.y + r.h) break;
     const cur = s.current ? (inp.ascii ? '>' : '▸') : ' ';
-    const m = s.mark ? stateMark(s.mark.state, s.mark.unread, inp.glyphs ?? inp.ascii) : null;
+    const m = s.mark ? stateMark(s.mark.state, s.mark.unread, inp.glyphs ?? inp.ascii, s.mark.subagents ?? 0) : null;
     const count = String(s.windows);
     cv.text(r.x, y, cur, roleAttr('accent', A_BOLD));
     if (m) cv.text(r.x + 1, y, m.glyph, roleAttr(m.role), r.x + 1 + 2);
@@ -61,22 +78,32 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): void {
     cv.text(r.x + w - count.length - 1, y, count, muted, r.x + w);
     y++;
   }
+  const hits: RailHits = { sort: null, rows: [] };
   const room = r.y + r.h - y;
   const hosts = inp.hosts ?? [];
-  if (!inp.agentsSeen || inp.agents.length + hosts.length === 0 || room < MIN_AGENTS_LINES - 1) return;
+  if (!inp.agentsSeen || inp.agents.length + hosts.length === 0 || room < MIN_AGENTS_LINES - 1) return hits;
   y++;
   const header = ' agents';
+  const order = inp.order ?? 'you';
   const need = inp.blocked > 0 ? `${inp.blocked} need you` : '';
-  cv.text(r.x, y, header, attr(-1, -1, A_BOLD), r.x + w);
+  const after = cv.text(r.x, y, header, attr(-1, -1, A_BOLD), r.x + w);
+  // The sort control: the order's word, stepped by `o` or a click (rail-order.ts).
+  if (textWidth(header) + 1 + order.length + (need ? textWidth(need) + 2 : 0) <= w) {
+    cv.text(after + 1, y, order, roleAttr('accent'), r.x + w);
+    hits.sort = { x: after + 1, y, w: order.length };
+  }
   if (need) cv.text(r.x + w - textWidth(need) - 1, y, need, roleAttr('warning'), r.x + w);
   y++;
   // A down host's rows come last, muted and out of every group: what it said last is not news.
   const live = [...inp.agents, ...hosts.filter((h) => !h.down)];
-  const grouped: Array<{ a: RailRow; g: RailGroup | 'down' }> = [
-    ...GROUP_ORDER.flatMap((g) => live.filter((a) => railGroup(a) === g).map((a) => ({ a, g }))),
-    ...hosts.filter((h) => h.down).map((a) => ({ a, g: 'down' as const })),
-  ];
+  const grouped: Array<{ a: RailRow; g: RailGroup | 'down' }> = [...orderRows(live, order), ...hosts.filter((h) => h.down).map((a) => ({ a, g: 'down' as const }))];
   const bottom = r.y + r.h;
+  // Subagent rows get the lines every agent row leaves (an agent row is never hidden for one).
+  const spare = bottom - y - grouped.length * 2;
+  const plan: SubagentPlan =
+    inp.subagentRows === 'count' || spare <= 0
+      ? { tall: false, rows: new Map() }
+      : planSubagentRows(grouped.filter((x) => x.g !== 'down').map((x) => ({ id: x.a.id, list: x.a.subagentList ?? [] })), spare, inp.focusedWindow);
   for (let i = 0; i < grouped.length; i++) {
     const { a, g } = grouped[i]!;
     if (y + 1 >= bottom) {
@@ -86,9 +113,37 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): void {
     }
     if (g === 'down') drawDownRow(cv, r.x, y, w, a, inp);
     else drawRow(cv, r.x, y, w, a, g, inp);
+    hits.rows.push({ y, h: 2, windowId: a.id });
     y += 2;
+    const subs = plan.rows.get(a.id);
+    if (!subs) continue;
+    for (const sa of subs.shown) {
+      if (y + (plan.tall ? 1 : 0) >= bottom) break;
+      drawSubagentRow(cv, r.x, y, w, sa, plan.tall, inp);
+      hits.rows.push({ y, h: plan.tall ? 2 : 1, windowId: a.id });
+      y += plan.tall ? 2 : 1;
+    }
+    if (subs.more > 0 && y < bottom) cv.text(r.x + 4, y++, fit(`+${subs.more} more`, w - 4), muted, r.x + w);
   }
+  return hits;
 }
+
+/** A subagent under its lead: its mark and description (muted once it ended), then its detail on a tall section. */
+function drawSubagentRow(cv: Canvas, x: number, y: number, w: number, s: SubagentInfo, tall: boolean, inp: RailInput): void {
+  const m = subagentMark(s.state, inp.ascii || !!inp.glyphs?.ascii);
+  const ended = s.state !== 'running';
+  const dim = attr(ROLE_COLOR.muted, -1, A_DIM);
+  cv.text(x + 4, y, m.glyph, ended && s.state !== 'failed' ? dim : roleAttr(m.role), x + 6);
+  // The age shows after five minutes, frozen at its length once it ended.
+  const ms = (s.ended_at !== undefined ? s.ended_at / 1e6 : inp.now) - s.started_at / 1e6;
+  const right = ms >= AGE_SHOWN_AFTER_MS ? age(ms) : '';
+  const nameW = w - 6 - (right ? textWidth(right) + 1 : 0);
+  cv.text(x + 6, y, fit(s.description || s.type, nameW, inp.ascii), ended ? dim : PLAIN, x + w);
+  if (right) cv.text(x + w - textWidth(right), y, right, muted(), x + w);
+  if (tall) cv.text(x + 6, y + 1, pad(subagentDetail(s), w - 6, inp.ascii), ended ? dim : roleAttr('muted'), x + w);
+}
+
+const muted = () => roleAttr('muted');
 
 /** A row of a host whose link is down: its last state, dim, and when it was last heard. */
 function drawDownRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, inp: RailInput): void {
@@ -103,7 +158,8 @@ function drawDownRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, in
 function drawRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, g: RailGroup, inp: RailInput): void {
   const focused = a.id === inp.focusedWindow;
   if (focused) cv.set(x, y, inp.ascii ? '>' : '▎', roleAttr('accent', A_BOLD));
-  const m = stateMark(a.state, a.finishedUnread, inp.glyphs ?? inp.ascii);
+  // At rest with subagents at work: the display state `waiting` (marks.ts), one function for every surface.
+  const m = stateMark(a.state, a.finishedUnread, inp.glyphs ?? inp.ascii, a.subagents);
   if (m) cv.text(x + 1, y, m.glyph, roleAttr(m.role, A_BOLD), x + 1 + 2);
   // The right edge: a row that needs you keeps its wait; otherwise the queue, then the age.
   let right = '';
@@ -113,17 +169,20 @@ function drawRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, g: Rai
   else if (a.pr) right = prToken(a.pr);
   else if (aged && g !== 'rest') right = age(inp.now - a.stateSince);
   const nameW = w - 3 - (right ? textWidth(right) + 1 : 0);
-  cv.text(x + 3, y, fit(a.name, nameW, inp.ascii), g === 'rest' ? PLAIN : attr(-1, -1, A_BOLD), x + w);
+  cv.text(x + 3, y, fit(a.name, nameW, inp.ascii), g === 'rest' && !waitsOnSubagents(a.state, a.subagents) ? PLAIN : attr(-1, -1, A_BOLD), x + w);
   // The pr token: red for failing checks, amber for pending ones, green for passing ones and a merge.
   const prInk = a.pr && right === prToken(a.pr) ? (a.pr.state === 'merged' || a.pr.checks === 'pass' ? 'success' : a.pr.checks === 'fail' ? 'error' : a.pr.checks === 'pending' ? 'warning' : 'muted') : null;
   if (right) cv.text(x + w - textWidth(right), y, right, roleAttr(prInk ?? (g === 'needs' ? 'warning' : 'muted')), x + w);
-  const second = secondLine(a, g, { width: w - 4, ageInline: '' });
-  if (!second) return;
+  const segs = secondLineSegments(a, g, { width: w - 4, ageInline: '', config: inp.agentRow });
+  if (!segs.length) return;
   const ink = g === 'needs' ? roleAttr('warning') : g === 'rest' ? attr(ROLE_COLOR.muted, -1, A_DIM) : roleAttr('muted');
-  const ctx = a.context !== null && second.startsWith('ctx ');
-  if (ctx) {
-    const head = second.slice(0, second.indexOf(' · ') > 0 ? second.indexOf(' · ') : second.length);
-    const after = cv.text(x + 4, y + 1, head, roleAttr('warning'), x + w);
-    cv.text(after, y + 1, fit(second.slice(head.length), x + w - after, inp.ascii), ink, x + w);
-  } else cv.text(x + 4, y + 1, pad(second, w - 4, inp.ascii), ink, x + w);
+  // Each token in its own ink when it asks for one (`ctx 84%` in warning); the line is cut at the rail's edge.
+  let cx = x + 4;
+  segs.forEach((sg, i) => {
+    if (cx >= x + w) return;
+    if (i > 0) cx = cv.text(cx, y + 1, ' · ', ink, x + w);
+    const last = i === segs.length - 1;
+    const text = last || cx + textWidth(sg.text) < x + w ? sg.text : sg.text;
+    cx = cv.text(cx, y + 1, fit(text, x + w - cx, inp.ascii), sg.ink ? roleAttr(sg.ink) : ink, x + w);
+  });
 }

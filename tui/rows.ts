@@ -7,6 +7,14 @@ import type { AgentState } from '../core/agent-state/state.js';
 import { AGE_SHOWN_AFTER_MS, CONTEXT_WARN_PERCENT, EARLIER_AFTER_MS } from './limits.js';
 import { clean } from './text.js';
 import type { RemoteAgentRow } from '../core/hosts/remote.js';
+import type { SubagentInfo } from '../core/agent-state/subagents.js';
+import type { AgentRowConfig } from '../core/config/agent-row.js';
+import { lineSegments, segmentsText, type Segment } from './row-tokens.js';
+
+/** A subagent's strings are the agent's: drawn cleaned, like every text from a pane. */
+function cleanSubagents(list: SubagentInfo[]): SubagentInfo[] {
+  return list.map((s) => ({ ...s, description: clean(s.description), type: clean(s.type), ...(s.now ? { now: clean(s.now) } : {}), ...(s.last ? { last: clean(s.last) } : {}), ...(s.result ? { result: clean(s.result) } : {}) }));
+}
 
 export interface AgentRow {
   id: string;
@@ -30,6 +38,10 @@ export interface AgentRow {
   /** The pull request ship pr recorded on the pane's session (spec: The pull request on the rail). */
   pr?: { number: number; state: 'open' | 'merged' | 'closed'; checks: 'pending' | 'pass' | 'fail' | 'none' } | null;
   subagents: number;
+  /** Each subagent, when the daemon sends the list (null: the count alone). */
+  subagentList: SubagentInfo[] | null;
+  /** The percent of the pane's OSC 7501 progress report while it works or waits. */
+  progress: number | null;
   /** Context used, percent, when the pane reports it. */
   context: number | null;
   /** Inbox items about this pane (its approval, question, ask, errored, done, mail). */
@@ -78,6 +90,8 @@ export function hostAgentRow(r: RemoteAgentRow, index: number): AgentRow {
     meta: {},
     queued: 0,
     subagents: 0,
+    subagentList: null,
+    progress: null,
     context: null,
     // A host's own Inbox item (a question or mail there) keeps the row under Needs you here.
     items: needs ? [{ kind: 'ask', summary: clean(r.message) } as Item] : [],
@@ -150,6 +164,8 @@ export function agentRows(svc: Services, visible: (sessionId: string) => boolean
       queued: Number(info.queued ?? 0),
       pr: prOfSession(s?.attrs.get('pr')),
       subagents: Number(info.subagents ?? 0) || Number(/^(\d+)/.exec(meta.subagents ?? '')?.[1] ?? 0),
+      subagentList: Array.isArray(info.subagent_list) ? cleanSubagents(info.subagent_list as SubagentInfo[]) : null,
+      progress: typeof info.progress === 'number' ? info.progress : null,
       context: contextPercent(meta),
       items: bySession.get(w.id) ?? [],
     });
@@ -212,40 +228,15 @@ export function showsAge(r: RailRow, now: number, selected = false): boolean {
   return selected || now - r.stateSince >= AGE_SHOWN_AFTER_MS;
 }
 
-/** The second line of a row, by its group (spec: What the second line says). */
-export function secondLine(r: RailRow, group: RailGroup, opts: { width: number; ageInline: string }): string {
-  const bits: string[] = [];
-  if (r.context !== null && r.context >= CONTEXT_WARN_PERCENT) bits.push(`ctx ${r.context}%`);
-  const subs = r.subagents > 0 ? `${r.subagents} subagent${r.subagents === 1 ? '' : 's'}` : '';
-  if (group === 'needs') {
-    const word = needWord(r);
-    const ask = askText(r);
-    const head = opts.ageInline ? `${word} ${opts.ageInline}` : word;
-    const withHarness = [head, r.harness, ask].filter(Boolean).join(' · ');
-    // A row that needs you drops the harness before it cuts what the pane asks.
-    if (withHarness.length <= opts.width) return withHarness;
-    const withWord = [head, ask].filter(Boolean).join(' · ');
-    // On the shipped 24-column rail `approval · Bash: touch hello.txt` would show no command at
-    // all (`approval · Bash: t…`): an approval's `Tool: command` stands in for the word there, as
-    // the row's mark and ink already say it waits on you.
-    if (withWord.length > opts.width && word === 'approval' && !opts.ageInline && ask) return ask;
-    return withWord;
-  }
-  if (subs) bits.push(subs);
-  if (group === 'working') {
-    const now = r.meta.now ?? r.message;
-    if (now) bits.push(now);
-    else if (r.harness) bits.push(r.harness);
-    return bits.join(' · ');
-  }
-  if (group === 'done') {
-    const first = r.message.split('\n')[0] ?? '';
-    if (first) bits.push(first);
-    return bits.join(' · ');
-  }
-  // At rest says nothing, but a running subagent count is the one sign the work goes on.
-  if (subs && r.harness) bits.unshift(r.harness);
-  return subs ? bits.join(' · ') : '';
+/** The second line of a row, by its group (spec: What the second line says), as segments (row-tokens.ts). */
+export function secondLineSegments(r: RailRow, group: RailGroup, opts: { width: number; ageInline: string; config?: AgentRowConfig }): Segment[] {
+  const need = group === 'needs' ? { word: needWord(r), ask: askText(r) } : undefined;
+  return lineSegments(r, group, { ...opts, need });
+}
+
+/** The second line of a row, as text. */
+export function secondLine(r: RailRow, group: RailGroup, opts: { width: number; ageInline: string; config?: AgentRowConfig }): string {
+  return segmentsText(secondLineSegments(r, group, opts));
 }
 
 /** Where a row of the agents view sits: its settled group, since when it waits, and whether its host is down. */

@@ -61,7 +61,7 @@ export class SessionSwitcher implements Overlay {
       const base = sel ? attr(-1, -1, A_INVERSE) : PLAIN;
       cv.fill(inner.x, y, inner.w, 1, base);
       const m = sessionMark(this.host.svc, s.id);
-      const mk = m ? stateMark(m.state, m.unread, this.host.glyphs) : null;
+      const mk = m ? stateMark(m.state, m.unread, this.host.glyphs, m.subagents ?? 0) : null;
       if (mk) cv.text(inner.x, y, mk.glyph, roleAttr(mk.role, sel ? A_INVERSE : 0), inner.x + 2);
       const n = this.host.svc.model.windowsOf(s).length;
       cv.text(inner.x + 2, y, fit(clean(s.name), inner.w - 14, this.host.ascii), sel ? attr(-1, -1, A_INVERSE | A_BOLD) : PLAIN, inner.x + inner.w);

@@ -68,5 +68,5 @@ export class TerminalTitle {
 export function titleFor(svc: Services, s: Session, focused: Window | undefined, glyphs: Glyphs): string {
   if (!focused) return clientTitle(null, s.name, null);
   const info = svc.agents.info(focused);
-  return clientTitle(stateMark(String(info.state), !!info.finished_unread, glyphs), s.name, focused.name || null);
+  return clientTitle(stateMark(String(info.state), !!info.finished_unread, glyphs, Number(info.subagents ?? 0)), s.name, focused.name || null);
 }

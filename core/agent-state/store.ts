@@ -12,8 +12,8 @@ import { atRest, confidenceOf, guessKind, isReady, needsYou, type AgentState, ty
 import { stripControls } from '../pty/paste.js';
 import { readStat } from '../pty/procfs.js';
 import { SessionGuard } from './session-guard.js';
-import { SubagentList } from './subagents.js';
-import { STATE_MESSAGE_MAX } from '../limits.js';
+import { SubagentList, type SubagentActivity, type SubagentApply, type SubagentInfo } from './subagents.js';
+import { STATE_MESSAGE_MAX, SUBAGENT_PUSH_MIN_MS } from '../limits.js';
 
 export interface AgentStateEvent {
   window_id: string;
@@ -73,6 +73,8 @@ class PaneAgent {
   progress: number | null = null;
   stallTimer: NodeJS.Timeout | null = null;
   metaTimer: NodeJS.Timeout | null = null;
+  /** Drops finished and silent subagents when their time comes. */
+  subagentTimer: NodeJS.Timeout | null = null;
   /** When the state became working (the silence clock's other end). */
   workingSince = 0;
 
@@ -297,15 +299,23 @@ export class AgentStore {
     this.pane(w).transcript = path;
   }
 
-  /** A subagent's start, stop or update, or a session start that forgets them; true when the list changed. */
-  subagentActivity(w: Window, type: string, a: Parameters<SubagentList['apply']>[1]): boolean {
+  /**
+   * A subagent's start, stop or update, or a session start that forgets them. A change is pushed
+   * to attached clients at once, but a busy subagent's tool calls at most once per
+   * SUBAGENT_PUSH_MIN_MS per session: one that comes sooner waits for the next push.
+   */
+  subagentActivity(w: Window, type: string, a: SubagentActivity): SubagentApply {
     const p = this.pane(w);
-    const changed = p.subagents.apply(type, a, this.clock.now());
-    if (changed) this.metaChanged(w, p);
-    return changed;
+    const r = p.subagents.apply(type, a, this.clock.now());
+    if (r === 'changed') {
+      if (type === 'subagent_update' && a.call !== undefined) this.pushSubagentCall(w, p);
+      else this.metaChanged(w, p);
+    }
+    this.scheduleSubagentExpiry(w, p);
+    return r;
   }
 
-  subagentsOf(w: Window): { running: number; list: ReturnType<SubagentList['toJSON']> } {
+  subagentsOf(w: Window): { running: number; list: SubagentInfo[] } {
     const p = this.panes.get(w.id);
     return { running: p?.subagents.running ?? 0, list: p?.subagents.toJSON() ?? [] };
   }
@@ -379,6 +389,7 @@ export class AgentStore {
       harness_pid: p?.harnessProcess?.pid ?? null,
       queued: 0,
       subagents: p?.subagents.running ?? 0,
+      subagent_list: p?.subagents.toJSON() ?? [],
     };
     for (const f of this.infoProviders) Object.assign(out, f(w));
     return out;
@@ -398,6 +409,8 @@ export class AgentStore {
     // The conversations go with the agent; the pane's agent_session_id stays, for a resume.
     p.guard.reset();
     p.subagents.clear();
+    if (p.subagentTimer) clearTimeout(p.subagentTimer);
+    p.subagentTimer = null;
   }
 
   /** After every write: publish if the tuple changed, count turns, arm the silence timer. */
@@ -486,16 +499,68 @@ export class AgentStore {
     p.metaTimer.unref();
   }
 
+  private scheduleSubagentExpiry(w: Window, p: PaneAgent): void {
+    if (p.subagentTimer) clearTimeout(p.subagentTimer);
+    p.subagentTimer = null;
+    const next = p.subagents.nextExpiry();
+    if (next === null) return;
+    p.subagentTimer = setTimeout(() => {
+      p.subagentTimer = null;
+      if (w.closed) return;
+      if (p.subagents.expire(this.clock.now())) this.metaChanged(w, p);
+      this.scheduleSubagentExpiry(w, p);
+    }, Math.max(10, next - this.clock.now()));
+    p.subagentTimer.unref();
+  }
+
+  /** Per session: when its last subagent tool call was pushed, and the push waiting for its turn. */
+  private readonly callPush = new Map<string, { at: number; timer: NodeJS.Timeout | null; panes: Set<string> }>();
+
+  private pushSubagentCall(w: Window, p: PaneAgent): void {
+    const now = this.clock.now();
+    let s = this.callPush.get(w.sessionId);
+    if (!s) {
+      // Bounded: sessions whose last push is past the interval need no entry.
+      if (this.callPush.size >= 256) for (const [id, e] of this.callPush) if (!e.timer && now - e.at >= SUBAGENT_PUSH_MIN_MS) this.callPush.delete(id);
+      this.callPush.set(w.sessionId, (s = { at: -Infinity, timer: null, panes: new Set() }));
+    }
+    if (s.timer) {
+      s.panes.add(w.id);
+      return;
+    }
+    if (now - s.at >= SUBAGENT_PUSH_MIN_MS) {
+      s.at = now;
+      this.metaChanged(w, p);
+      return;
+    }
+    const held = s;
+    held.panes.add(w.id);
+    held.timer = setTimeout(() => {
+      held.timer = null;
+      held.at = this.clock.now();
+      for (const id of held.panes) {
+        const win = this.deps.model.windows.get(id);
+        const pa = this.panes.get(id);
+        if (win && pa && !win.closed) this.metaChanged(win, pa);
+      }
+      held.panes.clear();
+    }, SUBAGENT_PUSH_MIN_MS - (now - s.at));
+    held.timer.unref();
+  }
+
   private forget(windowId: string): void {
     const p = this.panes.get(windowId);
     if (!p) return;
     if (p.stallTimer) clearTimeout(p.stallTimer);
     if (p.metaTimer) clearTimeout(p.metaTimer);
+    if (p.subagentTimer) clearTimeout(p.subagentTimer);
     this.panes.delete(windowId);
   }
 
   dispose(): void {
     for (const id of [...this.panes.keys()]) this.forget(id);
+    for (const s of this.callPush.values()) if (s.timer) clearTimeout(s.timer);
+    this.callPush.clear();
   }
 }
 

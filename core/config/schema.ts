@@ -1,5 +1,6 @@
 // The config.toml schema. Every section is here with its defaults; a key the schema does not
 // know is a warning that names it, a value of the wrong type keeps the last good config.
+import { agentRowSchema } from './agent-row.js';
 import { z } from 'zod';
 import { glyphSets } from './glyphs.js';
 import { AFTER_STATE_HOOK_TIMEOUT_MS, CHECKPOINT_KEEP_DEFAULT, CHECKPOINT_KEEP_MAX, CHECKPOINT_KEEP_MIN, MAX_UNTRACKED_FILE_BYTES, DEFAULT_SCROLLBACK_LINES, HOLD_SECONDS_DEFAULT, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, MAX_SCROLLBACK_LINES } from '../limits.js';
@@ -193,6 +194,10 @@ const appearance = z
       .object({
         /** The rail: sessions, and the agents section once an agent has been seen. */
         enabled: z.boolean().default(true),
+        /** The agent row's second line: which tokens, in what order, and a style per token (core/config/agent-row.ts). */
+        agent_row: agentRowSchema,
+        /** Subagents under their lead: a row each, or the count alone (spec: Subagents on the rail). */
+        subagent_rows: z.enum(['rows', 'count']).default('rows'),
       })
       .prefault({}),
     /** The glyph set: `ascii` draws the ASCII marks, as `--ascii-only` does; a name in glyph_sets draws that set's marks. */
@@ -234,10 +239,14 @@ export function unknownKeys(schema: z.ZodType, raw: unknown, prefix = ''): strin
   if (s instanceof z.ZodObject) {
     const out: string[] = [];
     const shape = s.shape as Record<string, z.ZodType>;
+    // An object that takes other keys (agent_row's per-token tables) describes them with its catchall.
+    const rest = (s.def as { catchall?: z.ZodType }).catchall;
+    const open = rest && !(rest instanceof z.ZodNever) ? rest : null;
     for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
       const path = prefix ? `${prefix}.${k}` : k;
-      if (!(k in shape)) out.push(path);
-      else out.push(...unknownKeys(shape[k]!, v, path));
+      if (k in shape) out.push(...unknownKeys(shape[k]!, v, path));
+      else if (open) out.push(...unknownKeys(open, v, path));
+      else out.push(path);
     }
     return out;
   }

@@ -69,6 +69,21 @@ function isCallerOrAncestor(caller: Caller, pid: number): boolean {
 
 const blockKindSchema = z.enum(['', ...KINDS]);
 
+/** Events that start a turn with a prompt (Claude Code, Codex, Qwen, Kimi; Gemini's BeforeAgent). */
+const PROMPT_EVENTS = new Set(['UserPromptSubmit', 'BeforeAgent']);
+/** Events after which nothing runs: a failed tool, the turn's end. */
+const NOW_ENDS = new Set(['PostToolUseFailure', 'Stop', 'AfterAgent']);
+/** A tool's result: `now` keeps naming the call until the next one (the result is the ring's). */
+const RESULT_EVENTS = new Set(['PostToolUse', 'AfterTool']);
+
+/** What a hook report writes of tuios's own keys: `prompt` and `now`; null writes nothing. */
+export function activityMeta(event: string | undefined, text: string): Record<string, string | null> | null {
+  if (event && PROMPT_EVENTS.has(event)) return text ? { prompt: text, now: null } : { now: null };
+  if (event && NOW_ENDS.has(event)) return { now: null };
+  if (event && RESULT_EVENTS.has(event)) return null;
+  return text ? { now: text } : null;
+}
+
 /**
  * A pane's agent on the wire (get-agent-state, list-agents): the store's info with the fields the
  * daemon's parts add to it (queued from the delivery queue, the release from the detector,
@@ -102,6 +117,21 @@ export const agentInfoSchema = z.object({
   harness_pid: z.number().int().nullable(),
   queued: z.number().int(),
   subagents: z.number().int(),
+  // Each subagent, in start order (spec: Each subagent); times in ns since the epoch.
+  subagent_list: z.array(
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      description: z.string(),
+      state: z.enum(['running', 'done', 'failed', 'stopped']),
+      started_at: z.number(),
+      ended_at: z.number().optional(),
+      now: z.string().optional(),
+      last: z.string().optional(),
+      tools: z.number().int(),
+      result: z.string().optional(),
+    }),
+  ),
   harness_version: z.string().nullable(),
   version_covered: z.boolean().nullable(),
   prompt_status: z.enum(['waiting', 'typing', 'taken', 'stalled', 'not_ready', 'failed']).optional(),
@@ -193,11 +223,10 @@ export const setAgentState = defineVerb({
     if (source === 'report' && (params.agent_session_id !== undefined || params.harness_pid !== undefined)) admitReport(svc, w, caller, params, harnessPid);
     // The pane's activity ring: a hook's report (it names its event) writes it, once admitted.
     if (source === 'report' && params.event) svc.activity.fromReport(w, { event: params.event, activity: params.activity, message: params.message });
-    if (params.activity) {
-      // Kept whether or not the state applies: `now` is what the row says it is doing.
-      const text = cleanHookText(params.activity);
-      if (text) svc.agents.setMeta(w, { now: text }, 'report', null);
-    }
+    // Kept whether or not the state applies (spec: Agent metadata): `now` is the tool it runs,
+    // `prompt` the first line of the last prompt, which starts a turn with nothing running yet.
+    const metaOf = activityMeta(params.event, params.activity ? cleanHookText(params.activity) : '');
+    if (metaOf) svc.agents.setMeta(w, metaOf, 'report', null);
     const agents = svc.agents;
     let res;
     if (source === 'report') {

@@ -85,6 +85,8 @@ export const reportAgentActivity = defineVerb({
     agent_type: z.string().max(128).optional().describe('The subagent\'s type'),
     text: z.string().max(1000).optional().describe('Its first line: the launch, the tool call, the last message'),
     status: z.enum(['running', 'done', 'failed', 'stopping']).optional().describe('subagent_update: where it is'),
+    call: z.enum(['start', 'end', 'failed']).optional().describe('subagent_update: one of its own tool calls starts, ends or fails'),
+    tools: z.number().int().min(0).max(1_000_000).optional().describe('subagent_update: how many tool calls it made (the Agent call\'s result)'),
     source: z.string().max(32).optional().describe('session_start: startup, resume, clear'),
     harness: z.string().max(64).optional().describe('The harness it comes from'),
     agent_session_id: z.string().max(256).optional().describe('The conversation it belongs to'),
@@ -105,13 +107,18 @@ export const reportAgentActivity = defineVerb({
       throw new TuiosError('foreign_session', `The pane runs ${attributed}; a ${params.harness} activity is not its.`);
     }
     svc.activity.fromActivity(w, { type: params.type, agent_id: params.agent_id, agent_type: params.agent_type, text: params.text, status: params.status, source: params.source });
-    const changed = svc.agents.subagentActivity(w, params.type, {
+    const r = svc.agents.subagentActivity(w, params.type, {
       agent_id: params.agent_id,
       agent_type: params.agent_type ? cleanMessage(params.agent_type) : undefined,
       text: params.text !== undefined ? cleanMessage(params.text) : undefined,
       status: params.status,
+      call: params.call,
+      tools: params.tools,
     });
+    if (r === 'rate_limited') {
+      throw new TuiosError('rate_limited', 'The pane reported more subagent tool calls than it may: a burst of 64, then 10 a second.', 'The next tool call is taken once the rate allows; starts and stops always are.');
+    }
     const s = svc.agents.subagentsOf(w);
-    return { window_id: w.id, changed, subagents: s.running };
+    return { window_id: w.id, changed: r === 'changed', subagents: s.running };
   },
 });

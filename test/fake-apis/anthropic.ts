@@ -17,6 +17,14 @@ function endsWithToolResult(body: Body): boolean {
   return !!m && Array.isArray(m.content) && m.content.some((c: Body) => c && c.type === 'tool_result');
 }
 
+/** The text of a request's first message: a subagent's holds the prompt it was given. */
+export function firstMessageText(body: Body): string {
+  const m = Array.isArray(body.messages) ? body.messages[0] : undefined;
+  if (!m) return '';
+  if (typeof m.content === 'string') return m.content;
+  return Array.isArray(m.content) ? m.content.map((c: Body) => (c && typeof c.text === 'string' ? c.text : '')).join('\n') : '';
+}
+
 interface Block {
   type: 'text' | 'tool_use';
   text?: string;
@@ -38,7 +46,21 @@ export function startFakeAnthropic(opts: FakeApiOptions = {}): Promise<FakeApi> 
       rec.role = 'main';
       // setToolCall: a fresh turn calls that tool (AskUserQuestion, say) instead of Bash, when offered.
       const other = api.toolCall && tools.includes(api.toolCall.name) ? api.toolCall : null;
-      if (!endsWithToolResult(body) && other) {
+      // setSubagent: the lead hands the work to a subagent, which runs a command of its own.
+      const sub = api.subagent;
+      const agentTool = sub ? tools.find((t) => t === 'Agent' || t === 'Task') : undefined;
+      const isSubagent = !!sub && firstMessageText(body).includes(sub.prompt);
+      if (sub && isSubagent) {
+        rec.answer = endsWithToolResult(body) ? 'text' : 'tool_call';
+        content = endsWithToolResult(body)
+          ? [{ type: 'text', text: sub.result }]
+          : [{ type: 'tool_use', id: `toolu_fake_${rec.id}`, name: 'Bash', input: { command: sub.command, description: `Run ${sub.command}` } }];
+        stop = endsWithToolResult(body) ? 'end_turn' : 'tool_use';
+      } else if (sub && agentTool && !endsWithToolResult(body)) {
+        rec.answer = 'tool_call';
+        content = [{ type: 'tool_use', id: `toolu_fake_${rec.id}`, name: agentTool, input: { description: sub.description, prompt: sub.prompt, subagent_type: sub.subagentType ?? 'general-purpose', ...(sub.background ? { run_in_background: true } : {}) } }];
+        stop = 'tool_use';
+      } else if (!endsWithToolResult(body) && other) {
         rec.answer = 'tool_call';
         content = [{ type: 'tool_use', id: `toolu_fake_${rec.id}`, name: other.name, input: other.args }];
         stop = 'tool_use';

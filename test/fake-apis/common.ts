@@ -55,6 +55,8 @@ export interface FakeApi {
   hold(): void;
   /** Lets every held answer go and stops holding. */
   release(): void;
+  /** Lets the held answers the predicate accepts go, and keeps holding; returns how many went. */
+  releaseWhere(pred: (r: RecordedRequest) => boolean): number;
   /** How many main answers are waiting on the hold now. */
   held(): number;
   /** Resolves when at least n main answers are waiting on the hold. */
@@ -78,7 +80,27 @@ export interface FakeApi {
   setToolCall(call: { name: string; args: Record<string, unknown> } | null): void;
   /** The token use the next main answers report (anthropic.ts). */
   setUsage(usage: FakeUsage): void;
+  /**
+   * The next fresh turns hand work to a subagent (anthropic.ts): the lead calls the Agent tool
+   * (Task in older releases) with this description and prompt; the subagent, known by the prompt
+   * in its first message, runs `command` with Bash and ends with `result`; the lead then ends with
+   * the final text. null goes back to the shell command.
+   */
+  setSubagent(script: SubagentScript | null): void;
   readonly command: string | null;
+}
+
+export interface SubagentScript {
+  description: string;
+  /** What the subagent is asked; its first message holds it, which is how its requests are told from the lead's. */
+  prompt: string;
+  subagentType?: string;
+  /** The shell command the subagent runs. */
+  command: string;
+  /** What the subagent ends with. */
+  result: string;
+  /** Launched in the background: the lead's call answers at once and its turn can end first. */
+  background?: boolean;
 }
 
 export interface Plan {
@@ -95,6 +117,7 @@ export interface FakeApiState {
   command: string | null;
   /** A tool call a fresh turn makes instead of the shell command, when the tool is offered. */
   toolCall: { name: string; args: Record<string, unknown> } | null;
+  subagent: SubagentScript | null;
   finalText: string;
   title: string;
   delayMs: number;
@@ -123,6 +146,7 @@ export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Prom
   const state: FakeApiState = {
     command: opts.command === undefined ? 'touch hello.txt' : opts.command,
     toolCall: null,
+    subagent: null,
     finalText: opts.finalText ?? 'Done! I created hello.txt in the current directory.',
     title: opts.title ?? 'Create hello file',
     delayMs: opts.delayMs ?? 0,
@@ -219,6 +243,12 @@ export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Prom
       waiters = [];
       for (const r of w) r.go();
     },
+    releaseWhere(pred) {
+      const go = waiters.filter((w) => pred(w.rec));
+      waiters = waiters.filter((w) => !go.includes(w));
+      for (const w of go) w.go();
+      return go.length;
+    },
     held: () => waiters.length,
     waitHeld(count = 1, timeoutMs = 120_000) {
       return until(() => (waiters.length >= count ? true : undefined), timeoutMs, `${count} held main answer(s)`).then(() => undefined);
@@ -240,6 +270,9 @@ export async function startFakeApi(opts: FakeApiOptions, handler: Handler): Prom
     },
     setUsage(usage) {
       state.usage = usage;
+    },
+    setSubagent(script) {
+      state.subagent = script;
     },
     async close() {
       holding = false;

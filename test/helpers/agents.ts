@@ -225,6 +225,8 @@ export interface AgentHomeOptions {
   hooks?: unknown;
   /** Claude Code: permissions.defaultMode (default "default", so a shell command asks; Claude Code 2.1.33x defaults to "auto"). */
   claudeMode?: string;
+  /** Claude Code: permissions.allow rules (`Bash(echo:*)`), so those calls run without asking. */
+  claudeAllow?: string[];
   /** Claude Code: leave the "Make auto mode your default permission mode?" nudge to show. */
   autoModeNudge?: boolean;
   /** Qwen Code tools.approvalMode (default "default", so a shell command asks). */
@@ -308,7 +310,7 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
     });
     writeJson(join(home, '.claude', 'settings.json'), {
       env: { DISABLE_AUTOUPDATER: '1' },
-      permissions: { defaultMode: opts.claudeMode ?? 'default' },
+      permissions: { defaultMode: opts.claudeMode ?? 'default', ...(opts.claudeAllow ? { allow: opts.claudeAllow } : {}) },
       ...(opts.hooks ? { hooks: opts.hooks } : {}) });
     Object.assign(env, { ANTHROPIC_BASE_URL: api, ANTHROPIC_API_KEY: FAKE_KEY, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
   } else if (id === 'codex') {

@@ -182,4 +182,34 @@ test('a report taking over a state the tiers read is published, and the row says
   assert.is(store.info(w).source, 'report');
 });
 
+test('subagents in the store: subagent_list in the info, a lead done while they run stays done, tool calls pushed at most 4 a second a session, a finished one goes after its minute', async () => {
+  let t = 1_000_000;
+  const bus = new Bus();
+  const model = new Model(bus, nullLogger, starter, '/');
+  const store = new AgentStore({ bus, model, log: nullLogger, stallMs: 0, clock: { now: () => t } });
+  const s = model.createSession({ name: 's' });
+  const w = model.createWindow(s, { name: 'lead' });
+  const pushes: number[] = [];
+  bus.on('agent-meta', () => pushes.push(Date.now()));
+  store.report(w, { state: 'working', harness: 'claude-code' });
+  store.subagentActivity(w, 'subagent_update', { agent_type: 'Explore', text: 'Map the callers', status: 'running' });
+  assert.is(store.subagentActivity(w, 'subagent_start', { agent_id: 'a1', agent_type: 'Explore' }), 'changed');
+  store.report(w, { state: 'done', message: 'Handed off.' });
+  let info = store.info(w) as { state: string; subagents: number; subagent_list: Array<{ description: string; state: string }> };
+  assert.equal([info.state, info.subagents, info.subagent_list[0]!.description, info.subagent_list[0]!.state], ['done', 1, 'Map the callers', 'running']);
+  // A burst of tool calls: the first is pushed at once, the rest wait for the next quarter second, together.
+  const before = pushes.length;
+  for (let i = 0; i < 20; i++) store.subagentActivity(w, 'subagent_update', { agent_id: 'a1', text: `Read: f${i}`, call: 'start' });
+  assert.is(pushes.length - before, 1);
+  await waitFor(() => pushes.length - before === 2 || null, { timeout: 5000, what: 'the held push' });
+  info = store.info(w) as typeof info;
+  assert.is((info.subagent_list[0] as unknown as { now: string }).now, 'Read: f19', 'the held push carries the newest call');
+  store.subagentActivity(w, 'subagent_stop', { agent_id: 'a1', text: 'Found them.' });
+  t += 60_000;
+  assert.is((store.info(w) as typeof info).subagent_list.length, 1, 'read before its timer: still there');
+  store.subagentActivity(w, 'subagent_update', { agent_id: 'zz', text: 'x', call: 'start' });
+  assert.is((store.info(w) as typeof info).subagent_list.length, 0, 'gone after its minute');
+  store.dispose();
+});
+
 test.run();

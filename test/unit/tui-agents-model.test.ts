@@ -13,7 +13,7 @@ import type { BusEvent } from '../../core/bus.js';
 const NOW = 1_800_000_000_000;
 
 function agent(id: string, o: Partial<AgentRow> = {}): AgentRow {
-  return { id, w: null, target: id, name: id, session: 'main', sessionId: 's1', order: [0, 0], state: 'idle', kind: '', message: '', harness: 'claude-code', finishedUnread: false, stateSince: NOW - 60_000, meta: {}, queued: 0, subagents: 0, context: null, items: [], ...o };
+  return { id, w: null, target: id, name: id, session: 'main', sessionId: 's1', order: [0, 0], state: 'idle', kind: '', message: '', harness: 'claude-code', finishedUnread: false, stateSince: NOW - 60_000, meta: {}, queued: 0, subagents: 0, subagentList: null, progress: null, context: null, items: [], ...o };
 }
 
 function item(id: number, o: Partial<Item> = {}): Item {

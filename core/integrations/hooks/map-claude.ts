@@ -38,7 +38,10 @@ function subagentUpdates(event: string, tool: string, p: Record<string, unknown>
     const r = obj(p.tool_response) ?? {};
     const id = str(r, 'agentId', 'agent_id');
     const count = typeof r.totalToolUseCount === 'number' ? ` (${r.totalToolUseCount} tool calls)` : '';
-    out.push({ type: 'subagent_update', ...(AGENT_ID_RE.test(id) ? { agent_id: id } : {}), agent_type: cleanMessage(str(input, 'subagent_type')) || 'agent', text: firstLine(str(input, 'description')) + count, status: event === 'PostToolUse' ? 'done' : 'failed' });
+    const tools = typeof r.totalToolUseCount === 'number' && Number.isInteger(r.totalToolUseCount) && r.totalToolUseCount >= 0 ? { tools: r.totalToolUseCount } : {};
+    // A failed call says its error, which is how the subagent ended.
+    const text = event === 'PostToolUse' ? firstLine(str(input, 'description')) + count : (firstLine(typeof p.error === 'string' ? p.error : str(r, 'error', 'message')) || firstLine(str(input, 'description'))) + count;
+    out.push({ type: 'subagent_update', ...(AGENT_ID_RE.test(id) ? { agent_id: id } : {}), agent_type: cleanMessage(str(input, 'subagent_type')) || 'agent', text, status: event === 'PostToolUse' ? 'done' : 'failed', ...tools });
   } else if (event === 'PreToolUse' && tool === 'TaskStop') {
     const id = str(input, 'task_id', 'agent_id', 'shell_id');
     if (AGENT_ID_RE.test(id)) out.push({ type: 'subagent_update', agent_id: id, status: 'stopping', text: 'a stop was asked for' });
@@ -64,10 +67,10 @@ function subagentEvent(event: string, p: Record<string, unknown>, agentId: strin
     case 'SubagentStop':
       return { event, activities: [{ type: 'subagent_stop', agent_id: agentId, agent_type, text: firstLine(p.last_assistant_message) }] };
     case 'PreToolUse':
-      return { event, activities: [{ type: 'subagent_update', agent_id: agentId, agent_type, text: callActivity(tool, p.tool_input) }] };
+      return { event, activities: [{ type: 'subagent_update', agent_id: agentId, agent_type, text: callActivity(tool, p.tool_input), call: 'start' }] };
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return { event, activities: [{ type: 'subagent_update', agent_id: agentId, agent_type, text: resultActivity(tool, p.tool_response ?? p.error) }] };
+      return { event, activities: [{ type: 'subagent_update', agent_id: agentId, agent_type, text: resultActivity(tool, p.tool_response ?? p.error), call: event === 'PostToolUse' ? 'end' : 'failed' }] };
     default:
       return nothing(event, `a subagent's ${event} is not the pane's`);
   }

@@ -23,6 +23,10 @@ export interface Activity {
   /** session_start: startup, resume, clear. */
   source?: string;
   status?: 'running' | 'done' | 'failed' | 'stopping';
+  /** A subagent's own tool call: its start, its end, its failure. */
+  call?: 'start' | 'end' | 'failed';
+  /** The Agent call's result: the subagent's tool calls. */
+  tools?: number;
 }
 
 /** A permission prompt the Inbox may hold: the call as the harness sent it. */

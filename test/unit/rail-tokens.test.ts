@@ -1,0 +1,115 @@
+// The rail's rows as the spec words them: the second line's tokens and `[appearance.sidebar.
+// agent_row]` (What the second line says, Agent metadata), the `waiting` display state of a lead
+// at rest with subagents at work, the sort control's three orders, the collapsed strip, and
+// which subagent rows the section draws when room runs short (Subagents on the rail).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { RailRow } from '../../tui/rows.js';
+import { secondLine, secondLineSegments } from '../../tui/rows.js';
+import { agentRowSchema } from '../../core/config/agent-row.js';
+import { nextOrder, orderRows } from '../../tui/rail-order.js';
+import { stripMarks } from '../../tui/strip.js';
+import { planSubagentRows, subagentDetail } from '../../tui/subagent-rows.js';
+import { stateMark } from '../../tui/marks.js';
+import type { SubagentInfo } from '../../core/agent-state/subagents.js';
+
+const NOW = 1_800_000_000_000;
+
+function row(o: Partial<RailRow> = {}): RailRow {
+  return { id: 'w', name: 'api', session: 'main', state: 'working', kind: '', message: '', harness: 'claude', finishedUnread: false, stateSince: NOW, meta: {}, queued: 0, subagents: 0, subagentList: null, progress: null, context: null, items: [], ...o };
+}
+
+function sub(id: string, o: Partial<SubagentInfo> = {}): SubagentInfo {
+  return { id, type: 'general-purpose', description: `Task ${id}`, state: 'running', started_at: NOW * 1e6, tools: 0, ...o };
+}
+
+const W = { width: 60, ageInline: '' };
+
+test('the shipped tokens: ctx from 80%, the count on any row, now last while working, nothing else at rest', () => {
+  const meta = { now: 'Bash: go test ./...', model: 'opus', cost: '$1.20', context: '84%', branch: 'main · 3 files' };
+  assert.is(secondLine(row({ meta, context: 84, subagents: 2 }), 'working', W), 'ctx 84% · 2 subagents · main · 3 files · Bash: go test ./...');
+  assert.is(secondLine(row({ meta: {}, context: 42 }), 'working', W), 'claude', 'below 80% ctx says nothing; nothing running shows the harness');
+  assert.is(secondLine(row({ state: 'done', message: 'Updated CHANGELOG\nmore' }), 'done', W), 'Updated CHANGELOG');
+  assert.is(secondLine(row({ state: 'idle', message: 'old news' }), 'rest', W), '', 'at rest says nothing');
+  assert.is(secondLine(row({ state: 'done', subagents: 3 }), 'rest', W), 'claude · 3 subagents', 'a lead at rest with subagents says so');
+  assert.is(secondLine(row({ state: 'done', subagents: 1, subagentList: [sub('a'), sub('b', { state: 'done' })] }), 'rest', W), 'claude · 1 of 2 run');
+  // Narrow: the harness gives way to the count.
+  assert.is(secondLine(row({ state: 'done', subagents: 3, context: 91 }), 'rest', { width: 20, ageInline: '' }), 'ctx 91% · 3 subagents');
+  const segs = secondLineSegments(row({ context: 91, meta: { now: 'Edit: a' } }), 'working', W);
+  assert.equal(segs.map((s) => [s.token, s.ink ?? '']), [['context', 'warning'], ['now', '']]);
+});
+
+test('meta draws every key but tuios\'s own, in report order; $key places one and meta leaves it out; a written list keeps its order', () => {
+  const meta = { model: 'opus 4.7', branch: 'rail', context: '42%', cost: '$1.20', prompt: 'make it fast', tests: '12 pass', now: 'Read: a.ts' };
+  assert.is(secondLine(row({ meta }), 'working', W), 'rail · 12 pass · Read: a.ts');
+  const config = agentRowSchema.parse({ tokens: ['need', '$model', '$context', '$cost', 'meta', 'prompt', 'now'], $context: { fg: 'warning', gt: 40 } });
+  const segs = secondLineSegments(row({ meta, context: 42 }), 'working', { ...W, width: 200, config });
+  assert.equal(segs.map((s) => s.text), ['opus 4.7', '42%', '$1.20', 'rail · 12 pass', 'make it fast', 'Read: a.ts']);
+  assert.is(segs[1]!.ink, 'warning', 'the style applies while its number passes gt');
+  const low = secondLineSegments(row({ meta: { ...meta, context: '30%' }, context: 30 }), 'working', { ...W, width: 200, config });
+  assert.is(low[1]!.ink, undefined, 'and not below it');
+  // A list without subagents draws no count; adding it does.
+  const noCount = agentRowSchema.parse({ tokens: ['harness', 'now'] });
+  assert.is(secondLine(row({ state: 'done', subagents: 2 }), 'rest', { ...W, config: noCount }), 'claude');
+  assert.is(secondLine(row({ state: 'done', subagents: 2 }), 'rest', { ...W, config: agentRowSchema.parse({ tokens: ['harness', 'subagents'] }) }), 'claude · 2 subagents');
+});
+
+test('agent_row config: unknown tokens and style tables are refused; progress draws in a written list while it works', () => {
+  assert.not.ok(agentRowSchema.safeParse({ tokens: ['bogus'] }).success);
+  assert.not.ok(agentRowSchema.safeParse({ nope: { fg: 'warning' } }).success);
+  assert.not.ok(agentRowSchema.safeParse({ $model: { fg: 'pink' } }).success);
+  assert.not.ok(agentRowSchema.safeParse({ tokens: Array(33).fill('now') }).success, 'at most 32 tokens');
+  assert.ok(agentRowSchema.safeParse({ tokens: ['$x.y-z', 'prompt'], subagents: { fg: 'error', gt: 2 } }).success);
+  assert.is(secondLine(row({ progress: 40 }), 'working', { ...W, config: agentRowSchema.parse({ tokens: ['progress'] }) }), '40%');
+  assert.is(secondLine(row({ progress: 40 }), 'working', W), 'claude', 'not shipped on the row');
+});
+
+test('waiting: a lead idle or done with subagents at work wears ◊ (% in ASCII); a working or waiting-on-you one its own mark', () => {
+  assert.equal(stateMark('done', false, false, 2), { glyph: '◊', role: 'info' });
+  assert.equal(stateMark('idle', true, true, 1), { glyph: '%', role: 'info' });
+  assert.is(stateMark('done', true, false, 0)!.glyph, '■');
+  assert.is(stateMark('working', false, false, 3)!.glyph, '●');
+  assert.is(stateMark('needs_input', false, false, 3)!.glyph, '▲');
+});
+
+test('the sort control: you (groups by need, spawn order inside), pri (by state), rec (newest change first); o steps through them', () => {
+  const rows = [
+    row({ id: 'idle', state: 'idle', stateSince: NOW - 5 }),
+    row({ id: 'work', state: 'working', stateSince: NOW - 1 }),
+    row({ id: 'err', state: 'errored', stateSince: NOW - 9 }),
+    row({ id: 'ask', state: 'needs_input', stateSince: NOW - 7 }),
+    row({ id: 'unread', state: 'done', finishedUnread: true, stateSince: NOW - 3 }),
+  ];
+  assert.equal(orderRows(rows, 'you').map((x) => x.a.id), ['err', 'ask', 'unread', 'work', 'idle'], 'needs you keeps spawn order: err was opened first');
+  assert.equal(orderRows(rows, 'pri').map((x) => x.a.id), ['err', 'ask', 'work', 'unread', 'idle']);
+  assert.equal(orderRows(rows, 'rec').map((x) => x.a.id), ['work', 'unread', 'idle', 'ask', 'err']);
+  assert.equal([nextOrder('you'), nextOrder('pri'), nextOrder('rec')], ['pri', 'rec', 'you']);
+  // The strip lists the same order, one mark a line, `+` when they do not fit.
+  assert.equal(stripMarks(rows, 'you', false, 10).map((m) => m.glyph), ['×', '▲', '■', '●', '○']);
+  assert.equal(stripMarks(rows, 'rec', true, 3).map((m) => m.glyph), ['*', '#', '+']);
+});
+
+test('subagent rows: tall with room, short, then the finished left out, then one row a lead (focused first) with +N more, then none', () => {
+  const lead = { id: 'L', list: [sub('a', { started_at: 1 }), sub('b', { state: 'done', started_at: 2 }), sub('c', { started_at: 3 })] };
+  const other = { id: 'M', list: [sub('x', { started_at: 9 }), sub('y', { started_at: 8 })] };
+  let p = planSubagentRows([lead, other], 10, null);
+  assert.ok(p.tall);
+  assert.equal(p.rows.get('L')!.shown.map((s) => s.id), ['a', 'b', 'c']);
+  p = planSubagentRows([lead, other], 5, null);
+  assert.not.ok(p.tall);
+  assert.is(p.rows.get('L')!.shown.length, 3);
+  p = planSubagentRows([lead, other], 4, null);
+  assert.equal(p.rows.get('L')!.shown.map((s) => s.id), ['a', 'c'], 'the finished go first');
+  p = planSubagentRows([lead, other], 3, 'L');
+  assert.equal([p.rows.get('L')!.shown.map((s) => s.id), p.rows.get('L')!.more], [['c'], 1], 'the focused lead first, its newest, then +1 more');
+  assert.is(p.rows.get('M'), undefined, 'no room left for the other');
+  p = planSubagentRows([lead, other], 3, null);
+  assert.equal(p.rows.get('M')!.shown.map((s) => s.id), ['x'], 'else the lead that started one last');
+  assert.is(planSubagentRows([lead, other], 1, null).rows.size, 0, 'then none');
+  assert.is(subagentDetail(sub('d', { state: 'done', tools: 14 })), 'done · 14 tools');
+  assert.is(subagentDetail(sub('r', { now: 'Bash: gh run list', last: 'Read: a' })), 'Bash: gh run list');
+  assert.is(subagentDetail(sub('r', { last: 'Read: a' })), 'Read: a', 'between calls, the tool it ran last');
+  assert.is(subagentDetail(sub('f', { state: 'failed', result: 'API Error' })), 'failed · API Error');
+});
+
+test.run();
