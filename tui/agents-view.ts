@@ -419,10 +419,13 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     const ed = this.replyDraft();
     const r = this.selected();
     if (!ed || ed.empty) return;
-    const text = ed.value();
+    // Too large: the editor stays open with the draft and says why (spec: Large pastes).
+    const why = ed.refusal();
+    if (why) return this.host.dock.say(why);
+    const msg = ed.message();
     this.mode = 'list';
-    if (this.model.marks.size > 0) this.host.track(act.bulkReply(this.acts, this.model.markedShown(), text, ed));
-    else if (r) this.host.track(act.reply(this.acts, r, text, ed));
+    if (this.model.marks.size > 0) this.host.track(act.bulkReply(this.acts, this.model.markedShown(), msg, ed));
+    else if (r) this.host.track(act.reply(this.acts, r, msg, ed));
   }
 
   zoomFromReply(): void {

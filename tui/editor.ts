@@ -4,6 +4,11 @@
 import type { Token } from './keys.js';
 import { dispatchKey, hintRows, hintText, type KeyRow, type KeyTable } from './key-table.js';
 import { EDITOR_MAX_ROWS, MAX_DRAFT_CHARS, PASTE_BLOCK_CHARS, PASTE_BLOCK_LINES } from './limits.js';
+import { blockLabel, PARTS_TOO_LARGE, WORDS_TOO_LARGE, type PartParam } from '../core/delivery/parts.js';
+import { MESSAGE_PARTS_MAX_BYTES, PASTE_INLINE_MAX_BYTES, QUEUE_MESSAGE_MAX_BYTES } from '../core/limits.js';
+
+/** A message as queue-prompt takes it: one text, or parts when blocks go to files (over 12 KB). */
+export type EditorMessage = { text: string } | { parts: PartParam[] };
 
 /** A pasted block sits in the text as one private-use character that stands for it. */
 const BLOCK_BASE = 0xf0000;
@@ -27,6 +32,52 @@ export class Editor {
   /** The text to send, blocks expanded. */
   value(): string {
     return [...this.text].map((ch) => this.expand(ch)).join('');
+  }
+
+  /** The draft as parts: the words between blocks, and each block with its number. */
+  parts(): PartParam[] {
+    const out: PartParam[] = [];
+    let words = '';
+    for (const ch of this.text) {
+      if (!this.isBlock(ch)) {
+        words += ch;
+        continue;
+      }
+      if (words) out.push({ text: words });
+      words = '';
+      const i = ch.codePointAt(0)! - BLOCK_BASE;
+      out.push({ paste: this.blocks[i]!, n: i + 1 });
+    }
+    if (words) out.push({ text: words });
+    return out;
+  }
+
+  /** Bytes of the typed words and of the whole message, blocks expanded. */
+  sizes(): { words: number; total: number; blocks: number } {
+    let words = 0;
+    let total = 0;
+    let blocks = 0;
+    for (const p of this.parts()) {
+      const b = Buffer.byteLength('text' in p ? p.text : 'paste' in p ? p.paste : '');
+      total += b;
+      if ('text' in p) words += b;
+      else blocks++;
+    }
+    return { words, total, blocks };
+  }
+
+  /** Why this draft cannot be sent as it is (spec: Large pastes), in the spec's words; null when it can. */
+  refusal(): string | null {
+    const s = this.sizes();
+    if (s.words > QUEUE_MESSAGE_MAX_BYTES) return WORDS_TOO_LARGE;
+    if (s.total > MESSAGE_PARTS_MAX_BYTES) return PARTS_TOO_LARGE;
+    return null;
+  }
+
+  /** What to queue: a message of 12 KB or less as one text, blocks in place; a larger one in parts. */
+  message(): EditorMessage {
+    const s = this.sizes();
+    return s.blocks === 0 || s.total <= PASTE_INLINE_MAX_BYTES ? { text: this.value() } : { parts: this.parts() };
   }
 
   clear(): void {
@@ -209,7 +260,7 @@ export class Editor {
       if (i === this.pos) cursorAt = shown.length;
       if (this.isBlock(ch)) {
         const b = this.blocks[ch.codePointAt(0)! - BLOCK_BASE]!;
-        shown += `[Pasted text #${ch.codePointAt(0)! - BLOCK_BASE + 1} · ${b.split('\n').length} lines]`;
+        shown += blockLabel(ch.codePointAt(0)! - BLOCK_BASE + 1, b);
       } else shown += ch;
       i += ch.length;
     }
