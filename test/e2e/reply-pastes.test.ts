@@ -37,10 +37,11 @@ it('a 3 MB log pasted into a reply reaches Claude Code as a labelled file, remov
   t = new Terminal(a.d.env, `${process.execPath} ${BIN} attach -s agents`);
   await t.wait(/┌─ /, 'the TUI');
   t.keys('C-b', 'i');
-  await t.wait(/claude/i, 'the agent row');
+  await t.wait(/claude[\s\S]*r reply/i, 'the agent row and the list\'s keys');
   t.keys('r');
   await t.wait(/Reply to /, 'the reply editor');
   t.type('summarise the failures in this run: ');
+  await t.wait(/› summarise the failures/, 'the typed words');
   t.pasteFile(file);
   await t.wait(/\[Pasted text #1 · 40000 lines\]/, 'the block', 60_000);
   t.keys('Enter');
