@@ -14,6 +14,7 @@ import { remoteAgentSelectorRow, remoteItemSelectorRow } from '../core/hosts/row
 import { selectorRow } from '../core/verbs/agents.js';
 import { Card, type CardContent, type PeekedPrompt } from './card.js';
 import { Editor, typeInto } from './editor.js';
+import { invisibleNotice } from './invisible.js';
 import { HeldCard, heldItem, heldOffers } from './held-card.js';
 import { capBytes } from '../core/agent-state/store.js';
 import { REASON_MAX_BYTES } from '../core/limits.js';
@@ -419,6 +420,12 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     const ed = this.replyDraft();
     const r = this.selected();
     if (!ed || ed.empty) return;
+    // Invisible characters are removed, and the message is not sent this once: read it first.
+    const hidden = ed.scrub();
+    if (hidden) {
+      this.host.dock.say(invisibleNotice(hidden));
+      return this.host.redraw();
+    }
     // Too large: the editor stays open with the draft and says why (spec: Large pastes).
     const why = ed.refusal();
     if (why) return this.host.dock.say(why);

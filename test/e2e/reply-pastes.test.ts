@@ -27,6 +27,29 @@ function log(lines: number): string {
   return Array.from({ length: lines }, (_, i) => `2026-12-04T17:00:00.${String(i % 1000).padStart(3, '0')}Z worker[${i}] retry ${i} backoff=${(i * 37) % 1000}ms status=503`).join('\n') + '\n';
 }
 
+it('a reply with hidden bidi and zero-width characters is stopped once with the spec\'s message, then sent without them', async () => {
+  await a.waitState(['idle', 'unknown']);
+  t = new Terminal(a.d.env, `${process.execPath} ${BIN} attach -s agents`);
+  await t.wait(/┌─ /, 'the TUI');
+  t.keys('C-b', 'i');
+  await t.wait(/claude[\s\S]*r reply/i, 'the agent row and the list\'s keys');
+  t.keys('r');
+  await t.wait(/Reply to /, 'the reply editor');
+  t.type('check the \u202Egnp.exe\u202C file\u200B now');
+  await t.wait(/› check the/, 'the typed words');
+  t.keys('Enter');
+  await t.wait(/Removed 3 invisible characters\. Read the message and press enter to send\./, 'the notice');
+  assert.match(t.screen(), /Reply to /, 'the editor stays open with the draft');
+  t.keys('Enter');
+  await t.wait(/Queued for /, 'the queued line', 30_000);
+  const req = await a.fake.waitRequest((r) => r.role === 'main' && JSON.stringify(r.body).includes('check the gnp.exe file now'), 120_000);
+  assert.not.match(JSON.stringify(req.body), /\\u202e|\u202E|\\u200b|\u200B/i, 'none reached the agent');
+  t.keys('Escape');
+  t.kill();
+  t = null;
+  await a.waitState(['idle', 'done', 'unknown']);
+});
+
 it('a 3 MB log pasted into a reply reaches Claude Code as a labelled file, removed when the daemon stops', async () => {
   await a.waitState(['idle', 'unknown']);
   const body = log(40_000);
