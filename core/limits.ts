@@ -421,6 +421,12 @@ export const PASTE_STAGES_MAX = 16;
 export const PASTE_STAGE_TTL_MS = 60_000;
 /** Bytes of blocks sent ahead and not yet taken, all together (two largest messages). */
 export const PASTE_STAGES_TOTAL_BYTES = 2 * MESSAGE_PARTS_MAX_BYTES;
+/** Reply history (spec: Replying to an agent): pastes one remembered message keeps (a larger
+ *  block is not kept, and the editor says so when the message comes back). */
+export const REPLY_HISTORY_PASTE_BYTES = 256 * 1024;
+/** Messages remembered per harness and folder, newest kept; and harness-folder pairs remembered. */
+export const REPLY_HISTORY_PER_AGENT = 100;
+export const REPLY_HISTORY_AGENTS = 256;
 /** A typed prompt must be taken (working, a question, a finished turn) within this, or prompt_stalled. */
 export const PROMPT_TAKE_MS = 5000;
 

@@ -129,11 +129,19 @@ export async function undo(a: AgentsActs): Promise<void> {
   a.host.redraw();
 }
 
+/** The reply history's key for an agent (spec: kept under the agent's harness and folder). */
+export function historyKey(agent: AgentRow): [string | null, string | null] {
+  return [agent.harness, agent.w ? agent.w.currentCwd() : (agent.remote?.cwd ?? null)];
+}
+
 export async function reply(a: AgentsActs, r: ViewRow, msg: EditorMessage, ed: Editor): Promise<void> {
   if (r.type !== 'agent') return;
   // A linked host's agent: queued there, through the link, under that host's policy for this one.
   const res = await a.host.acts.call<{ id: string; position: number }>('queue-prompt', { window: r.agent.target, ...msg }, true);
   if (res.ok) {
+    const [harness, folder] = historyKey(r.agent);
+    a.host.svc.replyHistory.add(harness, folder, ed.parts());
+    ed.remember = null; // sent, not cleared: kept once
     ed.clear();
     a.model.mem.drafts.delete(r.key);
     const when = r.agent.state === 'working' || r.agent.state === 'needs_input' ? 'typed when it rests' : 'typed now';

@@ -243,6 +243,11 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     if (!r || r.type !== 'agent') return this.host.dock.say('r replies to an agent; this row is not one.');
     if (act.unreachable(this.acts, r.agent)) return;
     if (!mem.drafts.has(r.key)) mem.drafts.set(r.key, new Editor());
+    // up and ctrl+c reach what was sent to this harness in this folder (the daemon's memory).
+    const ed = mem.drafts.get(r.key)!;
+    const [harness, folder] = act.historyKey(r.agent);
+    ed.history = () => this.host.svc.replyHistory.list(harness, folder);
+    ed.remember = (parts) => this.host.svc.replyHistory.add(harness, folder, parts);
     this.setMode('reply');
   }
 

@@ -5,6 +5,7 @@ import type { Token } from './keys.js';
 import { dispatchKey, hintRows, hintText, OTHER_KEY, type KeyRow, type KeyTable } from './key-table.js';
 import { removeInvisible } from './invisible.js';
 import { EDITOR_MAX_ROWS, MAX_DRAFT_CHARS, PASTE_BLOCK_CHARS, PASTE_BLOCK_LINES } from './limits.js';
+import type { RememberedReply } from '../core/delivery/reply-history.js';
 import { blockLabel, PARTS_TOO_LARGE, WORDS_TOO_LARGE, type PartParam } from '../core/delivery/parts.js';
 import { MESSAGE_PARTS_MAX_BYTES, PASTE_INLINE_MAX_BYTES, QUEUE_MESSAGE_MAX_BYTES } from '../core/limits.js';
 
@@ -37,6 +38,53 @@ export class Editor {
   private rows = EDITOR_MAX_ROWS;
   /** A line for the key line, until the next key (a block too large to edit in the draft). */
   notice = '';
+  /** What was sent to this agent before, newest first (the daemon's reply history); set by the view. */
+  history: (() => readonly RememberedReply[]) | null = null;
+  /** Keeps a draft that ctrl+c cleared in the history (spec: it is kept there too). */
+  remember: ((parts: PartParam[]) => void) | null = null;
+  /** Walking the history with up and down: which message is shown, and the draft that was there. */
+  private recall: { index: number; draft: { text: string; pos: number } } | null = null;
+
+  /** Up on the first row: the message sent before the one shown (newest first). */
+  private older(): EditorResult {
+    const list = this.history?.() ?? [];
+    const index = (this.recall?.index ?? -1) + 1;
+    if (index >= list.length) return 'handled';
+    this.recall = { index, draft: this.recall?.draft ?? { text: this.text, pos: this.pos } };
+    this.load(list[index]!);
+    return 'handled';
+  }
+
+  /** Down on the last row: the message sent after the one shown, then the draft you had. */
+  private newer(): EditorResult {
+    const r = this.recall;
+    if (!r) return 'handled';
+    if (r.index === 0) {
+      this.save();
+      this.text = r.draft.text;
+      this.pos = r.draft.pos;
+      this.recall = null;
+      return 'handled';
+    }
+    this.recall = { ...r, index: r.index - 1 };
+    this.load((this.history?.() ?? [])[r.index - 1]!);
+    return 'handled';
+  }
+
+  private load(m: RememberedReply): void {
+    this.save();
+    let text = '';
+    for (const p of m.parts) {
+      if ('text' in p) text += p.text;
+      else {
+        this.blocks.push(p.paste);
+        text += String.fromCodePoint(BLOCK_BASE + this.blocks.length - 1);
+      }
+    }
+    this.text = text;
+    this.pos = 0;
+    if (m.dropped) this.notice = `${m.dropped === 1 ? 'A paste' : `${m.dropped} pastes`} of this message passed 256 KB and ${m.dropped === 1 ? 'was' : 'were'} not kept.`;
+  }
 
   keyState(): EditorKeyState {
     return { block: this.blockBefore() !== null, reading: this.reading !== null };
@@ -158,6 +206,8 @@ export class Editor {
   }
 
   clear(): void {
+    if (!this.empty) this.remember?.(this.parts());
+    this.recall = null;
     this.save();
     this.text = '';
     this.pos = 0;
@@ -292,12 +342,12 @@ export class Editor {
     const col = this.pos - this.lineStart();
     if (up) {
       const s = this.lineStart();
-      if (s === 0) return 'handled';
+      if (s === 0) return this.older();
       const ps = this.text.lastIndexOf('\n', s - 2) + 1;
       this.pos = Math.min(ps + col, s - 1);
     } else {
       const e = this.lineEnd();
-      if (e >= this.text.length) return 'handled';
+      if (e >= this.text.length) return this.newer();
       const ne = this.text.indexOf('\n', e + 1);
       this.pos = Math.min(e + 1 + col, ne < 0 ? this.text.length : ne);
     }

@@ -44,6 +44,7 @@ import { grantsOf, grantsText, parseGrants } from '../security/grants.js';
 import { OpCache } from '../delivery/typing.js';
 import { PasteFolder } from '../delivery/paste-folder.js';
 import { StagedPastes } from '../delivery/paste-stage.js';
+import { ReplyHistory } from '../delivery/reply-history.js';
 import { DeliveryQueue } from '../delivery/queue.js';
 import { packageRoot } from '../config/package-root.js';
 import { installFleet } from '../git/fleet.js';
@@ -275,6 +276,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     queue,
     pastes,
     pasteStage: new StagedPastes(),
+    replyHistory: new ReplyHistory(),
     checkpoints,
     reviews,
     ship,

@@ -22,6 +22,7 @@ import type { OpCache } from '../delivery/typing.js';
 import type { DeliveryQueue } from '../delivery/queue.js';
 import type { PasteFolder } from '../delivery/paste-folder.js';
 import type { StagedPastes } from '../delivery/paste-stage.js';
+import type { ReplyHistory } from '../delivery/reply-history.js';
 import type { RemoteHosts } from '../hosts/remote.js';
 import type { StreamKinds } from '../hosts/streams.js';
 import type { HostedPanes } from '../hosts/hosted-serve.js';
@@ -70,6 +71,8 @@ export interface Services {
   readonly pastes: PasteFolder;
   /** Paste blocks sent ahead of their message in pieces (stage-paste), until it takes them. */
   readonly pasteStage: StagedPastes;
+  /** What the person sent to agents from the Inbox, by harness and folder, in memory only. */
+  readonly replyHistory: ReplyHistory;
   /** Turn checkpoints: taken at each turn's end, listed, diffed and restored by the checkpoint verbs. */
   readonly checkpoints: CheckpointService;
   /** Review notes on panes' changes (review-note, send-review), saved under the state folder. */

@@ -2,7 +2,9 @@
 // pastes): a 3 MB log pasted into the reply editor shows as one block, goes to a file of the
 // paste folder on the pane's machine when the reply is typed (0600, beside the socket), the agent
 // gets the spec's label naming the file (the fake Anthropic API sees the path in the request),
-// and the file is gone once the daemon stops. The fake model answers with text only.
+// and the file is gone once the daemon stops. Before it, a reply with hidden characters is stopped
+// once, and the next reply's up brings it back from the history. The fake model answers with text
+// only.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -63,6 +65,11 @@ it('a 3 MB log pasted into a reply reaches Claude Code as a labelled file, remov
   await t.wait(/claude[\s\S]*r reply/i, 'the agent row and the list\'s keys');
   t.keys('r');
   await t.wait(/Reply to /, 'the reply editor');
+  // The reply sent before to this harness in this folder comes back with up; down goes back.
+  t.keys('Up');
+  await t.wait(/› check the gnp\.exe file now/, 'the last reply, from the history');
+  t.keys('Down');
+  await t.wait(/›\s*\n/, 'the empty draft again');
   t.type('summarise the failures in this run: ');
   await t.wait(/› summarise the failures/, 'the typed words');
   t.pasteFile(file);
