@@ -428,6 +428,37 @@ export const QUEUE_MESSAGE_MAX_BYTES = 16 * 1024;
 export const QUEUE_PANE_TOTAL_BYTES = 32 * 1024 * 1024;
 /** Bytes queued for every pane together (queue_full past it). */
 export const QUEUE_ALL_TOTAL_BYTES = 128 * 1024 * 1024;
+/** A message in parts (a reply holding paste blocks) of at most this goes in one paste, each
+ *  block's text in its place; a larger one puts each block in a file (spec: Large pastes, 12 KB). */
+export const PASTE_INLINE_MAX_BYTES = 12 * 1024;
+/** A message in parts, its words and its pasted text together (spec: 8 MB; 8 MiB of pasted text). */
+export const MESSAGE_PARTS_MAX_BYTES = 8 * 1024 * 1024;
+/** Paste blocks in one message: far more than a person pastes into one reply, and each label typed
+ *  costs at most PASTE_LABEL_MAX_BYTES of the typed text. */
+export const PASTE_BLOCKS_MAX = 64;
+/** One block's label as typed (`[Pasted text #N: PATH, N lines]`): the path is under the socket's
+ *  folder, whose path a Unix socket keeps under 108 bytes. */
+export const PASTE_LABEL_MAX_BYTES = 512;
+/** What a message in parts types at most: its words (16 KiB) and a label in each block's place. */
+export const PARTS_TYPED_MAX_BYTES = QUEUE_MESSAGE_MAX_BYTES + PASTE_BLOCKS_MAX * PASTE_LABEL_MAX_BYTES;
+/** A paste file is kept this long, then swept (spec: kept for 24 hours, removed when the daemon stops). */
+export const PASTE_FILE_KEEP_MS = 24 * 60 * 60_000;
+/** How often the paste folder is swept of files past PASTE_FILE_KEEP_MS. */
+export const PASTE_SWEEP_MS = 60 * 60_000;
+/** A paste block sent ahead of its message in pieces (stage-paste: over a link a frame is 1 MiB):
+ *  128 Ki characters stay under the frame even when every one is escaped in JSON (6 bytes). */
+export const PASTE_STAGE_CHUNK_CHARS = 128 * 1024;
+/** Blocks sent ahead and not yet taken by their message, at once, and how long one waits. */
+export const PASTE_STAGES_MAX = 16;
+export const PASTE_STAGE_TTL_MS = 60_000;
+/** Bytes of blocks sent ahead and not yet taken, all together (two largest messages). */
+export const PASTE_STAGES_TOTAL_BYTES = 2 * MESSAGE_PARTS_MAX_BYTES;
+/** Reply history (spec: Replying to an agent): pastes one remembered message keeps (a larger
+ *  block is not kept, and the editor says so when the message comes back). */
+export const REPLY_HISTORY_PASTE_BYTES = 256 * 1024;
+/** Messages remembered per harness and folder, newest kept; and harness-folder pairs remembered. */
+export const REPLY_HISTORY_PER_AGENT = 100;
+export const REPLY_HISTORY_AGENTS = 256;
 /** A typed prompt must be taken (working, a question, a finished turn) within this, or prompt_stalled. */
 export const PROMPT_TAKE_MS = 5000;
 

@@ -6,7 +6,7 @@ import type { TuiHost } from './overlay.js';
 import type { Item } from '../core/inbox/inbox.js';
 import type { RemoteItemRow } from '../core/hosts/remote.js';
 import type { AgentRow } from './rows.js';
-import type { Editor } from './editor.js';
+import type { Editor, EditorMessage } from './editor.js';
 import type { AgentsModel, ViewRow } from './agents-model.js';
 import { ANSWER_LABEL, type Answer, type Card, type CardContent, type PeekedPrompt } from './card.js';
 import { heldItem, type HeldCard } from './held-card.js';
@@ -129,11 +129,19 @@ export async function undo(a: AgentsActs): Promise<void> {
   a.host.redraw();
 }
 
-export async function reply(a: AgentsActs, r: ViewRow, text: string, ed: Editor): Promise<void> {
+/** The reply history's key for an agent (spec: kept under the agent's harness and folder). */
+export function historyKey(agent: AgentRow): [string | null, string | null] {
+  return [agent.harness, agent.w ? agent.w.currentCwd() : (agent.remote?.cwd ?? null)];
+}
+
+export async function reply(a: AgentsActs, r: ViewRow, msg: EditorMessage, ed: Editor): Promise<void> {
   if (r.type !== 'agent') return;
   // A linked host's agent: queued there, through the link, under that host's policy for this one.
-  const res = await a.host.acts.call<{ id: string; position: number }>('queue-prompt', { window: r.agent.target, text }, true);
+  const res = await a.host.acts.call<{ id: string; position: number }>('queue-prompt', { window: r.agent.target, ...msg }, true);
   if (res.ok) {
+    const [harness, folder] = historyKey(r.agent);
+    a.host.svc.replyHistory.add(harness, folder, ed.parts());
+    ed.remember = null; // sent, not cleared: kept once
     ed.clear();
     a.model.mem.drafts.delete(r.key);
     const when = r.agent.state === 'working' || r.agent.state === 'needs_input' ? 'typed when it rests' : 'typed now';
@@ -142,14 +150,14 @@ export async function reply(a: AgentsActs, r: ViewRow, text: string, ed: Editor)
   a.host.redraw();
 }
 
-export async function bulkReply(a: AgentsActs, rows: ViewRow[], text: string, ed: Editor): Promise<void> {
+export async function bulkReply(a: AgentsActs, rows: ViewRow[], msg: EditorMessage, ed: Editor): Promise<void> {
   const agents = rows.filter((r): r is Extract<ViewRow, { type: 'agent' }> => r.type === 'agent' && !r.agent.down);
   const waiting = agents.filter((r) => r.agent.state === 'needs_input');
   const targets = agents.filter((r) => r.agent.state !== 'needs_input').slice(0, MAX_BULK_REPLY);
   let ok = 0;
   const refused: string[] = [];
   for (const r of targets) {
-    const res = await a.host.acts.call('queue-prompt', { window: r.agent.target, text }, true);
+    const res = await a.host.acts.call('queue-prompt', { window: r.agent.target, ...msg }, true);
     if (res.ok) ok++;
     else refused.push(r.agent.name);
   }

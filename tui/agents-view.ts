@@ -14,6 +14,7 @@ import { remoteAgentSelectorRow, remoteItemSelectorRow } from '../core/hosts/row
 import { selectorRow } from '../core/verbs/agents.js';
 import { Card, type CardContent, type PeekedPrompt } from './card.js';
 import { Editor, typeInto } from './editor.js';
+import { invisibleNotice } from './invisible.js';
 import { HeldCard, heldItem, heldOffers } from './held-card.js';
 import { capBytes } from '../core/agent-state/store.js';
 import { REASON_MAX_BYTES } from '../core/limits.js';
@@ -242,6 +243,11 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     if (!r || r.type !== 'agent') return this.host.dock.say('r replies to an agent; this row is not one.');
     if (act.unreachable(this.acts, r.agent)) return;
     if (!mem.drafts.has(r.key)) mem.drafts.set(r.key, new Editor());
+    // up and ctrl+c reach what was sent to this harness in this folder (the daemon's memory).
+    const ed = mem.drafts.get(r.key)!;
+    const [harness, folder] = act.historyKey(r.agent);
+    ed.history = () => this.host.svc.replyHistory.list(harness, folder);
+    ed.remember = (parts) => this.host.svc.replyHistory.add(harness, folder, parts);
     this.setMode('reply');
   }
 
@@ -419,10 +425,19 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     const ed = this.replyDraft();
     const r = this.selected();
     if (!ed || ed.empty) return;
-    const text = ed.value();
+    // Invisible characters are removed, and the message is not sent this once: read it first.
+    const hidden = ed.scrub();
+    if (hidden) {
+      this.host.dock.say(invisibleNotice(hidden));
+      return this.host.redraw();
+    }
+    // Too large: the editor stays open with the draft and says why (spec: Large pastes).
+    const why = ed.refusal();
+    if (why) return this.host.dock.say(why);
+    const msg = ed.message();
     this.mode = 'list';
-    if (this.model.marks.size > 0) this.host.track(act.bulkReply(this.acts, this.model.markedShown(), text, ed));
-    else if (r) this.host.track(act.reply(this.acts, r, text, ed));
+    if (this.model.marks.size > 0) this.host.track(act.bulkReply(this.acts, this.model.markedShown(), msg, ed));
+    else if (r) this.host.track(act.reply(this.acts, r, msg, ed));
   }
 
   zoomFromReply(): void {

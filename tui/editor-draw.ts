@@ -1,7 +1,7 @@
 // An editor drawn in a box: its title, its lines behind a prompt mark, and (for a reply) the line
 // of its keys. The agents view's reply and the mailbox's compose draw through it.
 import type { Canvas } from './canvas.js';
-import { attr, roleAttr, A_BOLD, PLAIN } from './canvas.js';
+import { attr, roleAttr, A_BOLD, A_INVERSE, PLAIN } from './canvas.js';
 import type { Rect } from './pane-draw.js';
 import { editorHint, type Editor } from './editor.js';
 import { fit } from './text.js';
@@ -17,6 +17,13 @@ export function drawEditorBox(cv: Canvas, r: Rect, ed: Editor, title: string, as
     cv.text(r.x, r.y + 1 + i, i === 0 ? (ascii ? '> ' : '› ') : '  ', roleAttr('accent'), end);
     cv.text(r.x + 2, r.y + 1 + i, fit(l, r.w - 3, ascii), PLAIN, end);
   });
-  if (keys) cv.text(r.x, r.y + 1 + Math.max(1, v.lines.length), fit(editorHint(ascii), r.w, ascii), roleAttr('muted'), end);
+  // The block right before the cursor is drawn selected (its keys are on the key line).
+  if (v.selectedCols > 0) {
+    const line = [...(v.lines[v.cursor.y] ?? '')];
+    const from = Math.max(0, v.cursor.x - v.selectedCols);
+    const label = line.slice(from, v.cursor.x).join('');
+    if (from < r.w - 3) cv.text(r.x + 2 + from, r.y + 1 + v.cursor.y, fit(label, r.w - 3 - from, ascii), attr(-1, -1, A_INVERSE), end);
+  }
+  if (keys) cv.text(r.x, r.y + 1 + Math.max(1, v.lines.length), fit(ed.notice || editorHint(ascii, ed.keyState()), r.w, ascii), roleAttr('muted'), end);
   return { x: r.x + 2 + Math.min(v.cursor.x, r.w - 3), y: r.y + 1 + v.cursor.y };
 }

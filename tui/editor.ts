@@ -2,13 +2,26 @@
 // deletion, undo and redo, and a long paste held as one block that the cursor steps over and
 // backspace removes whole. Text only: what it returns is queued, never executed.
 import type { Token } from './keys.js';
-import { dispatchKey, hintRows, hintText, type KeyRow, type KeyTable } from './key-table.js';
+import { dispatchKey, hintRows, hintText, OTHER_KEY, type KeyRow, type KeyTable } from './key-table.js';
+import { removeInvisible } from './invisible.js';
 import { EDITOR_MAX_ROWS, MAX_DRAFT_CHARS, PASTE_BLOCK_CHARS, PASTE_BLOCK_LINES } from './limits.js';
+import type { RememberedReply } from '../core/delivery/reply-history.js';
+import { blockLabel, PARTS_TOO_LARGE, WORDS_TOO_LARGE, type PartParam } from '../core/delivery/parts.js';
+import { MESSAGE_PARTS_MAX_BYTES, PASTE_INLINE_MAX_BYTES, QUEUE_MESSAGE_MAX_BYTES } from '../core/limits.js';
+
+/** A message as queue-prompt takes it: one text, or parts when blocks go to files (over 12 KB). */
+export type EditorMessage = { text: string } | { parts: PartParam[] };
 
 /** A pasted block sits in the text as one private-use character that stands for it. */
 const BLOCK_BASE = 0xf0000;
 
 export type EditorResult = 'send' | 'close' | 'handled' | 'ignored';
+
+/** What the editor's keys depend on: a block right before the cursor, a block open to read. */
+export interface EditorKeyState {
+  block: boolean;
+  reading: boolean;
+}
 
 export class Editor {
   private text = '';
@@ -19,6 +32,123 @@ export class Editor {
   private backslash = false;
   /** The key before this one typed a backslash (see enter). */
   private afterBackslash = false;
+  /** ctrl+o: a block's text open to read in place of the draft, and the first line shown. */
+  private reading: { lines: string[]; top: number } | null = null;
+  /** Rows the editor was last drawn with (the page keys of the reader move by it). */
+  private rows = EDITOR_MAX_ROWS;
+  /** A line for the key line, until the next key (a block too large to edit in the draft). */
+  notice = '';
+  /** What was sent to this agent before, newest first (the daemon's reply history); set by the view. */
+  history: (() => readonly RememberedReply[]) | null = null;
+  /** Keeps a draft that ctrl+c cleared in the history (spec: it is kept there too). */
+  remember: ((parts: PartParam[]) => void) | null = null;
+  /** Walking the history with up and down: which message is shown, and the draft that was there. */
+  private recall: { index: number; draft: { text: string; pos: number } } | null = null;
+
+  /** Up on the first row: the message sent before the one shown (newest first). */
+  private older(): EditorResult {
+    const list = this.history?.() ?? [];
+    const index = (this.recall?.index ?? -1) + 1;
+    if (index >= list.length) return 'handled';
+    this.recall = { index, draft: this.recall?.draft ?? { text: this.text, pos: this.pos } };
+    this.load(list[index]!);
+    return 'handled';
+  }
+
+  /** Down on the last row: the message sent after the one shown, then the draft you had. */
+  private newer(): EditorResult {
+    const r = this.recall;
+    if (!r) return 'handled';
+    if (r.index === 0) {
+      this.save();
+      this.text = r.draft.text;
+      this.pos = r.draft.pos;
+      this.recall = null;
+      return 'handled';
+    }
+    this.recall = { ...r, index: r.index - 1 };
+    this.load((this.history?.() ?? [])[r.index - 1]!);
+    return 'handled';
+  }
+
+  private load(m: RememberedReply): void {
+    this.save();
+    let text = '';
+    for (const p of m.parts) {
+      if ('text' in p) text += p.text;
+      else {
+        this.blocks.push(p.paste);
+        text += String.fromCodePoint(BLOCK_BASE + this.blocks.length - 1);
+      }
+    }
+    this.text = text;
+    this.pos = 0;
+    if (m.dropped) this.notice = `${m.dropped === 1 ? 'A paste' : `${m.dropped} pastes`} of this message passed 256 KB and ${m.dropped === 1 ? 'was' : 'were'} not kept.`;
+  }
+
+  keyState(): EditorKeyState {
+    return { block: this.blockBefore() !== null, reading: this.reading !== null };
+  }
+
+  /** The index of the block right before the cursor, or null. */
+  private blockBefore(): number | null {
+    const ch = [...this.text.slice(Math.max(0, this.pos - 2), this.pos)].pop();
+    return this.isBlock(ch) ? ch!.codePointAt(0)! - BLOCK_BASE : null;
+  }
+
+  /** ctrl+o on a selected block: its text to read, the arrows and page keys scroll, esc goes back. */
+  openBlock(): EditorResult {
+    const i = this.blockBefore();
+    if (i !== null) this.reading = { lines: this.blocks[i]!.split('\n'), top: 0 };
+    return 'handled';
+  }
+
+  closeBlock(): EditorResult {
+    this.reading = null;
+    return 'handled';
+  }
+
+  scrollBlock(key: string): EditorResult {
+    const r = this.reading;
+    if (!r) return 'handled';
+    const page = Math.max(1, this.rows - 1);
+    const d = key === 'Up' ? -1 : key === 'Down' ? 1 : key === 'PgUp' ? -page : page;
+    r.top = Math.max(0, Math.min(Math.max(0, r.lines.length - this.rows), r.top + d));
+    return 'handled';
+  }
+
+  /** ctrl+e on a selected block: its text in the draft in its place, to edit; undo brings the block back. */
+  expandBlock(): EditorResult {
+    const i = this.blockBefore();
+    if (i === null) return 'handled';
+    const b = this.blocks[i]!;
+    const at = this.pos - 2 >= 0 && this.isBlock(this.text.slice(this.pos - 2, this.pos)) ? this.pos - 2 : this.pos - 1;
+    if (this.text.length - (this.pos - at) + b.length > MAX_DRAFT_CHARS) {
+      this.notice = 'This paste is too large to edit in the draft; ctrl+o reads it.';
+      return 'handled';
+    }
+    this.save();
+    this.text = this.text.slice(0, at) + b + this.text.slice(this.pos);
+    this.pos = at + b.length;
+    return 'handled';
+  }
+
+  /**
+   * Removes invisible characters (tags, bidi controls, zero-width) from the words and the blocks,
+   * as one edit undo brings back; answers how many went.
+   */
+  scrub(): number {
+    const words = removeInvisible(this.text);
+    const blocks = this.blocks.map((b) => removeInvisible(b));
+    const n = words.removed + blocks.reduce((k, b) => k + b.removed, 0);
+    if (n === 0) return 0;
+    this.save();
+    const before = removeInvisible(this.text.slice(0, this.pos)).text.length;
+    this.text = words.text;
+    this.pos = before;
+    blocks.forEach((b, i) => (this.blocks[i] = b.text));
+    return n;
+  }
 
   get empty(): boolean {
     return this.text.trim() === '';
@@ -29,7 +159,55 @@ export class Editor {
     return [...this.text].map((ch) => this.expand(ch)).join('');
   }
 
+  /** The draft as parts: the words between blocks, and each block with its number. */
+  parts(): PartParam[] {
+    const out: PartParam[] = [];
+    let words = '';
+    for (const ch of this.text) {
+      if (!this.isBlock(ch)) {
+        words += ch;
+        continue;
+      }
+      if (words) out.push({ text: words });
+      words = '';
+      const i = ch.codePointAt(0)! - BLOCK_BASE;
+      out.push({ paste: this.blocks[i]!, n: i + 1 });
+    }
+    if (words) out.push({ text: words });
+    return out;
+  }
+
+  /** Bytes of the typed words and of the whole message, blocks expanded. */
+  sizes(): { words: number; total: number; blocks: number } {
+    let words = 0;
+    let total = 0;
+    let blocks = 0;
+    for (const p of this.parts()) {
+      const b = Buffer.byteLength('text' in p ? p.text : 'paste' in p ? p.paste : '');
+      total += b;
+      if ('text' in p) words += b;
+      else blocks++;
+    }
+    return { words, total, blocks };
+  }
+
+  /** Why this draft cannot be sent as it is (spec: Large pastes), in the spec's words; null when it can. */
+  refusal(): string | null {
+    const s = this.sizes();
+    if (s.words > QUEUE_MESSAGE_MAX_BYTES) return WORDS_TOO_LARGE;
+    if (s.total > MESSAGE_PARTS_MAX_BYTES) return PARTS_TOO_LARGE;
+    return null;
+  }
+
+  /** What to queue: a message of 12 KB or less as one text, blocks in place; a larger one in parts. */
+  message(): EditorMessage {
+    const s = this.sizes();
+    return s.blocks === 0 || s.total <= PASTE_INLINE_MAX_BYTES ? { text: this.value() } : { parts: this.parts() };
+  }
+
   clear(): void {
+    if (!this.empty) this.remember?.(this.parts());
+    this.recall = null;
     this.save();
     this.text = '';
     this.pos = 0;
@@ -104,6 +282,12 @@ export class Editor {
   }
 
   key(tok: Token): EditorResult {
+    this.notice = '';
+    if (this.reading) {
+      // Reading a block: its keys only; nothing is typed or pasted into the draft behind it.
+      const hit = dispatchKey(EDITOR_KEYS, this.keyState(), this, tok);
+      return hit.ran ? hit.result : 'handled';
+    }
     if (tok.t === 'paste') {
       this.paste(tok.text);
       return 'handled';
@@ -111,7 +295,7 @@ export class Editor {
     if (tok.t !== 'key') return 'ignored';
     this.afterBackslash = this.backslash;
     this.backslash = false;
-    const hit = dispatchKey(EDITOR_KEYS, null, this, tok);
+    const hit = dispatchKey(EDITOR_KEYS, this.keyState(), this, tok);
     if (hit.ran) return hit.result;
     const ch = tok.raw;
     if ([...ch].length === 1 && ch.codePointAt(0)! >= 0x20 && ch !== '\x7f') {
@@ -158,12 +342,12 @@ export class Editor {
     const col = this.pos - this.lineStart();
     if (up) {
       const s = this.lineStart();
-      if (s === 0) return 'handled';
+      if (s === 0) return this.older();
       const ps = this.text.lastIndexOf('\n', s - 2) + 1;
       this.pos = Math.min(ps + col, s - 1);
     } else {
       const e = this.lineEnd();
-      if (e >= this.text.length) return 'handled';
+      if (e >= this.text.length) return this.newer();
       const ne = this.text.indexOf('\n', e + 1);
       this.pos = Math.min(e + 1 + col, ne < 0 ? this.text.length : ne);
     }
@@ -201,7 +385,9 @@ export class Editor {
   }
 
   /** The lines to draw (blocks as their label) and the cursor in them, scrolled to `rows`. */
-  view(rows = EDITOR_MAX_ROWS): { lines: string[]; cursor: { x: number; y: number }; selectedBlock: boolean } {
+  view(rows = EDITOR_MAX_ROWS): { lines: string[]; cursor: { x: number; y: number }; selectedBlock: boolean; selectedCols: number } {
+    this.rows = rows;
+    if (this.reading) return { lines: this.reading.lines.slice(this.reading.top, this.reading.top + rows), cursor: { x: 0, y: 0 }, selectedBlock: true, selectedCols: 0 };
     let shown = '';
     let cursorAt = 0;
     let i = 0;
@@ -209,7 +395,7 @@ export class Editor {
       if (i === this.pos) cursorAt = shown.length;
       if (this.isBlock(ch)) {
         const b = this.blocks[ch.codePointAt(0)! - BLOCK_BASE]!;
-        shown += `[Pasted text #${ch.codePointAt(0)! - BLOCK_BASE + 1} · ${b.split('\n').length} lines]`;
+        shown += blockLabel(ch.codePointAt(0)! - BLOCK_BASE + 1, b);
       } else shown += ch;
       i += ch.length;
     }
@@ -219,7 +405,10 @@ export class Editor {
     const cy = before.length - 1;
     const cx = [...before[cy]!].length;
     const top = Math.max(0, cy - rows + 1);
-    return { lines: all.slice(top, top + rows), cursor: { x: cx, y: cy - top }, selectedBlock: this.isBlock([...this.text.slice(0, this.pos)].pop()) };
+    const sel = this.blockBefore();
+    // The selected block's label ends at the cursor: that many columns before it are drawn selected.
+    const selectedCols = sel === null ? 0 : [...blockLabel(sel + 1, this.blocks[sel]!)].length;
+    return { lines: all.slice(top, top + rows), cursor: { x: cx, y: cy - top }, selectedBlock: sel !== null, selectedCols };
   }
 }
 
@@ -228,26 +417,58 @@ export class Editor {
  * view's own rows for Enter and Esc take over those two (`enter queue it`, `esc keep the draft`).
  * Keys no row takes are typed, when they are a printable character.
  */
-export const EDITOR_KEYS: KeyTable<null, Editor, EditorResult> = [
-  { keys: ['Enter'], help: 'send', run: (e) => e.enter() },
+const plain = (s: EditorKeyState | null) => !s?.reading;
+const onBlock = (s: EditorKeyState | null) => !!s?.block && !s.reading;
+const reading = (s: EditorKeyState | null) => !!s?.reading;
+
+type EditorRow = KeyRow<EditorKeyState | null, Editor, EditorResult>;
+
+/** A block open to read (ctrl+o): the arrows and page keys scroll it, esc goes back to the draft. */
+const READING_KEYS: EditorRow[] = [
+  { keys: ['Up', 'Down', 'PgUp', 'PgDn'], label: 'up/down', help: 'scroll', when: reading, run: (e, k) => e.scrollBlock(k) },
+  { keys: ['Esc'], label: 'esc', help: 'back to the draft', when: reading, run: (e) => e.closeBlock() },
+  { keys: [OTHER_KEY], help: 'nothing while reading', when: reading, footer: false, run: () => 'handled' },
+];
+
+/** The draft's keys, none of which applies while a block is open to read. */
+const DRAFT_KEYS: EditorRow[] = [
+  // The cursor right after a block: the block is selected, and these are its keys.
+  { keys: ['C-o'], help: 'read it', when: onBlock, run: (e) => e.openBlock() },
+  { keys: ['C-e'], help: 'edit it', when: onBlock, run: (e) => e.expandBlock() },
+  { keys: ['BSpace'], label: 'backspace', help: 'remove it', when: onBlock, run: (e) => e.erase('back') },
+  { keys: ['Enter'], help: 'send', when: plain, run: (e) => e.enter() },
   { keys: ['C-j', 'M-Enter', 'S-Enter'], help: 'new line', run: (e) => e.newLine() },
   { keys: ['C-z'], help: 'undo', run: (e) => e.undoEdit() },
-  { keys: ['Esc'], help: 'close', run: () => 'close' },
+  { keys: ['Esc'], help: 'close', when: plain, run: () => 'close' },
   { keys: ['M-z'], help: 'redo', footer: false, run: (e) => e.redoEdit() },
   { keys: ['Left', 'Right'], label: 'left/right', help: 'move a character', footer: false, run: (e, k) => (k === 'Left' ? e.left() : e.right()) },
   { keys: ['M-Left', 'C-Left', 'M-b', 'M-Right', 'C-Right', 'M-f'], label: 'alt+left/right', help: 'move a word', footer: false, run: (e, k) => e.jump(/Left|b$/.test(k) ? 'word-left' : 'word-right') },
-  { keys: ['Home', 'C-a', 'End', 'C-e'], label: 'home/end', help: 'line start, end', footer: false, run: (e, k) => e.jump(k === 'Home' || k === 'C-a' ? 'line-start' : 'line-end') },
+  { keys: ['Home', 'C-a', 'End'], label: 'home/end', help: 'line start, end', footer: false, run: (e, k) => e.jump(k === 'Home' || k === 'C-a' ? 'line-start' : 'line-end') },
+  { keys: ['C-e'], help: 'line end', when: (s) => !s?.block, footer: false, run: (e) => e.jump('line-end') },
   { keys: ['Up', 'Down'], label: 'up/down', help: 'move a line', footer: false, run: (e, k) => e.vertical(k === 'Up') },
-  { keys: ['BSpace', 'Delete'], label: 'backspace/delete', help: 'delete a character', footer: false, run: (e, k) => e.erase(k === 'BSpace' ? 'back' : 'forward') },
+  { keys: ['BSpace'], label: 'backspace', help: 'delete a character', when: (s) => !s?.block, footer: false, run: (e) => e.erase('back') },
+  { keys: ['Delete'], help: 'delete the next character', footer: false, run: (e) => e.erase('forward') },
   { keys: ['C-w', 'M-BSpace'], help: 'delete a word back', footer: false, run: (e) => e.erase('word') },
   { keys: ['C-u'], help: 'delete to the line start', footer: false, run: (e) => e.erase('line-before') },
   { keys: ['C-k'], help: 'delete to the line end', footer: false, run: (e) => e.erase('line-after') },
   { keys: ['C-c'], help: 'clear', footer: false, run: (e) => (e.clear(), 'handled') },
 ];
 
-/** The editor's own footer line (`enter send  ctrl+j new line  ctrl+z undo  esc close`). */
-export function editorHint(ascii: boolean): string {
-  return hintText(hintRows(EDITOR_KEYS, null), null, '  ', (l) => (l === 'enter' && !ascii ? '↵' : l));
+export const EDITOR_KEYS: KeyTable<EditorKeyState | null, Editor, EditorResult> = [
+  ...READING_KEYS,
+  ...DRAFT_KEYS.map((r): EditorRow => {
+    const when = r.when;
+    return { ...r, when: when ? (s) => plain(s) && when(s) : plain };
+  }),
+];
+
+/**
+ * The editor's own footer line (`enter send  ctrl+j new line  ctrl+z undo  esc close`); with a
+ * block selected its keys come first, and a block open to read has only its own.
+ */
+export function editorHint(ascii: boolean, s: EditorKeyState | null = null): string {
+  const line = hintText(hintRows(EDITOR_KEYS, s), s, '  ', (l) => (l === 'enter' && !ascii ? '↵' : l));
+  return line;
 }
 
 /**

@@ -57,7 +57,7 @@ export function helpLines(agents: boolean, width: number): HelpLine[] {
     lines.push(...summary('compare (ctrl+b F)', [COMPARE_LIST_KEYS], width));
     lines.push(...summary('review (ctrl+b v)', [REVIEW_BROWSE_KEYS], width));
   }
-  lines.push(...summary('typing a reply', [EDITOR_KEYS.filter((r) => r.footer === false)], width));
+  lines.push(...summary('typing a reply', [EDITOR_KEYS.filter((r) => r.footer === false && !r.keys.includes(OTHER_KEY))], width));
   const close = HELP_KEYS[0]!;
   lines.push('', `${close.label} ${close.help}.`);
   return lines;

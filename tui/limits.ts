@@ -13,8 +13,9 @@ export const ECHO_FRAME_GAP_MS = 8;
 export const MAX_CLIENT_BACKLOG_BYTES = 1024 * 1024;
 /** Input bytes one tui-input call may carry (a large paste arrives in several). */
 export const MAX_INPUT_BYTES = 256 * 1024;
-/** An unterminated bracketed paste kept waiting for its end, at most. */
-export const MAX_PASTE_BYTES = 4 * 1024 * 1024;
+/** An unterminated bracketed paste kept waiting for its end, at most: a reply's block may be 8 MB
+ *  (spec: Large pastes), and one a little larger must arrive whole to be refused as too large. */
+export const MAX_PASTE_BYTES = 8 * 1024 * 1024 + 64 * 1024;
 
 /** The rail's width as shipped (spec: the shipped rail is 24). */
 export const RAIL_WIDTH = 24;

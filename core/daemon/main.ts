@@ -43,6 +43,9 @@ import { PermissionsState, permissionsFrom } from '../security/permissions.js';
 import { enforce } from '../security/access.js';
 import { grantsOf, grantsText, parseGrants } from '../security/grants.js';
 import { OpCache } from '../delivery/typing.js';
+import { PasteFolder } from '../delivery/paste-folder.js';
+import { StagedPastes } from '../delivery/paste-stage.js';
+import { ReplyHistory } from '../delivery/reply-history.js';
 import { DeliveryQueue } from '../delivery/queue.js';
 import { packageRoot } from '../config/package-root.js';
 import { installFleet } from '../git/fleet.js';
@@ -244,7 +247,9 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   });
   // The grants check reads where a caller runs (svc.placement), which needs the finished graph: a
   // call made before the services exist cannot happen (the socket listens after).
-  const queue = new DeliveryQueue({ bus, model, agents, manifests, config, inbox, mail, log, enforce: (caller, o) => enforce(svc, caller, o) });
+  // Paste blocks of large replies: files beside the socket, written when a reply is typed.
+  const pastes = new PasteFolder(join(paths.runtimeDir, 'paste'), log).start();
+  const queue = new DeliveryQueue({ bus, model, agents, manifests, config, inbox, mail, log, pastes, enforce: (caller, o) => enforce(svc, caller, o) });
   agents.addInfo((w) => ({ queued: queue.count(w) }));
   const fanChecks = new FanChecks(bus, model);
   const checkpoints = new CheckpointService({ bus, model, agents, config, log, cacheDir: join(paths.stateDir, 'checkpoints') });
@@ -270,6 +275,9 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     permissions,
     ops: new OpCache(),
     queue,
+    pastes,
+    pasteStage: new StagedPastes(),
+    replyHistory: new ReplyHistory(),
     checkpoints,
     reviews,
     ship,
@@ -361,6 +369,7 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
     fanChecks.dispose();
     asks.dispose();
     queue.dispose();
+    pastes.dispose();
     fleet.dispose();
     unregisterPacks();
     unregisterHosted();

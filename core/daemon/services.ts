@@ -20,6 +20,9 @@ import type { AskStore } from '../mail/ask.js';
 import type { PermissionsState } from '../security/permissions.js';
 import type { OpCache } from '../delivery/typing.js';
 import type { DeliveryQueue } from '../delivery/queue.js';
+import type { PasteFolder } from '../delivery/paste-folder.js';
+import type { StagedPastes } from '../delivery/paste-stage.js';
+import type { ReplyHistory } from '../delivery/reply-history.js';
 import type { RemoteHosts } from '../hosts/remote.js';
 import type { StreamKinds } from '../hosts/streams.js';
 import type { HostedPanes } from '../hosts/hosted-serve.js';
@@ -64,6 +67,12 @@ export interface Services {
   /** Operation ids of typing verbs: a same-id retry replays, never types twice. */
   readonly ops: OpCache;
   readonly queue: DeliveryQueue;
+  /** The paste folder: large replies' blocks, written when typed, removed when the daemon stops. */
+  readonly pastes: PasteFolder;
+  /** Paste blocks sent ahead of their message in pieces (stage-paste), until it takes them. */
+  readonly pasteStage: StagedPastes;
+  /** What the person sent to agents from the Inbox, by harness and folder, in memory only. */
+  readonly replyHistory: ReplyHistory;
   /** Turn checkpoints: taken at each turn's end, listed, diffed and restored by the checkpoint verbs. */
   readonly checkpoints: CheckpointService;
   /** Review notes on panes' changes (review-note, send-review), saved under the state folder. */

@@ -113,12 +113,13 @@ export async function deliverPrompt(
   w: Window,
   text: string,
   recheck: () => void,
+  opts: { maxBytes?: number } = {},
 ): Promise<{ watch: Watch; submittedAt: number; taken: boolean; preState: AgentState }> {
   await quiet(w);
   const preState = svc.agents.stateOf(w);
   const watch = watchDelivery(svc, w);
   try {
-    const r = await typePrompt(w, text, inputOf(svc, w), recheck);
+    const r = await typePrompt(w, text, inputOf(svc, w), recheck, opts.maxBytes);
     const taken = await watch.taken;
     return { watch, submittedAt: r.submittedAt, taken, preState };
   } catch (e) {

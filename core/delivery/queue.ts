@@ -14,7 +14,8 @@ import type { Caller } from '../rpc/caller.js';
 import { TuiosError } from '../errors.js';
 import { canShowIdle } from '../detection/rules/compile.js';
 import { deliverPrompt, showsWorking, type PaneWatchDeps } from './deliver.js';
-import { QUEUE_ALL_TOTAL_BYTES, QUEUE_MESSAGE_MAX_BYTES, QUEUE_PANE_TOTAL_BYTES } from '../limits.js';
+import { checkParts, partsBytes, partsSummary, renderParts, type MessagePart } from './parts.js';
+import { PARTS_TYPED_MAX_BYTES, PROMPT_MAX_BYTES, QUEUE_ALL_TOTAL_BYTES, QUEUE_MESSAGE_MAX_BYTES, QUEUE_PANE_TOTAL_BYTES } from '../limits.js';
 
 export const REST_MS = 1000;
 export const QUIET_REST_MS = 5000;
@@ -35,6 +36,15 @@ export interface QueuedMessage {
   caller: Caller | null;
   /** A wake line is written again right before it is typed. */
   wake?: true;
+  /** A message in parts (an Inbox reply with paste blocks); `text` is then its summary. */
+  parts?: MessagePart[];
+  /** What typing it types, once its blocks are placed (files written once, at its first typing). */
+  rendered?: string;
+}
+
+/** Bytes a message holds in the queue: its parts when it has them. */
+function heldBytes(m: QueuedMessage): number {
+  return m.parts ? partsBytes(m.parts).total : Buffer.byteLength(m.text);
 }
 
 interface PaneQueue {
@@ -57,6 +67,8 @@ export interface QueueDeps extends PaneWatchDeps {
   readonly log: Logger;
   /** The grants check right before a queued message is typed (security/access.ts enforce). */
   enforce(caller: Caller, o: EnforceOpts): void;
+  /** Where a large message's paste blocks are written when it is typed (paste-folder.ts). */
+  readonly pastes: { write(text: string): string };
 }
 
 export class DeliveryQueue implements Disposable {
@@ -112,19 +124,31 @@ export class DeliveryQueue implements Disposable {
 
   private totalBytes(): number {
     let n = 0;
-    for (const q of this.panes.values()) for (const m of q.messages) n += Buffer.byteLength(m.text);
+    for (const q of this.panes.values()) for (const m of q.messages) n += heldBytes(m);
     return n;
   }
 
-  add(w: Window, text: string, by: string, caller: Caller | null, opts: { wake?: true } = {}): QueuedMessage {
+  add(w: Window, text: string, by: string, caller: Caller | null, opts: { wake?: true; parts?: MessagePart[] } = {}): QueuedMessage {
     const max = this.deps.config.current.agents.queue.max;
     const q = this.pane(w.id);
     if (q.messages.length >= max) throw new TuiosError('queue_full', `${w.name} already has ${max} queued messages.`, 'Wait for it to take them, or drop one: tuios queue rm ID');
-    const bytes = Buffer.byteLength(text);
-    if (bytes > QUEUE_MESSAGE_MAX_BYTES) throw new TuiosError('queue_full', `A queued message is at most ${QUEUE_MESSAGE_MAX_BYTES} bytes of typed text.`, 'Send a shorter message, or mail it.');
-    const paneBytes = q.messages.reduce((n, m) => n + Buffer.byteLength(m.text), 0);
+    if (opts.parts) checkParts(opts.parts);
+    const bytes = opts.parts ? partsBytes(opts.parts).total : Buffer.byteLength(text);
+    if (!opts.parts && bytes > QUEUE_MESSAGE_MAX_BYTES) throw new TuiosError('queue_full', `A queued message is at most ${QUEUE_MESSAGE_MAX_BYTES} bytes of typed text.`, 'Send a shorter message, or mail it.');
+    const paneBytes = q.messages.reduce((n, m) => n + heldBytes(m), 0);
     if (paneBytes + bytes > QUEUE_PANE_TOTAL_BYTES || this.totalBytes() + bytes > QUEUE_ALL_TOTAL_BYTES) throw new TuiosError('queue_full', 'The delivery queues are full.', 'Wait for agents to take what is queued.');
-    const m: QueuedMessage = { id: `q${this.next++}`, window_id: w.id, text, by, at: Date.now(), status: 'waiting', typed_at: null, caller, ...(opts.wake ? { wake: true } : {}) };
+    const m: QueuedMessage = {
+      id: `q${this.next++}`,
+      window_id: w.id,
+      text: opts.parts ? partsSummary(opts.parts) : text,
+      by,
+      at: Date.now(),
+      status: 'waiting',
+      typed_at: null,
+      caller,
+      ...(opts.wake ? { wake: true } : {}),
+      ...(opts.parts ? { parts: opts.parts } : {}),
+    };
     q.messages.push(m);
     this.consider(w, q);
     return m;
@@ -220,7 +244,7 @@ export class DeliveryQueue implements Disposable {
       if (host !== null && this.deps.config.current.hosts[host]?.write === false) throw new TuiosError('forbidden', `The linked host ${host} may no longer write here.`);
     };
     try {
-      const r = await deliverPrompt(this.deps, w, m.text, recheck);
+      const r = await deliverPrompt(this.deps, w, this.typedText(m), recheck, { maxBytes: m.parts ? PARTS_TYPED_MAX_BYTES : PROMPT_MAX_BYTES });
       r.watch.dispose();
       q.lastTypedAt = r.submittedAt;
       q.restSince = null;
@@ -243,6 +267,17 @@ export class DeliveryQueue implements Disposable {
       }
     }
     this.consider(w, q);
+  }
+
+  /**
+   * The text typing a message types. A message in parts places its blocks the first time it is
+   * typed (spec: written when the reply is typed) and keeps what it typed, so a message that waits
+   * again after a prompt appeared writes no second file.
+   */
+  private typedText(m: QueuedMessage): string {
+    if (!m.parts) return m.text;
+    m.rendered ??= renderParts(m.parts, (text) => this.deps.pastes.write(text)).text;
+    return m.rendered;
   }
 
   // ---- mail that wakes an agent at rest ----

@@ -29,9 +29,9 @@ export interface TypeResult {
  * Types `text` and submits it. `recheck` runs before the paste and again before the submit key;
  * it throws to stop (the paste then stays unsubmitted in the input box: the recoverable failure).
  */
-export function typePrompt(w: Window, text: string, input: InputSpec, recheck: () => void): Promise<TypeResult> {
-  if (Buffer.byteLength(text) > PROMPT_MAX_BYTES) {
-    throw new TuiosError('invalid_params', `A prompt is at most ${PROMPT_MAX_BYTES} bytes.`, 'Send it as mail, or attach a file.', { field: 'text' });
+export function typePrompt(w: Window, text: string, input: InputSpec, recheck: () => void, maxBytes = PROMPT_MAX_BYTES): Promise<TypeResult> {
+  if (Buffer.byteLength(text) > maxBytes) {
+    throw new TuiosError('invalid_params', `A prompt is at most ${maxBytes} bytes.`, 'Send it as mail, or attach a file.', { field: 'text' });
   }
   return w.typeJob(async () => {
     if (!w.running) throw new TuiosError('window_exited', `The program in ${w.name} has exited.`);

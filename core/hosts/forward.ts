@@ -11,6 +11,7 @@ import { TuiosError } from '../errors.js';
 import { enforce } from '../security/access.js';
 import { remoteTargetOf, type RemoteTarget } from './target.js';
 import { LINK_CALL_MARGIN_MS } from '../limits.js';
+import { callWithParts } from './forward-parts.js';
 
 /**
  * The machine a call's session and window params name, for a targeted verb or one with hostRefs;
@@ -48,5 +49,8 @@ export async function forwardCall(svc: Services, verb: VerbInfo, target: RemoteT
   // A verb that waits on purpose carries its own deadline; every other call has the link's cap.
   const budget = verb.budgetMs?.(out as never);
   const timeoutMs = budget !== undefined && Number.isFinite(budget) ? budget + LINK_CALL_MARGIN_MS : undefined;
-  return remote.call(target.host, verb.name, out, { vouched, signal, timeoutMs });
+  const send = (name: string, params: Record<string, unknown>) => remote.call(target.host, name, params, { vouched, signal, timeoutMs });
+  // A message in parts: its blocks may be larger than one call over the link (forward-parts.ts).
+  if (Array.isArray(out.parts)) return callWithParts(send, target.host, verb.name, out);
+  return send(verb.name, out);
 }

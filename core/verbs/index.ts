@@ -16,7 +16,7 @@ import { listAttention, dismissAttention, markAttention, attach, focusWindow } f
 import { sendAgentMessage, readAgentMessages, askHuman, answerAsk, releaseAgentMessage } from './mail.js';
 import { paneGrants, setPaneGrants, configApply } from './grants.js';
 import { getConfig, setConfig } from './config.js';
-import { askAgent, queuePrompt, listQueued, cancelQueued } from './typing.js';
+import { askAgent, queuePrompt, listQueued, cancelQueued, stagePaste } from './typing.js';
 import { peekPrompt, respond } from './prompt.js';
 import { tuiInput, tuiResize } from './tui.js';
 import { newWorktree, listWorktrees, diffWorktreeVerb, removeWorktreeVerb, pullWorktree } from './worktree.js';
@@ -81,6 +81,7 @@ export const allVerbs: VerbDef[] = [
   setConfig,
   askAgent,
   queuePrompt,
+  stagePaste,
   listQueued,
   cancelQueued,
   peekPrompt,

@@ -15,6 +15,7 @@ import { isReady, STATES, type AgentState } from '../agent-state/state.js';
 import type { Services } from '../daemon/services.js';
 import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
+import { messageParts, partsParam, makeStagePaste } from './paste.js';
 
 
 /** What ask-agent answers for one pane: its turn ended (or the wait did), and what it printed. */
@@ -83,7 +84,7 @@ function wouldCycle(asking: Map<string, Set<string>>, from: string, to: string):
   return false;
 }
 
-function whoQueues(svc: Services, caller: Caller, nonce: string | undefined): string {
+export function whoQueues(svc: Services, caller: Caller, nonce: string | undefined): string {
   // A linked machine's call, the person there included: it is neither a pane here nor a shell here.
   if (caller.channel === 'link') return `link:${caller.host ?? '?'}`;
   const p = svc.placement(caller);
@@ -235,7 +236,8 @@ export const queuePrompt = defineVerb({
   types: true,
   cli: { positionals: ['text'], aliases: ['queue'], subcommands: { ls: 'list-queued', rm: 'cancel-queued' }, usage: 'queue -w WINDOW TEXT | queue ls | queue rm ID' },
   params: z.object({
-    text: z.string().describe('The message'),
+    text: z.string().optional().describe('The message'),
+    parts: partsParam.optional().describe('The message in parts, instead of text: words ({text}), paste blocks ({paste}) and blocks sent ahead ({staged})'),
     from: z.string().max(128).optional().describe('A pane can queue only as itself'),
     nonce: z.string().max(128).optional().describe('The attach nonce (queued as human)'),
   }),
@@ -243,6 +245,7 @@ export const queuePrompt = defineVerb({
   print: (r) => r.id,
   run({ params, svc, caller, window }) {
     const w = window!;
+    if ((params.text === undefined) === (params.parts === undefined)) throw new TuiosError('invalid_params', 'queue-prompt takes the message as text or as parts, one of them.', 'Give TEXT, or parts.', { field: 'text' });
     const by = whoQueues(svc, caller, params.nonce);
     if (params.from && params.from !== by && !(by === 'human' && params.from === 'human')) {
       throw new TuiosError('forbidden', 'A message is queued as whoever sends it; `from` cannot name another.', 'Leave --from out.');
@@ -250,7 +253,8 @@ export const queuePrompt = defineVerb({
     // Access was decided once, by the dispatcher, from this record (write, types): a pane queueing
     // to a pane on its prompt is refused now, at queue time, unless it holds respond (spec: Queued
     // messages). The queue checks the grants again right before it types (core/delivery/queue.ts).
-    const m = svc.queue.add(w, params.text, by, by === 'human' ? null : caller);
+    const parts = params.parts ? messageParts(svc, caller, by, params.parts) : undefined;
+    const m = svc.queue.add(w, params.text ?? '', by, by === 'human' ? null : caller, parts ? { parts } : {});
     return { id: m.id, window_id: w.id, position: svc.queue.list(w).indexOf(m) + 1, by };
   },
 });
@@ -300,3 +304,5 @@ export const cancelQueued = defineVerb({
     return { dropped: queuedJson(m) };
   },
 });
+
+export const stagePaste = makeStagePaste(whoQueues);

@@ -32,6 +32,12 @@ export class Terminal {
     this.tmux(['send-keys', '-t', 't', '-l', text]);
   }
 
+  /** Pastes a file's text as a terminal does: bracketed when the program asked (tmux paste-buffer -p). */
+  pasteFile(file: string): void {
+    this.tmux(['load-buffer', '-b', 'tuios-test', file]);
+    this.tmux(['paste-buffer', '-p', '-d', '-b', 'tuios-test', '-t', 't']);
+  }
+
   screen(): string {
     return this.tmux(['capture-pane', '-p', '-t', 't']);
   }

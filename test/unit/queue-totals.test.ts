@@ -1,8 +1,8 @@
-// The delivery queue's 32 MiB a pane (spec: Queued messages). No caller can reach it: a pane
-// holds at most `[agents.queue] max` messages, which the config keeps at 64 or fewer, of at most
-// 16 KiB each, so 1 MiB; the mail wake line goes through the same `add`, and nothing else queues.
-// The check is still in DeliveryQueue.add, so it is tested here on the queue itself, given a
-// count only a hand-built config can hold. (The 128 MiB in all is reachable and is tested end to
+// The delivery queue's 32 MiB a pane (spec: Queued messages). Typed text alone cannot reach it: a
+// pane holds at most `[agents.queue] max` messages, which the config keeps at 64 or fewer, of at
+// most 16 KiB each, so 1 MiB. (Messages in parts, up to 8 MiB each, reach it: reply-parts.test.ts.)
+// Here it is tested on the queue itself with typed text, given a count only a hand-built config
+// can hold. (The 128 MiB in all is reachable and is tested end to
 // end in test/e2e/queue-limits.test.ts.)
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -25,6 +25,7 @@ function queueWith(max: number) {
     // On a prompt, with no harness the queue knows: it holds everything and types nothing.
     agents: { stateOf: () => 'needs_input', harnessOf: () => null, recordOf: () => null },
     manifests: { byId: new Map() },
+    pastes: { write: () => '/nowhere' },
   };
   const pane = (id: string) => {
     const w = { id, name: id, sessionId: 's1', shortId: id, lastOutputAt: 0, closed: false };

@@ -1,0 +1,67 @@
+// The parts of a message (spec: Queued messages, Large pastes): queue-prompt's `parts`, and
+// stage-paste, which sends a large paste block ahead of its message in pieces (a call over a link
+// is one 1 MiB frame; a block may be 8 MB). A block sent ahead is held for whoever sent it, and
+// only their message can take it.
+import { z } from 'zod';
+import { defineVerb } from '../rpc/verb.js';
+import { TuiosError } from '../errors.js';
+import type { Services } from '../daemon/services.js';
+import type { Caller } from '../rpc/caller.js';
+import type { MessagePart, PartParam } from '../delivery/parts.js';
+import { PASTE_BLOCKS_MAX, PASTE_STAGE_CHUNK_CHARS } from '../limits.js';
+
+const stageId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const blockNo = z.number().int().min(1).max(999).optional().describe('The block\'s number in the label (#N); default its place among the blocks');
+
+/** One part of a message: typed words, a pasted block, or a block sent ahead with stage-paste. */
+export const partSchema = z.union([
+  z.object({ text: z.string() }).strict(),
+  z.object({ paste: z.string(), n: blockNo }).strict(),
+  z.object({ staged: stageId, n: blockNo }).strict(),
+]);
+
+
+/** Words and blocks alternate at most: a block, the words after it, and the words before the first. */
+export const partsParam = z.array(partSchema).min(1).max(2 * PASTE_BLOCKS_MAX + 1);
+
+/**
+ * The message's parts as the queue holds them, blocks sent ahead taken from the stage. A linked
+ * machine's blocks become files here, which its [hosts] policy must allow (`files`).
+ */
+export function messageParts(svc: Services, caller: Caller, by: string, parts: PartParam[]): MessagePart[] {
+  const blocks = parts.filter((p) => !('text' in p)).length;
+  if (blocks > 0 && caller.channel === 'link') {
+    const host = caller.host ?? '?';
+    if (svc.config.current.hosts[host]?.files !== true) {
+      throw new TuiosError('forbidden', `A reply with a paste block is refused: the linked host ${host} may not write files here.`, `On this machine, [hosts.${host}] files = true allows it.`);
+    }
+  }
+  let n = 0;
+  return parts.map((p): MessagePart => {
+    if ('text' in p) return { kind: 'text', text: p.text };
+    n++;
+    const text = 'paste' in p ? p.paste : svc.pasteStage.take(by, p.staged);
+    return { kind: 'paste', text, n: p.n ?? n };
+  });
+}
+
+export function makeStagePaste(whoQueues: (svc: Services, caller: Caller, nonce: string | undefined) => string) {
+  return defineVerb({
+    name: 'stage-paste',
+    summary: 'Send a large paste block ahead of the message that holds it, in pieces (queue-prompt parts name it as staged)',
+    target: 'window',
+    mutates: true,
+    link: { right: 'files' },
+    params: z.object({
+      id: stageId.describe('The block\'s id, chosen by the sender; the message names it'),
+      text: z.string().max(PASTE_STAGE_CHUNK_CHARS).describe('The next piece of the block'),
+      nonce: z.string().max(128).optional().describe('The attach nonce (sent as human)'),
+    }),
+    result: z.object({ id: z.string(), bytes: z.number().int() }),
+    print: (r) => `${r.id} ${r.bytes}`,
+    run({ params, svc, caller }) {
+      const by = whoQueues(svc, caller, params.nonce);
+      return { id: params.id, bytes: svc.pasteStage.append(by, params.id, params.text) };
+    },
+  });
+}
