@@ -179,8 +179,16 @@ export interface WorkingTrees {
  * its index, its files and what was staged are never changed. The objects are loose objects git gc
  * collects. A conflicted index (a merge in progress) is refused: it has no single tree.
  */
-export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUntrackedBytes?: number; timeoutMs?: number } = {}): Promise<WorkingTrees> {
+export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUntrackedBytes?: number; timeoutMs?: number; packCompression?: number } = {}): Promise<WorkingTrees> {
   const { signal } = o;
+  // packCompression: the files' blobs go into one pack per `git add`, deflated at that zlib level
+  // (git's bulk checkin, which takes every file over core.bigFileThreshold), instead of a loose
+  // object each. For a transfer that packs them next, pack-objects then copies their deflated
+  // bytes as they are: on 3,072 changed files of 10 KB, packing them from loose objects took 4.9
+  // CPU-s (opening each object file, inflating it and deflating it anew), from the bulk pack 0.5,
+  // and writing that pack cost no more than writing the loose objects. A file git converts (a
+  // clean filter, eol) is still hashed as usual. Packs pile up as loose objects do; gc folds them.
+  const add = o.packCompression === undefined ? ['add'] : ['-c', 'core.bigFileThreshold=0', '-c', `pack.compression=${o.packCompression}`, 'add'];
   const timeoutMs = o.timeoutMs ?? GIT_TIMEOUT_MS;
   const maxUntracked = o.maxUntrackedBytes ?? MAX_UNTRACKED_FILE_BYTES;
   const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: dir, signal });
@@ -207,7 +215,7 @@ export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUn
       }
       throw e;
     }
-    await git(['add', '--update', '--', '.'], { cwd: top, env, signal, timeoutMs });
+    await git([...add, '--update', '--', '.'], { cwd: top, env, signal, timeoutMs });
     const others = (await git(['ls-files', '--others', '--exclude-standard', '-z'], { cwd: top, env, signal, timeoutMs })).stdout.toString('utf8').split('\0').filter((p) => p && !p.endsWith('/'));
     const take: string[] = [];
     const skipped: WorkingTrees['skipped'] = [];
@@ -222,7 +230,7 @@ export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUn
       if (st.size > maxUntracked) skipped.push({ path: p, bytes: st.size });
       else take.push(p);
     }
-    if (take.length) await git(['add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: top, env, signal, input: take.join('\0'), timeoutMs });
+    if (take.length) await git([...add, '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: top, env, signal, input: take.join('\0'), timeoutMs });
     const workTree = await gitText(['write-tree'], { cwd: top, env, signal, timeoutMs });
     return { head, indexTree, workTree, skipped };
   } finally {

@@ -2,7 +2,7 @@
 // still runs), bounded in time and output. Real repositories in temp folders.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { git, neutralisingArgs } from '../../core/git/run.js';
@@ -102,6 +102,30 @@ test('a filter the global config names still runs (the repository cannot replace
   await workingTrees(repo);
   assert.ok(existsSync(marker('trusted-clean')), 'the global clean filter ran');
   assert.not.ok(existsSync(marker('repo-overrides-trusted')));
+});
+
+test('packed working trees: the same trees, the files\' blobs in a pack and not loose, a filtered file still through its filter', async () => {
+  const r = makeRepo(join(root, 'packed'));
+  write(join(r, '.gitattributes'), '*.trusted filter=trusted\n');
+  sh(r, ['add', '-A']);
+  sh(r, ['commit', '-q', '-m', 'attributes']);
+  write(join(r, 'mod.txt'), 'mod.txt changed, not staged, packed\n');
+  write(join(r, 'new/untracked.txt'), 'untracked and packed\n');
+  write(join(r, 'c.trusted'), 'filtered and packed\n');
+  rmSync(marker('trusted-clean'), { force: true });
+  const loose = (sha: string) => existsSync(join(r, '.git', 'objects', sha.slice(0, 2), sha.slice(2)));
+  const blobs = ['mod.txt', 'new/untracked.txt'].map((f) => sh(r, ['hash-object', '--', f]).trim());
+  const packed = await workingTrees(r, { packCompression: 1 });
+  for (const b of blobs) {
+    assert.not.ok(loose(b), `${b} is not a loose object`);
+    assert.is(sh(r, ['cat-file', '-t', b]).trim(), 'blob', `${b} is in the object store`);
+  }
+  assert.ok(readdirSync(join(r, '.git', 'objects', 'pack')).some((f) => f.endsWith('.pack')), 'a pack holds them');
+  assert.ok(existsSync(marker('trusted-clean')), 'the global clean filter ran on the filtered file');
+  const plain = await workingTrees(r);
+  assert.is(packed.workTree, plain.workTree);
+  assert.is(packed.indexTree, plain.indexTree);
+  assert.is(sh(r, ['cat-file', 'blob', `${packed.workTree}:new/untracked.txt`]), 'untracked and packed\n');
 });
 
 test('a new worktree runs no hook', async () => {
