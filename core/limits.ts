@@ -304,6 +304,8 @@ export const META_KEYS_PER_CALL = 16;
 export const META_KEYS_PER_PANE = 32;
 /** Characters of one agent metadata value; longer is cut (spec's limit). */
 export const META_VALUE_MAX = 80;
+/** Tokens one `[appearance.sidebar.agent_row]` list may hold: every row token and a dozen metadata keys. */
+export const AGENT_ROW_TOKENS_MAX = 32;
 
 // --- tuios agent-hook: its budgets and the holds it asks for ---
 // (spec: Failure behaviour, Approvals from the Inbox.)

@@ -3,6 +3,7 @@
 // (`[appearance.sidebar.agent_row."$context"] fg = "warning"`), applied when its number passes
 // `gt` or `lt` if either is given. A token is one of the names below, or `$KEY` for a metadata key.
 import { z } from 'zod';
+import { AGENT_ROW_TOKENS_MAX } from '../limits.js';
 
 /** The row tokens tuios knows (spec: What the second line says). */
 export const ROW_TOKENS = ['session', 'need', 'harness', 'name', 'progress', 'elapsed', 'context', 'subagents', 'pr', 'meta', 'now', 'message', 'prompt'] as const;
@@ -11,8 +12,6 @@ export type RowTokenName = (typeof ROW_TOKENS)[number];
 /** The shipped order: `now` last, so a long command loses its tail before anything else does. */
 export const SHIPPED_TOKENS: readonly string[] = ['session', 'need', 'harness', 'name', 'progress', 'elapsed', 'context', 'subagents', 'pr', 'meta', 'now', 'message'];
 
-/** Tokens a list may hold at most (every token and a dozen keys). */
-export const AGENT_ROW_TOKENS_MAX = 32;
 
 /** `$` and a metadata key (core/agent-state/meta.ts META_KEY_RE). */
 const KEY_TOKEN_RE = /^\$[A-Za-z][A-Za-z0-9_.-]{0,31}$/;
