@@ -1,10 +1,12 @@
 // The Agent Client Protocol adapter (version 1, on the official SDK): starts the agent in a
 // session of its own, opens one conversation, and turns its messages into ProtoSink calls through
-// proto/acp-read.ts. It advertises no file system and no terminal capability, and implements no
-// client method but the two every client must (session/update, session/request_permission): the
-// SDK answers every other request with method not found.
+// proto/acp-read.ts. It advertises no file system and no terminal capability and handles no
+// client method but the two every client must (session/update, session/request_permission). The
+// SDK's client answers the file system and terminal methods it knows with an empty success when
+// the client leaves them out, so each is written out here to answer method not found; a method
+// the SDK does not know it answers method not found itself.
 import { Readable, Writable } from 'node:stream';
-import { ClientSideConnection, ndJsonStream, PROTOCOL_VERSION, type Client } from '@agentclientprotocol/sdk';
+import { ClientSideConnection, ndJsonStream, PROTOCOL_VERSION, RequestError, type Client } from '@agentclientprotocol/sdk';
 import type { ProtoAgent, ProtoSink } from './agent.js';
 import { spawnAgent, type AdapterOptions } from './spawn.js';
 import { agentOf, modelOf, permissionOf, planOf, stopOf, textOf, usageOf } from './acp-read.js';
@@ -20,7 +22,17 @@ export function acpAgent(o: AdapterOptions): ProtoAgent {
   let pid: number | undefined;
   const tools = new Map<string, string>();
 
+  const refuse = (method: string) => async (): Promise<never> => {
+    throw RequestError.methodNotFound(method);
+  };
   const client: Client = {
+    readTextFile: refuse('fs/read_text_file'),
+    writeTextFile: refuse('fs/write_text_file'),
+    createTerminal: refuse('terminal/create'),
+    terminalOutput: refuse('terminal/output'),
+    releaseTerminal: refuse('terminal/release'),
+    waitForTerminalExit: refuse('terminal/wait_for_exit'),
+    killTerminal: refuse('terminal/kill'),
     async requestPermission(params) {
       const s = sink;
       if (!s) return { outcome: { outcome: 'cancelled' } };

@@ -23,7 +23,8 @@ export interface PaneIds {
 export function paneIds(env: NodeJS.ProcessEnv): PaneIds | null {
   const window = env.TUIOS_PANE_ID;
   if (!window) return null;
-  return { socket: resolveSocket(env).socket, window };
+  // The daemon names its socket in the pane's environment; the default path is the fallback.
+  return { socket: env.TUIOS_SOCKET || resolveSocket(env).socket, window };
 }
 
 export type ActivityEvent = 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure' | 'Stop';
