@@ -8,17 +8,35 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** `model`: the name of session/new's `models.currentModelId` (unstable in ACP), else its id. */
+/**
+ * `model`: the name of session/new's `models.currentModelId` (unstable in ACP), else its id. An
+ * agent that sends no `models` but the stable session config options (opencode 1.18 does) names
+ * it in the option of category `model`: its current value's name.
+ */
 export function modelOf(newSession: unknown): string | null {
   const models = obj(obj(newSession)?.models);
   const id = str(models?.currentModelId);
-  if (!id) return null;
+  if (!id) return modelOption(obj(newSession)?.configOptions);
   const list = Array.isArray(models?.availableModels) ? models.availableModels : [];
   for (const m of list) {
     const o = obj(m);
     if (o && o.modelId === id) return str(o.name) ?? id;
   }
   return id;
+}
+
+/** The model from session config options (session/new, config_option_update): category model. */
+export function modelOption(options: unknown): string | null {
+  if (!Array.isArray(options)) return null;
+  const opt = options.map(obj).find((o) => o && (o.category === 'model' || o.id === 'model'));
+  const cur = str(opt?.currentValue);
+  if (!opt || !cur) return null;
+  const list = Array.isArray(opt.options) ? opt.options : [];
+  for (const v of list) {
+    const o = obj(v);
+    if (o && o.value === cur) return str(o.name) ?? cur;
+  }
+  return cur;
 }
 
 /** `opencode 1.2`: initialize's agentInfo, name and version. */

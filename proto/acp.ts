@@ -9,7 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import { ClientSideConnection, ndJsonStream, PROTOCOL_VERSION, RequestError, type Client } from '@agentclientprotocol/sdk';
 import type { ProtoAgent, ProtoSink } from './agent.js';
 import { spawnAgent, type AdapterOptions } from './spawn.js';
-import { agentOf, modelOf, permissionOf, planOf, stopOf, textOf, usageOf } from './acp-read.js';
+import { agentOf, modelOf, modelOption, permissionOf, planOf, stopOf, textOf, usageOf } from './acp-read.js';
 
 /** The longest message the agent may send; past it the connection fails (a flood, a runaway). */
 export const ACP_MESSAGE_MAX_BYTES = 4 * 1024 * 1024;
@@ -65,6 +65,11 @@ export function acpAgent(o: AdapterOptions): ProtoAgent {
           const p = planOf(u);
           s.plan(p.entries);
           s.meta('plan', p.value);
+          return;
+        }
+        case 'config_option_update': {
+          const model = modelOption(u.configOptions);
+          if (model) s.meta('model', model);
           return;
         }
         case 'usage_update': {

@@ -37,6 +37,8 @@ export class DaemonLink {
   private readonly jobs: SideJob[] = [];
   private running = false;
   private closed = false;
+  /** State reports in flight: the side calls wait for them, so a report never queues behind one. */
+  private stateCalls = 0;
   /** Whether the daemon's set-agent-state takes `activity` (null until asked). */
   private activityOk: boolean | null = null;
 
@@ -64,7 +66,14 @@ export class DaemonLink {
     const params = { window: this.ids.window, state: r.state, source: 'report', harness: this.harness, ...(r.message ? { message: r.message } : {}), ...(r.kind ? { kind: r.kind } : {}) };
     for (let i = 0; i < SIDE_TRIES; i++) {
       try {
-        await (await this.client('state')).call('set-agent-state', params);
+        // With the connection open the call is written at once, not a turn of the loop later.
+        const c = this.state ?? (await this.client('state'));
+        this.stateCalls++;
+        try {
+          await c.call('set-agent-state', params);
+        } finally {
+          this.stateCalls--;
+        }
         return;
       } catch (e) {
         this.log(`state report ${r.state} failed: ${(e as Error).message}`);
@@ -156,6 +165,7 @@ export class DaemonLink {
   }
 
   private async sendSide(j: SideJob): Promise<void> {
+    for (let i = 0; this.stateCalls > 0 && i < 50; i++) await delay(2);
     const c = await this.client('side');
     if (j.kind === 'meta') {
       await c.call('set-agent-meta', { window: this.ids.window, values: j.values, source: 'protocol' });

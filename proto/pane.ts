@@ -40,6 +40,7 @@ export class ProtoPane implements ProtoSink {
   private readonly metaKeys = new MetaTracker();
   private last: ProtoState | null = null;
   private reports: Promise<void> = Promise.resolve();
+  private inFlight = 0;
   private line = '';
   private partial = '';
   private reply = '';
@@ -66,7 +67,12 @@ export class ProtoPane implements ProtoSink {
     const r = reportFor(ev, this.last);
     if (!r) return this.reports;
     this.last = r.state;
-    this.reports = this.reports.then(() => this.daemon.report(r));
+    // In order; one with none before it in flight starts now, before the pane is drawn.
+    const run = () => {
+      this.inFlight++;
+      return this.daemon.report(r).finally(() => this.inFlight--);
+    };
+    this.reports = this.inFlight === 0 ? run() : this.reports.then(run);
     return this.reports;
   }
 
@@ -186,21 +192,20 @@ export class ProtoPane implements ProtoSink {
   }
 
   turnEnded(end: ProtoTurnEnd): void {
-    this.flushReply();
     this.endQuestion(null, null);
     this.turn = false;
+    // The report goes before the pane is drawn: the daemon reads what the pane draws too, and the
+    // state is what a subscriber waits on.
+    const said = end.kind === 'done' ? end.reply || this.reply + this.partial : '';
+    if (end.kind === 'done') void this.report({ kind: 'done', reply: said });
+    else if (end.kind === 'cancelled') void this.report({ kind: 'cancelled' });
+    else void this.report({ kind: 'failed', why: paneLine(end.why, TITLE_MAX) });
+    this.flushReply();
     if (end.kind === 'done') {
-      const said = end.reply || this.reply;
       this.print('(turn done)');
-      void this.report({ kind: 'done', reply: said });
       this.daemon.activity('Stop', firstLine(said), 'done');
-    } else if (end.kind === 'cancelled') {
-      this.print('(turn cancelled)');
-      void this.report({ kind: 'cancelled' });
-    } else {
-      this.print(`(turn failed: ${paneLine(end.why, TITLE_MAX)})`);
-      void this.report({ kind: 'failed', why: paneLine(end.why, TITLE_MAX) });
-    }
+    } else if (end.kind === 'cancelled') this.print('(turn cancelled)');
+    else this.print(`(turn failed: ${paneLine(end.why, TITLE_MAX)})`);
     this.reply = '';
   }
 

@@ -195,7 +195,11 @@ export const setAgentState = defineVerb({
     if (source === 'report' && (params.agent_session_id !== undefined || params.harness_pid !== undefined)) admitReport(svc, w, caller, params, harnessPid);
     // The pane's activity ring: a hook's report (it names its event) writes it, once admitted.
     if (source === 'report' && params.event) svc.activity.fromReport(w, { event: params.event, activity: params.activity, message: params.message });
-    if (params.activity && params.event !== 'Stop') {
+    // Activity alone (if_state none, a protocol pane's side connection) may arrive after the pane
+    // came to rest: then it is no longer what the agent does now.
+    const activityOnly = params.if_state?.length === 1 && params.if_state[0] === 'none';
+    const atRest = !['working', 'needs_input'].includes(svc.agents.stateOf(w));
+    if (params.activity && params.event !== 'Stop' && !(activityOnly && atRest)) {
       // Kept whether or not the state applies: `now` is what the row says it is doing. A turn's
       // end (Stop) carries what the agent said, which is not what it does now.
       const text = cleanHookText(params.activity);

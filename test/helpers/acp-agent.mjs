@@ -3,13 +3,13 @@
 // permission for `touch hello.txt`; fail: answers an error; slow: waits for session/cancel;
 // exit: exits 3; anything else: a reply); `hostile` answers every prompt with escape sequences in
 // its text, requests the client never advertised (fs, terminal, an unknown method) and a flood
-// of notifications, then reports the error codes it got back in its reply. TUIOS_ACP_STAMPS names
+// of notifications, then reports the error codes it got back in its reply. ACP_BENCH_STAMPS names
 // a file where it appends the wall clock (ms) just before each end_turn answer (the bench).
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'scripted';
-const stamps = process.env.TUIOS_ACP_STAMPS;
+const stamps = process.env.ACP_BENCH_STAMPS;
 let nextId = 1000;
 const waiting = new Map();
 let cancelTurn = null;

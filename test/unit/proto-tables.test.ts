@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reportFor, harnessFor } from '../../proto/state.js';
-import { agentOf, modelOf, permissionOf, planOf, stopOf, textOf, usageOf } from '../../proto/acp-read.js';
+import { agentOf, modelOf, modelOption, permissionOf, planOf, stopOf, textOf, usageOf } from '../../proto/acp-read.js';
 import { MetaTracker, contextValue, costValue } from '../../proto/meta.js';
 
 // ---- the first table: what happened -> the report ----
@@ -65,6 +65,11 @@ test("model: the name of session/new's models.currentModelId", () => {
   assert.is(modelOf({ models: { currentModelId: 'm9', availableModels: [] } }), 'm9');
   assert.is(modelOf({ sessionId: 's' }), null);
   assert.is(modelOf({ models: { currentModelId: 7 } }), null);
+  // opencode 1.18.33 sends no models but the stable config options (captured from `opencode acp`).
+  const oc = { sessionId: 'ses_1', configOptions: [{ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fake/fake-model', options: [{ value: 'opencode/big-pickle', name: 'OpenCode Zen/Big Pickle' }, { value: 'fake/fake-model', name: 'Fake/Fake Model' }] }, { id: 'mode', category: 'mode', currentValue: 'build', options: [] }] };
+  assert.is(modelOf(oc), 'Fake/Fake Model');
+  assert.is(modelOption([{ category: 'model', currentValue: 'x/y', options: [] }]), 'x/y');
+  assert.is(modelOption([{ category: 'mode', currentValue: 'build' }]), null);
 });
 
 test('context: usage_update used of size', () => {
