@@ -135,6 +135,8 @@ export const agentInfoSchema = z.object({
   harness_version: z.string().nullable(),
   version_covered: z.boolean().nullable(),
   prompt_status: z.enum(['waiting', 'typing', 'taken', 'stalled', 'not_ready', 'failed']).optional(),
+  /** The protocol tuios speaks to the agent over (start-agent --protocol). */
+  protocol: z.enum(['acp', 'codex']).optional(),
 });
 export type AgentInfo = z.infer<typeof agentInfoSchema>;
 
@@ -226,7 +228,11 @@ export const setAgentState = defineVerb({
     // Kept whether or not the state applies (spec: Agent metadata): `now` is the tool it runs,
     // `prompt` the first line of the last prompt, which starts a turn with nothing running yet.
     const metaOf = activityMeta(params.event, params.activity ? cleanHookText(params.activity) : '');
-    if (metaOf) svc.agents.setMeta(w, metaOf, 'report', null);
+    // Activity alone (if_state none, a protocol pane's side connection) may arrive after the pane
+    // came to rest: then it is no longer what the agent does now.
+    const activityOnly = params.if_state?.length === 1 && params.if_state[0] === 'none';
+    if (metaOf && typeof metaOf.now === 'string' && activityOnly && !['working', 'needs_input'].includes(svc.agents.stateOf(w))) delete metaOf.now;
+    if (metaOf && Object.keys(metaOf).length) svc.agents.setMeta(w, metaOf, 'report', null);
     const agents = svc.agents;
     let res;
     if (source === 'report') {
@@ -322,7 +328,7 @@ export const listAgents = defineVerb({
     if (r.agents.length === 0) return 'no agents';
     return table([
       ['SESSION', 'NAME', 'ID', 'HARNESS', 'STATE', 'MESSAGE'],
-      ...r.agents.map((a) => [str(a.session), str(a.name), str(a.short_id), str('harness_id' in a ? a.harness_id : a.harness), String(a.state) + (a.finished_unread ? ' (unread)' : ''), str(a.message || '')]),
+      ...r.agents.map((a) => [str(a.session), str(a.name), str(a.short_id), str('harness_id' in a ? a.harness_id : a.harness) + ('protocol' in a && a.protocol && a.protocol !== a.harness_id ? ` (${a.protocol})` : ''), String(a.state) + (a.finished_unread ? ' (unread)' : ''), str(a.message || '')]),
     ]);
   },
   run({ params, svc, caller }) {
