@@ -65,8 +65,17 @@ export interface FakeApi {
    * tool of that name (a question tool, say); null goes back to the shell command. Used by the
    * APIs that implement it (openai.ts, anthropic.ts).
    */
-  setToolCall(call: { name: string; args: Record<string, unknown> } | null): void;
+  setToolCall(call: ToolCall | null): void;
   readonly command: string | null;
+}
+
+/** A tool call a fresh turn makes instead of the shell command (setToolCall). */
+export interface ToolCall {
+  name: string;
+  /** The call's arguments; a freeform (custom) tool takes `input`, its text. */
+  args: Record<string, unknown>;
+  /** Made even when the request does not offer the tool (the API only answers; the agent decides). */
+  unlisted?: boolean;
 }
 
 export interface Plan {
@@ -82,7 +91,7 @@ export interface Handler {
 export interface FakeApiState {
   command: string | null;
   /** A tool call a fresh turn makes instead of the shell command, when the tool is offered. */
-  toolCall: { name: string; args: Record<string, unknown> } | null;
+  toolCall: ToolCall | null;
   finalText: string;
   title: string;
   delayMs: number;
