@@ -36,3 +36,6 @@ export const CODEX_APPROVAL_FILES_SHOWN = 20;
 
 /** Plan steps passed on from one turn/plan/updated; a plan longer than this is cut. */
 export const CODEX_PLAN_STEPS_MAX = 50;
+
+/** Approvals waiting on the pane at once; Codex asks one at a time, so more is answered not approved. */
+export const CODEX_APPROVALS_PENDING_MAX = 8;

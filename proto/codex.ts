@@ -16,7 +16,7 @@
 // in fixtures/protocol/codex/.
 import type { ProtoAgent, ProtoMetaKey, ProtoSink } from './agent.js';
 import { commandApproval, fileChangeApproval, fileChangesOf, type CodexApproval, type FileChangeSeen } from './codex-approval.js';
-import { CODEX_ITEMS_KEPT, CODEX_PLAN_STEPS_MAX, CODEX_REPLY_KEEP_CHARS, CODEX_REQUEST_TIMEOUT_MS, CODEX_START_TIMEOUT_MS } from './codex-limits.js';
+import { CODEX_APPROVALS_PENDING_MAX, CODEX_ITEMS_KEPT, CODEX_PLAN_STEPS_MAX, CODEX_REPLY_KEEP_CHARS, CODEX_REQUEST_TIMEOUT_MS, CODEX_START_TIMEOUT_MS } from './codex-limits.js';
 import { launchAppServer, type AppServerIo, type LaunchOptions } from './codex-process.js';
 import { LineRpc, METHOD_NOT_FOUND, RpcError, type Json, type Tapped } from './codex-wire.js';
 import { VERSION } from '../core/version.js';
@@ -338,6 +338,10 @@ export class CodexAgent implements ProtoAgent {
     if (!approval || !this.sink) {
       // Everything tuios does not handle: Codex reads this as not approved.
       rpc.respondError(id, METHOD_NOT_FOUND, `tuios agent-proto does not handle ${method.slice(0, 100)}`);
+      return;
+    }
+    if (this.approvals.size >= CODEX_APPROVALS_PENDING_MAX) {
+      rpc.respondError(id, METHOD_NOT_FOUND, `tuios agent-proto holds ${CODEX_APPROVALS_PENDING_MAX} approvals already`);
       return;
     }
     const key = String(id);

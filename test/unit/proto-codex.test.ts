@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { CodexAgent, contextValue, firstLine } from '../../proto/codex.js';
 import { commandApproval, fileChangeApproval } from '../../proto/codex-approval.js';
 import { METHOD_NOT_FOUND } from '../../proto/codex-wire.js';
+import { CODEX_APPROVALS_PENDING_MAX } from '../../proto/codex-limits.js';
 import { RecordingSink, type Answer } from '../helpers/proto-sink.js';
 import { Replay, incoming, insertAfter, isIn, readFixture, replaceLine, type FixtureLine } from '../helpers/codex-replay.js';
 
@@ -253,6 +254,20 @@ test('a request tuios does not handle is answered method-not-found (-32601), and
   assert.is(answers[0].error.code, METHOD_NOT_FOUND);
   assert.equal(sink.of('permission'), []);
   assert.equal(sink.of('turnEnded').map((e) => e.end.kind), ['done']);
+});
+
+test('at most CODEX_APPROVALS_PENDING_MAX approvals wait on the pane; past it Codex is answered not approved (derived flood)', async () => {
+  const lines = readFixture('approval-accept');
+  const open = lines.findIndex((l) => l.dir === 'in' && l.msg?.result?.thread);
+  const approval = lines.find(isIn('item/commandExecution/requestApproval'))!;
+  const flood = Array.from({ length: CODEX_APPROVALS_PENDING_MAX + 2 }, (_, i) => incoming({ ...approval.msg, id: 100 + i }));
+  const over = [100 + CODEX_APPROVALS_PENDING_MAX, 101 + CODEX_APPROVALS_PENDING_MAX].map((id) => ({ dir: 'out' as const, msg: { id } }));
+  const { sink, r } = await replay([...lines.slice(0, open + 1), ...flood, ...over]);
+  assert.is(sink.of('permission').length, CODEX_APPROVALS_PENDING_MAX);
+  assert.equal(r.sent.filter((m) => m.method === undefined).map((m) => [m.id, m.error?.code]), [
+    [100 + CODEX_APPROVALS_PENDING_MAX, METHOD_NOT_FOUND],
+    [101 + CODEX_APPROVALS_PENDING_MAX, METHOD_NOT_FOUND],
+  ]);
 });
 
 test('firstLine skips blank lines and trims', () => {
