@@ -6,11 +6,12 @@
 // (shared/notes/agent-clis.md). `codex app-server` on stdio was measured to start none: its
 // processes are the launcher and the native binary, both in the session started here. Stopping
 // ends that session's process group, then anything still in the session, each by its pid.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { readStat } from '../core/pty/procfs.js';
 import { CODEX_CLOSE_GRACE_MS, CODEX_STDERR_TAIL_BYTES } from './codex-limits.js';
+import { spawnAgent, type AdapterOptions } from './spawn.js';
 
 /** A running app-server as the adapter sees it: two streams, how it ended, and a way to stop it. */
 export interface AppServerIo {
@@ -22,13 +23,6 @@ export interface AppServerIo {
   exited: Promise<string>;
   /** Ends it (and whatever it left in its session); resolves once it has exited. */
   stop(): Promise<void>;
-}
-
-export interface LaunchOptions {
-  /** The agent's command as the person gave it (`['codex']`); `app-server` is added after it. */
-  argv: string[];
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
 }
 
 /** The processes of session `sid`, other than those already gone. */
@@ -57,13 +51,15 @@ function signal(pid: number, sig: NodeJS.Signals): void {
   }
 }
 
-/** Starts `ARGV... app-server` on stdio, detached into a session of its own. Throws when it cannot be spawned. */
-export function launchAppServer(o: LaunchOptions): Promise<AppServerIo> {
-  const [cmd, ...rest] = o.argv;
-  if (!cmd) return Promise.reject(new Error('no command to start'));
+/**
+ * Starts `COMMAND... app-server` on stdio as every adapter starts its agent (proto/spawn.ts:
+ * detached into a session of its own, pipes only, its stderr to agent-proto's log). Rejects when
+ * it cannot be spawned.
+ */
+export function launchAppServer(o: AdapterOptions): Promise<AppServerIo> {
   let child: ChildProcess;
   try {
-    child = spawn(cmd, [...rest, 'app-server'], { cwd: o.cwd, env: o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    child = spawnAgent({ ...o, command: [...o.command, 'app-server'] });
   } catch (e) {
     return Promise.reject(e instanceof Error ? e : new Error(String(e)));
   }

@@ -17,13 +17,14 @@
 import type { ProtoAgent, ProtoMetaKey, ProtoSink } from './agent.js';
 import { commandApproval, fileChangeApproval, fileChangesOf, type CodexApproval, type FileChangeSeen } from './codex-approval.js';
 import { CODEX_APPROVALS_PENDING_MAX, CODEX_ITEMS_KEPT, CODEX_PLAN_STEPS_MAX, CODEX_REPLY_KEEP_CHARS, CODEX_REQUEST_TIMEOUT_MS, CODEX_START_TIMEOUT_MS } from './codex-limits.js';
-import { launchAppServer, type AppServerIo, type LaunchOptions } from './codex-process.js';
+import { launchAppServer, type AppServerIo } from './codex-process.js';
+import type { AdapterOptions } from './spawn.js';
 import { LineRpc, METHOD_NOT_FOUND, RpcError, type Json, type Tapped } from './codex-wire.js';
 import { VERSION } from '../core/version.js';
 
-export interface CodexAgentOptions extends LaunchOptions {
+export interface CodexAgentOptions extends AdapterOptions {
   /** Starts the app-server (default: launchAppServer). Tests replay captured traffic through it. */
-  launch?: (o: LaunchOptions) => Promise<AppServerIo>;
+  launch?: (o: AdapterOptions) => Promise<AppServerIo>;
   /** Sees every message either way (the capture script records with it). */
   tap?: (t: Tapped) => void;
 }
@@ -132,6 +133,7 @@ export class CodexAgent implements ProtoAgent {
 
   constructor(private readonly opts: CodexAgentOptions) {}
 
+  /** Opens the conversation; when it cannot, the sink hears exited(why) and this rejects. */
   async start(sink: ProtoSink): Promise<void> {
     this.sink = sink;
     const launch = this.opts.launch ?? launchAppServer;
@@ -152,7 +154,7 @@ export class CodexAgent implements ProtoAgent {
     try {
       const init = await this.rpc.request('initialize', { clientInfo: { name: 'tuios', title: 'tuios agent-proto', version: VERSION }, capabilities: null }, CODEX_START_TIMEOUT_MS);
       this.rpc.notify('initialized');
-      const th = await this.rpc.request('thread/start', { cwd: this.opts.cwd ?? null }, CODEX_START_TIMEOUT_MS);
+      const th = await this.rpc.request('thread/start', { cwd: this.opts.cwd }, CODEX_START_TIMEOUT_MS);
       this.threadId = str(th?.thread?.id);
       if (!this.threadId) throw new Error('thread/start answered no thread id');
       const model = str(th?.model) ?? str(th?.thread?.model);
@@ -380,4 +382,18 @@ export class CodexAgent implements ProtoAgent {
     this.abortApprovals();
     if (!this.closing) this.sink?.exited(why);
   }
+}
+
+/**
+ * The adapter as proto/adapters.ts registers it. start() resolves either way: a start that failed
+ * has told the pane through exited(why).
+ */
+export function codexAgent(o: AdapterOptions): ProtoAgent {
+  const a = new CodexAgent(o);
+  return {
+    start: (sink) => a.start(sink).catch(() => undefined),
+    prompt: (text) => a.prompt(text),
+    cancel: () => a.cancel(),
+    close: () => a.close(),
+  };
 }

@@ -58,6 +58,8 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'app/daemon.ts')], outfile: join(dist, 'daemon.js') }),
   // `tuios mcp`: the MCP SDK and the verb records, loaded by the CLI only for that command.
   build({ ...common, entryPoints: [join(root, 'core/cli/mcp.ts')], outfile: join(dist, 'mcp.js') }),
+  // `tuios agent-proto`: a protocol pane's process and the ACP SDK, loaded by the CLI for it alone.
+  build({ ...common, entryPoints: [join(root, 'proto/main.ts')], outfile: join(dist, 'agent-proto.js') }),
   // herdr's command line, loaded by the CLI only when it runs under the name `herdr`.
   build({ ...common, entryPoints: [join(root, 'herdr/cli.ts')], outfile: join(dist, 'herdr-cli.js') }),
   // The PTY reader thread runs from its own file (core/pty/pty-reader.ts starts it).

@@ -165,7 +165,8 @@ async function capture(a: InstalledAgent, name: string, s: Scenario): Promise<vo
   const rec = (o: Record<string, unknown>) => lines.push(JSON.stringify({ ...o, t: Date.now() - t0 }));
   let pgid = 0;
   const agent = new CodexAgent({
-    argv: [a.bin, ...(s.argv ?? []), ...(s.config ?? []).flatMap((c) => ['-c', c])],
+    command: [a.bin, ...(s.argv ?? []), ...(s.config ?? []).flatMap((c) => ['-c', c])],
+    log: () => undefined,
     cwd: run.cwd,
     env: { ...process.env, ...run.env, PATH: `${a.binDir}:${process.env.PATH}` },
     tap: (t: Tapped) => rec({ dir: t.dir, msg: t.msg }),

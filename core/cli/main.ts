@@ -27,6 +27,7 @@ function mainUsage(table: VerbRow[]): string {
     '       tuios integration install|uninstall|status HARNESS|--all [--command PATH]',
     '       tuios doctor agents',
     '       tuios mcp [--write] [--scope all]    (tuios as MCP tools, on stdin/stdout)',
+    '       tuios agent-proto --protocol acp|codex -- CMD   (a protocol pane\'s process; start-agent --protocol runs it)',
     '       tuios link-serve --stdio    (what a linked hub runs here over OpenSSH)',
     '       tuios --skill [TOPIC]    (how an agent in a pane drives tuios; no daemon needed)',
     '',
@@ -250,6 +251,8 @@ export async function main(argv: string[]): Promise<number> {
   if (first === 'agent-hook') return (await import('./agent-hook.js')).agentHookCommand(rest);
   // The MCP server: its own bundle (dist/mcp.js), so the SDK loads for it alone.
   if (first === 'mcp') return ((await import(new URL('./mcp.js', import.meta.url).href)) as { mcpCommand(a: string[]): Promise<number> }).mcpCommand(rest);
+  // A protocol pane's process (start-agent --protocol): its own bundle (dist/agent-proto.js).
+  if (first === 'agent-proto') return ((await import(new URL('./agent-proto.js', import.meta.url).href)) as { agentProtoCommand(a: string[]): Promise<number> }).agentProtoCommand(rest);
   if (first === 'integration') return (await import('./integration.js')).integrationCommand(rest);
   if (first === 'doctor' && rest[0] === 'agents') return (await import('./integration.js')).doctorAgentsCommand(rest.slice(1));
   // The terminal client (core/cli/attach.ts); `attach --mode control` stays a plain verb call.

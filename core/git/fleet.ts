@@ -3,8 +3,6 @@
 // `idle` or `done` and never `unknown`, through the same acknowledged path as ask-agent, and its
 // take is checked the same way; a pane not ready for 30 s on a screen no rule reads becomes an
 // Inbox question. The worktree sessions' attributes (group, worktree, launched_by) persist here.
-import { access, constants } from 'node:fs/promises';
-import { delimiter, isAbsolute, join } from 'node:path';
 import type { Disposable } from '../bus.js';
 import type { Services } from '../daemon/services.js';
 import type { Session } from '../model/model.js';
@@ -13,10 +11,11 @@ import type { Manifest } from '../detection/manifest.js';
 import { findHarness } from '../detection/manifest.js';
 import { deliverPrompt } from '../delivery/deliver.js';
 import { sameOccupant } from '../delivery/typing.js';
-import type { AgentState } from '../agent-state/state.js';
 import type { Item } from '../inbox/inbox.js';
 import { TuiosError } from '../errors.js';
 import { FIRST_RUN_QUESTION_MS, READY_WAIT_MS } from '../limits.js';
+import { protocolOf, readyNow } from './protocol-pane.js';
+import { onPath } from './on-path.js';
 
 /** What tuios knows about a worktree session (session attr `worktree`). */
 export interface WorktreeAttr {
@@ -67,19 +66,6 @@ export function programOf(m: Manifest): string {
   return m.detect?.argv0[0] ?? m.detect?.comm[0] ?? m.aliases[0] ?? m.id;
 }
 
-async function onPath(program: string, env: Record<string, string | undefined>): Promise<string | null> {
-  const dirs = isAbsolute(program) ? [''] : (env.PATH ?? '/usr/bin:/bin').split(delimiter).filter(Boolean);
-  for (const d of dirs) {
-    const p = d ? join(d, program) : program;
-    try {
-      await access(p, constants.X_OK);
-      return p;
-    } catch {
-      // next folder
-    }
-  }
-  return null;
-}
 
 /** A harness by id, alias or program name, whose program the daemon can run. */
 export async function resolveHarness(svc: Services, name: string): Promise<{ manifest: Manifest; program: string }> {
@@ -165,8 +151,7 @@ export class FirstPrompts implements Disposable {
   /** Waits for idle or done; opens the 30 s question while the pane rests on a screen no rule reads. */
   private waitReady(w: Window, ms: number, prompt: boolean, signal?: AbortSignal): Promise<'ready' | 'timeout' | 'gone'> {
     const svc = this.svc;
-    const isReadyNow = (s: AgentState) => s === 'idle' || s === 'done';
-    if (isReadyNow(svc.agents.stateOf(w))) return Promise.resolve('ready');
+    if (readyNow(svc, w)) return Promise.resolve('ready');
     return new Promise((resolve) => {
       let question: Item | null = null;
       let qTimer: NodeJS.Timeout | null = null;
@@ -209,7 +194,7 @@ export class FirstPrompts implements Disposable {
       };
       const sub = svc.bus.on('agent-state', (ev) => {
         if (ev.window_id !== w.id) return;
-        if (isReadyNow(ev.state)) finish('ready');
+        if (readyNow(svc, w)) finish('ready');
         else arm();
       });
       const closed = svc.bus.on('window-closed', (ev) => {
@@ -254,9 +239,17 @@ export function installFleet(svc: Services): Disposable {
       },
     });
   }
+  // A protocol pane keeps its protocol across a restart (its agent-proto is started again).
+  svc.snapshot.registerWindowAttr('protocol', {
+    save: (w) => protocolOf(w) ?? undefined,
+    restore: (w, v) => {
+      if (v === 'acp' || v === 'codex') w.attrs.set('protocol', v);
+    },
+  });
   svc.agents.addInfo((w) => {
     const fp = w.attrs.get('first_prompt') as FirstPrompt | undefined;
-    return fp ? { prompt_status: fp.status } : {};
+    const protocol = protocolOf(w);
+    return { ...(fp ? { prompt_status: fp.status } : {}), ...(protocol ? { protocol } : {}) };
   });
   const f = firstPrompts(svc);
   return { dispose: () => f.dispose() };

@@ -105,6 +105,8 @@ export const agentInfoSchema = z.object({
   harness_version: z.string().nullable(),
   version_covered: z.boolean().nullable(),
   prompt_status: z.enum(['waiting', 'typing', 'taken', 'stalled', 'not_ready', 'failed']).optional(),
+  /** The protocol tuios speaks to the agent over (start-agent --protocol). */
+  protocol: z.enum(['acp', 'codex']).optional(),
 });
 export type AgentInfo = z.infer<typeof agentInfoSchema>;
 
@@ -193,8 +195,9 @@ export const setAgentState = defineVerb({
     if (source === 'report' && (params.agent_session_id !== undefined || params.harness_pid !== undefined)) admitReport(svc, w, caller, params, harnessPid);
     // The pane's activity ring: a hook's report (it names its event) writes it, once admitted.
     if (source === 'report' && params.event) svc.activity.fromReport(w, { event: params.event, activity: params.activity, message: params.message });
-    if (params.activity) {
-      // Kept whether or not the state applies: `now` is what the row says it is doing.
+    if (params.activity && params.event !== 'Stop') {
+      // Kept whether or not the state applies: `now` is what the row says it is doing. A turn's
+      // end (Stop) carries what the agent said, which is not what it does now.
       const text = cleanHookText(params.activity);
       if (text) svc.agents.setMeta(w, { now: text }, 'report', null);
     }
@@ -293,7 +296,7 @@ export const listAgents = defineVerb({
     if (r.agents.length === 0) return 'no agents';
     return table([
       ['SESSION', 'NAME', 'ID', 'HARNESS', 'STATE', 'MESSAGE'],
-      ...r.agents.map((a) => [str(a.session), str(a.name), str(a.short_id), str('harness_id' in a ? a.harness_id : a.harness), String(a.state) + (a.finished_unread ? ' (unread)' : ''), str(a.message || '')]),
+      ...r.agents.map((a) => [str(a.session), str(a.name), str(a.short_id), str('harness_id' in a ? a.harness_id : a.harness) + ('protocol' in a && a.protocol && a.protocol !== a.harness_id ? ` (${a.protocol})` : ''), String(a.state) + (a.finished_unread ? ' (unread)' : ''), str(a.message || '')]),
     ]);
   },
   run({ params, svc, caller }) {

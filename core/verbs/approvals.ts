@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { defineVerb } from '../rpc/verb.js';
 import { TuiosError } from '../errors.js';
 import { findHarness } from '../detection/manifest.js';
-import { holdableCall, holdablePlan } from '../integrations/hooks/hold.js';
+import { holdableCall, holdablePlan, lineFits } from '../integrations/hooks/hold.js';
+import { protocolOf } from '../git/protocol-pane.js';
 import { claudeOffers, planOffers, type Offers } from '../integrations/hooks/offers.js';
 import { planSha } from '../inbox/holds.js';
 import { HOOK_HOLD_MAX_MS, REASON_MAX_BYTES } from '../limits.js';
@@ -62,7 +63,10 @@ export const requestApproval = defineVerb({
       throw new TuiosError('forbidden', 'A hold may be requested only for the caller\'s own pane.', 'Run the hook inside the pane its harness runs in.');
     }
     const harness = findHarness(svc.manifests, params.harness)?.id ?? params.harness;
-    if (!approvalsOn(svc, harness)) return { held: false, why: `approvals are off for ${harness} ([agents.approvals] enabled)` };
+    // A protocol pane: choosing the protocol is the opt in, and agent-proto sends the request's
+    // one line as input.line; the daemon checks it with the same whole-line rule.
+    const protocol = protocolOf(w);
+    if (!protocol && !approvalsOn(svc, harness)) return { held: false, why: `approvals are off for ${harness} ([agents.approvals] enabled)` };
     const cfg = svc.config.current.agents.approvals;
     const info = svc.agents.info(w);
     if (info.state !== 'needs_input' || info.kind !== 'approval') return { held: false, why: `the pane is ${info.state}, not waiting on an approval` };
@@ -77,6 +81,13 @@ export const requestApproval = defineVerb({
       line = p.plan.row;
       plan = { text: p.plan.plan, sha: planSha(p.plan.plan) };
       offers = planOffers(params.suggestions);
+    } else if (protocol) {
+      const arg = params.input.line;
+      if (typeof arg !== 'string' || arg === '') return { held: false, why: 'the request has no line' };
+      const c = lineFits(params.tool, arg);
+      if (!c.ok) return { held: false, why: c.why };
+      line = c.call.line;
+      offers = { keys: ['1', '3'], rules: [], updates: [] };
     } else {
       // The daemon checks the line again, from the same code the hook used.
       const c = holdableCall(harness, params.tool, params.input);

@@ -19,6 +19,7 @@ import { PROMPT_MAX_BYTES } from '../limits.js';
 import { removeAttempt, removedWorktreeSchema, promptStatusSchema } from './worktree.js';
 import { table, str } from '../rpc/print-helpers.js';
 import { STATES } from '../agent-state/state.js';
+import { PANE_PROTOCOLS, readyNow, startProtocolWindow } from '../git/protocol-pane.js';
 
 const grantsParam = z.array(z.string().max(32)).max(16).optional().describe('What the new panes may do through tuios (read,write,fan,respond,files,task,admin)');
 const promptText = z.string().min(1).max(PROMPT_MAX_BYTES);
@@ -42,6 +43,8 @@ const startAgentSchema = paneResultSchema.extend({
   session_id: z.string(),
   harness: z.string(),
   program: z.string(),
+  /** The protocol tuios speaks to the agent over (--protocol). */
+  protocol: z.enum(PANE_PROTOCOLS).optional(),
 });
 
 const fanOutSchema = z.object({
@@ -77,7 +80,7 @@ function waitOf(p: { wait?: boolean; timeout?: number }): number {
 
 function paneResult(svc: Services, w: Window, fp: FirstPrompt | null): z.infer<typeof paneResultSchema> {
   const state = svc.agents.stateOf(w);
-  return { window_id: w.id, name: w.name, state, ready: state === 'idle' || state === 'done', ...(fp ? { prompt_status: fp.status, ...(fp.reason ? { prompt_reason: fp.reason } : {}) } : {}) };
+  return { window_id: w.id, name: w.name, state, ready: readyNow(svc, w), ...(fp ? { prompt_status: fp.status, ...(fp.reason ? { prompt_reason: fp.reason } : {}) } : {}) };
 }
 
 export const startAgent = defineVerb({
@@ -86,12 +89,13 @@ export const startAgent = defineVerb({
   link: { untargeted: true },
   access: 'fan',
   summary: 'Start one agent in a new pane and return once it is ready (idle or done), its first prompt typed',
-  help: 'The pane opens in -s SESSION, else the caller\'s session, else the most recent one (a new session when there is none), in the caller\'s folder (or --cwd). Ready is idle or done, never unknown. --prompt is typed once it is ready, through the same acknowledged path as ask-agent: prompt_status is taken, or stalled when within 5 s it neither worked, asked nor finished a turn. A pane not ready for 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes; the prompt is still typed later, prompt_status waiting); --no-wait returns at once. -s HOST:SESSION starts it in that session on a linked host (--cwd is then a folder there), and the call waits its own --timeout there, not the link\'s 90 s.',
+  help: 'With --protocol acp or codex, HARNESS is the agent\'s command (\'opencode acp\', codex) and the pane runs tuios agent-proto, which speaks to the agent over that protocol and reports its state from it: the call is ready on that report alone. The pane opens in -s SESSION, else the caller\'s session, else the most recent one (a new session when there is none), in the caller\'s folder (or --cwd). Ready is idle or done, never unknown. --prompt is typed once it is ready, through the same acknowledged path as ask-agent: prompt_status is taken, or stalled when within 5 s it neither worked, asked nor finished a turn. A pane not ready for 30 s on a screen no rule reads becomes an Inbox question. The call waits --timeout ms (default 5 minutes; the prompt is still typed later, prompt_status waiting); --no-wait returns at once. -s HOST:SESSION starts it in that session on a linked host (--cwd is then a folder there), and the call waits its own --timeout there, not the link\'s 90 s.',
   target: 'none',
   mutates: true,
-  cli: { positionals: ['harness'], rest: 'args', short: { n: 'name', p: 'prompt', c: 'cwd' }, comma: ['grants'], usage: "start-agent HARNESS [--name N] [--prompt 'PROMPT'] [-s SESSION] [--grants G,...] [-- ARGS...]" },
+  cli: { positionals: ['harness'], rest: 'args', short: { n: 'name', p: 'prompt', c: 'cwd' }, comma: ['grants'], usage: "start-agent HARNESS [--name N] [--prompt 'PROMPT'] [-s SESSION] [--grants G,...] [-- ARGS...] | start-agent --protocol acp|codex 'CMD' [...]" },
   params: z.object({
-    harness: z.string().min(1).max(64).describe('The harness: an id, alias or program name (claude, codex, ...)'),
+    harness: z.string().min(1).max(4096).describe('The harness: an id, alias or program name (claude, codex, ...); with --protocol, the agent\'s command'),
+    protocol: z.enum(PANE_PROTOCOLS).optional().describe('Speak to the agent over this protocol (acp, codex): the pane runs tuios agent-proto'),
     name: z.string().min(1).max(128).optional().describe('The new window\'s name'),
     prompt: promptText.optional().describe('The first prompt, typed once the agent is ready'),
     session: z.string().min(1).max(300).optional().describe('The session (-s; HOST:SESSION on a linked machine)'),
@@ -115,7 +119,10 @@ export const startAgent = defineVerb({
     }
     if (s) enforce(svc, caller, { verb: 'start-agent', access: 'write', target: null, sessionId: s.id });
     const grants = grantsFor(svc, caller, params.grants);
-    await resolveHarness(svc, params.harness);
+    if (!params.protocol) {
+      if (params.harness.length > 64) throw new TuiosError('invalid_params', 'A harness is at most 64 characters.', 'Name a harness (claude, codex, ...), or give an agent\'s command with --protocol.', { field: 'harness' });
+      await resolveHarness(svc, params.harness);
+    }
     const cwd = params.cwd ? absoluteDir(params.cwd) : params.session && s ? s.cwd : (callerDir(svc, caller) ?? s?.cwd);
     let made = false;
     if (!s) {
@@ -126,7 +133,9 @@ export const startAgent = defineVerb({
     }
     let started;
     try {
-      started = await startAgentWindow(svc, s, { harness: params.harness, name: params.name, args: params.args, grants, cwd });
+      started = params.protocol
+        ? await startProtocolWindow(svc, s, { protocol: params.protocol, command: params.harness, args: params.args, name: params.name, grants, cwd })
+        : await startAgentWindow(svc, s, { harness: params.harness, name: params.name, args: params.args, grants, cwd });
     } catch (e) {
       if (made) svc.model.killSession(s);
       throw e;
@@ -134,7 +143,7 @@ export const startAgent = defineVerb({
     const w = started.window;
     const fps = firstPrompts(svc);
     const waitMs = waitOf(params);
-    const base = { session: s.name, session_id: s.id, harness: started.harness, program: started.program };
+    const base = { session: s.name, session_id: s.id, harness: started.harness, program: started.program, ...(params.protocol ? { protocol: params.protocol } : {}) };
     if (params.prompt) {
       const done = fps.start(w, params.prompt);
       await within(done, waitMs, signal);

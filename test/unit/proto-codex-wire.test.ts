@@ -80,7 +80,7 @@ test('stderr says why: its last error line, else its last line, without colours'
 test('the app-server runs in a session of its own with no terminal, and stopping it ends all it left in that session', async () => {
   // A stand-in for the app-server that leaves a helper in a process group of its own, as a
   // daemonizing helper would: `perl ... app-server` (the launcher adds `app-server` last).
-  const io = await launchAppServer({ argv: ['perl', '-e', 'if (fork() == 0) { setpgrp(0, 0); exec("sleep", "300"); } $| = 1; print "ready\\n"; sleep 300;'] });
+  const io = await launchAppServer({ cwd: '/', env: process.env, log: () => undefined, command: ['perl', '-e', 'if (fork() == 0) { setpgrp(0, 0); exec("sleep", "300"); } $| = 1; print "ready\\n"; sleep 300;'] });
   const ready = new Promise<void>((r) => io.stdout.once('data', () => r()));
   await ready;
   const sid = io.pid!;

@@ -18,7 +18,7 @@ import { Replay, incoming, insertAfter, isIn, readFixture, replaceLine, type Fix
 
 async function replay(lines: FixtureLine[], answer?: Answer): Promise<{ sink: RecordingSink; r: Replay; agent: CodexAgent }> {
   const r = new Replay(lines);
-  const agent = new CodexAgent({ argv: ['codex'], cwd: '/work', launch: r.launch });
+  const agent = new CodexAgent({ command: ['codex'], cwd: '/work', env: {}, log: () => undefined, launch: r.launch });
   const sink = new RecordingSink(answer);
   await r.play(agent, sink);
   return { sink, r, agent };
@@ -122,7 +122,7 @@ test('the agent exited: exited with how (killed while idle)', async () => {
 
 test('the agent did not start: codex refused its options before initialize; exited says so and start rejects', async () => {
   const r = new Replay(readFixture('start-fails'));
-  const agent = new CodexAgent({ argv: ['codex', '--no-such-option'], launch: r.launch });
+  const agent = new CodexAgent({ command: ['codex', '--no-such-option'], cwd: '/work', env: {}, log: () => undefined, launch: r.launch });
   const sink = new RecordingSink();
   let rejected = false;
   const started = agent.start(sink).catch(() => (rejected = true));
@@ -133,7 +133,7 @@ test('the agent did not start: codex refused its options before initialize; exit
 });
 
 test('the agent did not start: a command that is not there', async () => {
-  const agent = new CodexAgent({ argv: ['/nonexistent/tuios-test/codex'] });
+  const agent = new CodexAgent({ command: ['/nonexistent/tuios-test/codex'], cwd: '/', env: process.env, log: () => undefined });
   const sink = new RecordingSink();
   await agent.start(sink).then(
     () => assert.unreachable('started'),
