@@ -77,7 +77,7 @@ export interface FakeApi {
    * tool of that name (a question tool, say); null goes back to the shell command. Used by the
    * APIs that implement it (openai.ts, anthropic.ts).
    */
-  setToolCall(call: { name: string; args: Record<string, unknown> } | null): void;
+  setToolCall(call: ToolCall | null): void;
   /** The token use the next main answers report (anthropic.ts). */
   setUsage(usage: FakeUsage): void;
   /**
@@ -103,6 +103,15 @@ export interface SubagentScript {
   background?: boolean;
 }
 
+/** A tool call a fresh turn makes instead of the shell command (setToolCall). */
+export interface ToolCall {
+  name: string;
+  /** The call's arguments; a freeform (custom) tool takes `input`, its text. */
+  args: Record<string, unknown>;
+  /** Made even when the request does not offer the tool (the API only answers; the agent decides). */
+  unlisted?: boolean;
+}
+
 export interface Plan {
   role: 'main' | 'side';
   answer: 'tool_call' | 'text' | 'side';
@@ -116,7 +125,7 @@ export interface Handler {
 export interface FakeApiState {
   command: string | null;
   /** A tool call a fresh turn makes instead of the shell command, when the tool is offered. */
-  toolCall: { name: string; args: Record<string, unknown> } | null;
+  toolCall: ToolCall | null;
   subagent: SubagentScript | null;
   finalText: string;
   title: string;

@@ -52,11 +52,13 @@ export function startFakeOpenAI(opts: FakeApiOptions = {}): Promise<FakeApi> {
     const items: Any[] = body.input ?? body.messages ?? [];
     const last = Array.isArray(items) ? items[items.length - 1] ?? {} : {};
     // Cline 2.x sends a tool's result back as a user message, "[execute_command for '...'] Result:".
-    const answered = last.type === 'function_call_output' || last.role === 'tool' || (last.role === 'user' && /\] Result:/.test(JSON.stringify(last.content ?? '')));
+    const answered = last.type === 'function_call_output' || last.type === 'custom_tool_call_output' || last.role === 'tool' || (last.role === 'user' && /\] Result:/.test(JSON.stringify(last.content ?? '')));
     const shellTool = pickTool(tools);
     const main = !!shellTool;
     // setToolCall: a fresh turn calls that tool (a question tool, say) instead of the shell command.
-    const other = main && api.toolCall ? tools.find((t) => toolName(t) === api.toolCall!.name) ?? null : null;
+    // A call marked `unlisted` is made even when the request does not offer that tool (Codex's
+    // update_plan, which 0.171 keeps out of the list for a model it has no metadata for but still runs).
+    const other = main && api.toolCall ? tools.find((t) => toolName(t) === api.toolCall!.name) ?? (api.toolCall.unlisted ? { type: 'function', name: api.toolCall.name } : null) : null;
     const tool = other ?? shellTool;
     const args = () => (other ? api.toolCall!.args : shellArgs(tool, api.command!));
     const fresh = main && !answered && (other !== null || api.command !== null);
@@ -101,7 +103,15 @@ export function startFakeOpenAI(opts: FakeApiOptions = {}): Promise<FakeApi> {
     ev('response.created', { response: base });
     ev('response.in_progress', { response: base });
     let item: Any;
-    if (call) {
+    if (call && tool?.type === 'custom') {
+      // A freeform tool (Codex's apply_patch for a model it knows): its input is text, not JSON.
+      const input = String((args() as { input?: unknown }).input ?? '');
+      item = { type: 'custom_tool_call', id: `ctc_${id}`, call_id: `call_${id}`, name: toolName(tool), input, status: 'completed' };
+      ev('response.output_item.added', { output_index: 0, item: { ...item, input: '', status: 'in_progress' } });
+      ev('response.custom_tool_call_input.delta', { output_index: 0, item_id: item.id, delta: input });
+      ev('response.custom_tool_call_input.done', { output_index: 0, item_id: item.id, input });
+      ev('response.output_item.done', { output_index: 0, item });
+    } else if (call) {
       item = { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}`, name: toolName(tool), arguments: JSON.stringify(args()), status: 'completed' };
       ev('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
       ev('response.function_call_arguments.delta', { output_index: 0, item_id: item.id, delta: item.arguments });
