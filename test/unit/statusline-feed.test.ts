@@ -157,12 +157,15 @@ test('throttle files are bounded: a new pane\'s file makes room by removing the 
 test('feed: one set-agent-meta a write, with source statusline; a failed call is held; the turn end sends it', async () => {
   const t = tmp();
   const calls: Array<Record<string, unknown>> = [];
+  /** What the throttle file held while each call was in flight: a call cut off by the deadline leaves it. */
+  const during: Array<ThrottleState | null> = [];
   let fail = false;
   const target = {
     window: PANE,
     socket: t.socket,
     explain: () => {},
     call: async (verb: string, params: Record<string, unknown>) => {
+      during.push(readState(stateFilePath(t.socket, PANE)!));
       if (fail) throw Object.assign(new Error('timed out'), { code: 'timeout' });
       calls.push({ verb, ...params });
       return {};
@@ -178,6 +181,9 @@ test('feed: one set-agent-meta a write, with source statusline; a failed call is
   assert.equal(readState(stateFilePath(t.socket, PANE)!)?.held, { model: 'Opus', context: '7%', cost: '$0.30' });
   await feedAtTurnEnd(target, T0 + STATUSLINE_INTERVAL_MS + 2);
   assert.equal(calls[1], { verb: 'set-agent-meta', window: PANE, values: { model: 'Opus', context: '7%', cost: '$0.30' }, source: 'statusline' });
+  assert.equal(during[0]?.held, { model: 'Opus', context: '5%', cost: '$0.10' }, 'held on disk while the first call was in flight');
+  assert.is(during[during.length - 1]?.stopAt, T0 + STATUSLINE_INTERVAL_MS + 2, 'the turn\'s end on disk before its call');
+  assert.equal(readState(stateFilePath(t.socket, PANE)!)?.held, null, 'and nothing held once it went');
   // A pane with no throttle file has no status line feed: the turn end does nothing.
   const other = { ...target, window: 'cd'.repeat(16) };
   assert.is(await feedAtTurnEnd(other, T0), null);

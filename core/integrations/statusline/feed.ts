@@ -46,8 +46,10 @@ export async function feedStatusLine(t: FeedTarget, agent: string, values: Statu
     save(t, path, prev, d.next);
     return d;
   }
-  const ok = await send(t, d.send);
-  save(t, path, prev, ok ? d.next : unsent(prev, d));
+  // Kept as held before the call: a call cut off by the wrapper's deadline leaves it for the Stop.
+  const pending = unsent(prev, d);
+  save(t, path, prev, pending);
+  if (await send(t, d.send)) save(t, path, pending, d.next);
   return d;
 }
 
@@ -61,7 +63,10 @@ export async function feedAtTurnEnd(t: FeedTarget, now = Date.now()): Promise<De
   if (!path || !prev) return null;
   const d = atTurnEnd(prev, now);
   t.explain(`status line: ${d.why}`);
-  const ok = d.send ? await send(t, d.send) : true;
-  save(t, path, prev, ok ? d.next : { ...prev, stopAt: now });
+  // The turn's end is written first: if the call is cut off, the next status line run still goes at once.
+  const ended = { ...prev, stopAt: now };
+  save(t, path, prev, ended);
+  if (d.send && !(await send(t, d.send))) return d;
+  save(t, path, ended, d.next);
   return d;
 }
