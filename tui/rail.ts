@@ -87,11 +87,11 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): RailHits {
   const order = inp.order ?? 'you';
   const need = inp.blocked > 0 ? `${inp.blocked} need you` : '';
   const after = cv.text(r.x, y, header, attr(-1, -1, A_BOLD), r.x + w);
-  // The sort control: the order's word, stepped by `o` or a click (rail-order.ts).
-  if (textWidth(header) + 1 + order.length + (need ? textWidth(need) + 2 : 0) <= w) {
-    cv.text(after + 1, y, order, roleAttr('accent'), r.x + w);
-    hits.sort = { x: after + 1, y, w: order.length };
-  }
+  // The sort control is the header's word (a click steps it, as `o` does; rail-order.ts). The
+  // default order says nothing more, as the shipped header reads; `pri` and `rec` say their word.
+  let end = after;
+  if (order !== 'you' && textWidth(header) + 1 + order.length + (need ? textWidth(need) + 2 : 0) <= w) end = cv.text(after + 1, y, order, roleAttr('accent'), r.x + w);
+  hits.sort = { x: r.x + 1, y, w: end - r.x - 1 };
   if (need) cv.text(r.x + w - textWidth(need) - 1, y, need, roleAttr('warning'), r.x + w);
   y++;
   // A down host's rows come last, muted and out of every group: what it said last is not news.

@@ -12,6 +12,27 @@ import { stripMarks } from '../../tui/strip.js';
 import { planSubagentRows, subagentDetail } from '../../tui/subagent-rows.js';
 import { stateMark } from '../../tui/marks.js';
 import type { SubagentInfo } from '../../core/agent-state/subagents.js';
+import { Canvas } from '../../tui/canvas.js';
+import { openStreamTerminal } from '../../tui/terminal.js';
+import { drawRail, type RailInput } from '../../tui/rail.js';
+import { Emulator } from '../../core/screen/emulator.js';
+
+/** The rail drawn 24 wide, as the screen shows it. */
+async function railText(inp: Partial<RailInput>, rows = 24): Promise<string[]> {
+  let out = '';
+  const cols = 24;
+  const t = openStreamTerminal(cols, rows, (s) => (out += s));
+  try {
+    const cv = new Canvas(t.term, cols, rows);
+    drawRail(cv, { x: 0, y: 0, w: cols, h: rows }, { sessions: [{ id: 's', name: 'main', windows: 1, current: true, mark: null }], agents: [], agentsSeen: true, focusedWindow: null, ascii: false, now: NOW, blocked: 0, ...inp });
+    cv.draw();
+  } finally {
+    t.dispose();
+  }
+  const e = new Emulator({ cols, rows, scrollback: 0 });
+  await new Promise<void>((r) => e.write(out, r));
+  return e.screenLines().map((l) => l.trimEnd());
+}
 
 const NOW = 1_800_000_000_000;
 
@@ -110,6 +131,22 @@ test('subagent rows: tall with room, short, then the finished left out, then one
   assert.is(subagentDetail(sub('r', { now: 'Bash: gh run list', last: 'Read: a' })), 'Bash: gh run list');
   assert.is(subagentDetail(sub('r', { last: 'Read: a' })), 'Read: a', 'between calls, the tool it ran last');
   assert.is(subagentDetail(sub('f', { state: 'failed', result: 'API Error' })), 'failed · API Error');
+});
+
+test('drawn: the header says its order unless it is the default; a lead waiting on its subagents, their rows under it', async () => {
+  const lead = row({ id: 'L', name: 'lead', state: 'done', subagents: 1, subagentList: [sub('a', { description: 'Research tmux', now: 'Bash: go test ./...' }), sub('b', { description: 'Write the docs', state: 'done', tools: 14 })] });
+  let lines = await railText({ agents: [lead], blocked: 1 });
+  assert.ok(lines.some((l) => /^ agents\s+1 need you$/.test(l)), lines.join('\n'));
+  const at = lines.indexOf(' ◊ lead');
+  assert.ok(at > 0, lines.join('\n'));
+  assert.equal(lines.slice(at + 1, at + 6), ['    claude · 1 of 2 run', '    ● Research tmux', '      Bash: go test ./…', '    ■ Write the docs', '      done · 14 tools']);
+  lines = await railText({ agents: [lead], order: 'rec' });
+  assert.ok(lines.includes(' agents rec'), lines.join('\n'));
+  lines = await railText({ agents: [lead], subagentRows: 'count' });
+  assert.not.ok(lines.some((l) => /Research/.test(l)), 'the count alone');
+  // Too little room: short rows, the finished left out, never an agent row hidden.
+  lines = await railText({ agents: [lead, row({ id: 'M', name: 'other', state: 'idle' })] }, 9);
+  assert.ok(lines.includes('    ● Research tmux') && !lines.some((l) => /Write the docs|go test/.test(l)) && lines.includes(' ○ other'), lines.join('\n'));
 });
 
 test.run();
