@@ -21,6 +21,8 @@ export type EditorResult = 'send' | 'close' | 'handled' | 'ignored';
 export interface EditorKeyState {
   block: boolean;
   reading: boolean;
+  /** ctrl+r: searching what was sent. */
+  searching?: boolean;
 }
 
 export class Editor {
@@ -87,7 +89,40 @@ export class Editor {
   }
 
   keyState(): EditorKeyState {
-    return { block: this.blockBefore() !== null, reading: this.reading !== null };
+    return { block: this.blockBefore() !== null, reading: this.reading !== null, searching: this.search !== null };
+  }
+
+  /** ctrl+r: what was sent, narrowed by what is typed; the arrows choose, enter loads it. */
+  private search: { query: string; index: number } | null = null;
+
+  private matches(): RememberedReply[] {
+    const q = this.search?.query.toLowerCase() ?? '';
+    return (this.history?.() ?? []).filter((m) => oneLine(m).toLowerCase().includes(q));
+  }
+
+  openSearch(): EditorResult {
+    if ((this.history?.() ?? []).length === 0) this.notice = 'Nothing sent to this agent yet.';
+    else this.search = { query: '', index: 0 };
+    return 'handled';
+  }
+
+  searchKey(key: string, tok: Token): EditorResult {
+    const s = this.search;
+    if (!s) return 'handled';
+    const n = this.matches().length;
+    if (key === 'Esc') this.search = null;
+    else if (key === 'Up') s.index = Math.max(0, s.index - 1);
+    else if (key === 'Down') s.index = Math.min(Math.max(0, n - 1), s.index + 1);
+    else if (key === 'BSpace') s.query = [...s.query].slice(0, -1).join('');
+    else if (key === 'Enter') {
+      const m = this.matches()[s.index];
+      this.search = null;
+      if (m) this.load(m);
+    } else if (tok.t === 'key' && [...tok.raw].length === 1 && tok.raw.codePointAt(0)! >= 0x20 && tok.raw !== '\x7f') {
+      s.query += tok.raw;
+      s.index = 0;
+    }
+    return 'handled';
   }
 
   /** The index of the block right before the cursor, or null. */
@@ -283,6 +318,7 @@ export class Editor {
 
   key(tok: Token): EditorResult {
     this.notice = '';
+    if (this.search) return this.searchKey(tok.t === 'key' ? tok.name : '', tok);
     if (this.reading) {
       // Reading a block: its keys only; nothing is typed or pasted into the draft behind it.
       const hit = dispatchKey(EDITOR_KEYS, this.keyState(), this, tok);
@@ -387,6 +423,13 @@ export class Editor {
   /** The lines to draw (blocks as their label) and the cursor in them, scrolled to `rows`. */
   view(rows = EDITOR_MAX_ROWS): { lines: string[]; cursor: { x: number; y: number }; selectedBlock: boolean; selectedCols: number } {
     this.rows = rows;
+    if (this.search) {
+      const found = this.matches();
+      const top = Math.max(0, this.search.index - (rows - 2));
+      const list = found.slice(top, top + rows - 1).map((m, i) => `${top + i === this.search!.index ? '▸ ' : '  '}${oneLine(m)}`);
+      const head = `search: ${this.search.query}`;
+      return { lines: [head, ...(list.length ? list : ['  (nothing matches)'])], cursor: { x: [...head].length, y: 0 }, selectedBlock: false, selectedCols: 0 };
+    }
     if (this.reading) return { lines: this.reading.lines.slice(this.reading.top, this.reading.top + rows), cursor: { x: 0, y: 0 }, selectedBlock: true, selectedCols: 0 };
     let shown = '';
     let cursorAt = 0;
@@ -417,7 +460,14 @@ export class Editor {
  * view's own rows for Enter and Esc take over those two (`enter queue it`, `esc keep the draft`).
  * Keys no row takes are typed, when they are a printable character.
  */
-const plain = (s: EditorKeyState | null) => !s?.reading;
+const plain = (s: EditorKeyState | null) => !s?.reading && !s?.searching;
+const searching = (s: EditorKeyState | null) => !!s?.searching;
+
+/** A remembered message on one line, its blocks as their labels (the ctrl+r list). */
+function oneLine(m: RememberedReply): string {
+  let n = 0;
+  return m.parts.map((p) => ('text' in p ? p.text : blockLabel(p.n ?? ++n, p.paste))).join('').replace(/\s+/g, ' ').trim();
+}
 const onBlock = (s: EditorKeyState | null) => !!s?.block && !s.reading;
 const reading = (s: EditorKeyState | null) => !!s?.reading;
 
@@ -428,6 +478,13 @@ const READING_KEYS: EditorRow[] = [
   { keys: ['Up', 'Down', 'PgUp', 'PgDn'], label: 'up/down', help: 'scroll', when: reading, run: (e, k) => e.scrollBlock(k) },
   { keys: ['Esc'], label: 'esc', help: 'back to the draft', when: reading, run: (e) => e.closeBlock() },
   { keys: [OTHER_KEY], help: 'nothing while reading', when: reading, footer: false, run: () => 'handled' },
+];
+
+/** ctrl+r: searching what was sent (the editor takes every key itself then; these are its hints). */
+const SEARCH_KEYS: EditorRow[] = [
+  { keys: ['Up', 'Down'], label: 'up/down', help: 'choose', when: searching, run: (e, k, t) => e.searchKey(k, t) },
+  { keys: ['Enter'], help: 'load it', when: searching, run: (e, k, t) => e.searchKey(k, t) },
+  { keys: ['Esc'], help: 'back to the draft', when: searching, run: (e, k, t) => e.searchKey(k, t) },
 ];
 
 /** The draft's keys, none of which applies while a block is open to read. */
@@ -452,10 +509,12 @@ const DRAFT_KEYS: EditorRow[] = [
   { keys: ['C-u'], help: 'delete to the line start', footer: false, run: (e) => e.erase('line-before') },
   { keys: ['C-k'], help: 'delete to the line end', footer: false, run: (e) => e.erase('line-after') },
   { keys: ['C-c'], help: 'clear', footer: false, run: (e) => (e.clear(), 'handled') },
+  { keys: ['C-r'], help: 'search what was sent', footer: false, run: (e) => e.openSearch() },
 ];
 
 export const EDITOR_KEYS: KeyTable<EditorKeyState | null, Editor, EditorResult> = [
   ...READING_KEYS,
+  ...SEARCH_KEYS,
   ...DRAFT_KEYS.map((r): EditorRow => {
     const when = r.when;
     return { ...r, when: when ? (s) => plain(s) && when(s) : plain };

@@ -18,7 +18,7 @@ test('the block right before the cursor is selected, and the key line shows its 
   type(e, 'see ');
   assert.is(e.keyState().block, false);
   e.key(paste(lines(20)));
-  assert.equal(e.keyState(), { block: true, reading: false });
+  assert.equal(e.keyState(), { block: true, reading: false, searching: false });
   const v = e.view();
   assert.is(v.lines[0], 'see [Pasted text #1 · 20 lines]');
   assert.is(v.selectedCols, '[Pasted text #1 · 20 lines]'.length);

@@ -70,4 +70,34 @@ test('a message that lost a block says so when it comes back; ctrl+c keeps the c
   assert.equal(h.list('pi', '/b')[0]!.parts, [{ text: 'gone soon' }]);
 });
 
+test('ctrl+r searches what was sent: typing narrows, the arrows choose, enter loads, esc goes back', () => {
+  const h = new ReplyHistory();
+  h.add('claude-code', '/a', [{ text: 'make the backoff configurable' }]);
+  h.add('claude-code', '/a', [{ text: 'add a test for the retry' }]);
+  h.add('claude-code', '/a', [{ text: 'fix the retry loop ' }, { paste: 'x\ny\nz\nw', n: 1 }]);
+  const e = new Editor();
+  e.history = () => h.list('claude-code', '/a');
+  type(e, 'draft');
+  e.key(key('C-r'));
+  assert.equal(e.keyState().searching, true);
+  type(e, 'retry');
+  assert.equal(e.view().lines, ['search: retry', '▸ fix the retry loop [Pasted text #1 · 4 lines]', '  add a test for the retry']);
+  e.key(key('Down'));
+  assert.is(e.view().lines[2], '▸ add a test for the retry');
+  e.key(key('Enter'));
+  assert.is(e.value(), 'add a test for the retry');
+  assert.equal(e.keyState().searching, false);
+  e.key(key('C-z'));
+  assert.is(e.value(), 'draft', 'undo brings the draft back');
+  e.key(key('C-r'));
+  type(e, 'nothing like it');
+  assert.is(e.view().lines[1], '  (nothing matches)');
+  e.key(key('Esc'));
+  assert.is(e.value(), 'draft');
+  const empty = new Editor();
+  empty.history = () => [];
+  empty.key(key('C-r'));
+  assert.match(empty.notice, /Nothing sent/);
+});
+
 test.run();
