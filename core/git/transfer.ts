@@ -23,7 +23,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { TuiosError } from '../errors.js';
-import { FRAME_END, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, frameHead, writeOut } from './transfer-frames.js';
+import { FRAME_END, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, writeOut } from './transfer-frames.js';
 import { git, gitText, forgetSafety } from './run.js';
 import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, workingTrees, type WorkingTrees } from './repo.js';
 import { GIT_TRANSFER_TIMEOUT_MS, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_PROGRESS_BYTES } from '../limits.js';
@@ -225,8 +225,7 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
           hash.update(part);
           n += part.length;
           packBytes += part.length;
-          await send(frameHead(FRAME_PACK, part.length));
-          await send(part);
+          await send(frame(FRAME_PACK, part));
           report('pack');
         }
       }
