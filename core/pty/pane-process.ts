@@ -1,7 +1,7 @@
 // A pane's process: one node-pty child. This module owns spawning, input, resize, pause and exit;
 // it knows nothing of emulators or sessions.
 import * as pty from 'node-pty';
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readSync, statSync } from 'node:fs';
 import { TuiosError, errorText } from '../errors.js';
 import type { ExitStatus, WindowProcess } from './window-process.js';
 import { readInThread, type ReadHandle } from './pty-reader.js';
@@ -42,15 +42,60 @@ export class PaneProcess implements WindowProcess {
   /** The terminal reached EOF and node-pty's descriptor was closed (see moveReadsToThread). */
   private closedTerminal = false;
   private exitTimer: NodeJS.Timeout | null = null;
+  /**
+   * A duplicate of the terminal's descriptor, read to its end when node-pty has read its last
+   * (drainAtExit); -1 without the addon. libuv ends node-pty's read stream when the terminal hangs
+   * up after a short read, with what the kernel still holds unread: a program that wrote ~60 KB
+   * and exited lost its last 8 KB. The reader thread drains its own duplicate the same way.
+   */
+  private drainFd = -1;
 
   private constructor(p: pty.IPty) {
     this.p = p;
     rawReads(p);
+    const fd = (p as unknown as { _fd?: unknown })._fd;
+    const dup = fdAddon().dupFd;
+    if (dup && typeof fd === 'number') {
+      try {
+        this.drainFd = dup(fd);
+      } catch {
+        this.drainFd = -1;
+      }
+    }
     p.onData((d: string | Buffer) => this.bytes(typeof d === 'string' ? Buffer.from(d) : d));
     p.onExit(({ exitCode, signal }) => {
       this.reaped = { code: signal ? null : exitCode, signal: signal || null };
+      // node-pty tells the exit once its stream has closed: what it left unread is read now,
+      // before the exit is told. While the thread reads, its own drain does this.
+      if (!this.reader) this.drainAtExit();
       this.settleExit();
     });
+  }
+
+  /** Reads what the terminal still holds (to EAGAIN or EIO) as output, then closes the duplicate. */
+  private drainAtExit(): void {
+    if (this.drainFd < 0) return;
+    const buf = Buffer.allocUnsafe(65536);
+    try {
+      for (;;) {
+        const n = readSync(this.drainFd, buf, 0, buf.length, null);
+        if (n <= 0) break;
+        this.bytes(Buffer.from(buf.subarray(0, n)));
+      }
+    } catch {
+      // EAGAIN: nothing more now; EIO: nothing more ever.
+    }
+    this.closeDrain();
+  }
+
+  private closeDrain(): void {
+    if (this.drainFd < 0) return;
+    try {
+      closeSync(this.drainFd);
+    } catch {
+      // already closed
+    }
+    this.drainFd = -1;
   }
 
   private bytes(d: Buffer): void {
@@ -173,6 +218,7 @@ export class PaneProcess implements WindowProcess {
     this.quietTimer = null;
     if (this.exitTimer) clearTimeout(this.exitTimer);
     this.exitTimer = null;
+    this.closeDrain();
     this.exited = this.reaped;
     this.exitListener?.(this.exited);
   }

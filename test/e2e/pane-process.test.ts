@@ -117,6 +117,18 @@ test('the terminal tells its foreground group as /proc does, and follows a foreg
   }
 });
 
+test('read on the main thread, a program that writes 58 KB and exits has all of it told before its exit', async () => {
+  // Under the flood mark, so node-pty reads it here: its stream ends when the terminal hangs up,
+  // with what the kernel still held unread (8 KB of 66 were lost before the drain at exit).
+  for (let i = 0; i < 3; i++) {
+    const { p, out, exit } = spawn("seq 1 10000; printf 'LAST\\n'");
+    await exit;
+    assert.is(p.threadSpells, 0, 'read on the main thread');
+    const t = text(out);
+    assert.match(t, /9999\r\n10000\r\nLAST/);
+  }
+});
+
 test('when the reader thread is lost, the pane goes on reading on the main thread', async () => {
   // A flood first (past PTY_THREAD_FLOOD_BYTES), so the thread reads; then a line, and input.
   const { p, out, exit } = spawn("seq 1 40000; echo before; read line; echo \"after-$line\"; read line2");
@@ -130,7 +142,9 @@ test('when the reader thread is lost, the pane goes on reading on the main threa
     p.write('one\r');
     await waitFor(() => /after-one/.test(text(out)), { timeout: 10_000, what: 'output after the thread was lost' });
     // A new pane after the loss reads on the main thread from the start.
-    const q = spawn('seq 1 40000; echo fresh');
+    // ~130 KB: read by node-pty on this thread, whose stream ends at the hang-up with the last
+    // few KB unread; the pane reads them before it tells the exit.
+    const q = spawn('seq 1 20000; echo fresh');
     await q.exit;
     assert.is(q.p.threadSpells, 0, 'a flood stays on the main thread once the thread is lost');
     assert.match(text(q.out), /fresh/);
