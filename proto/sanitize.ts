@@ -3,6 +3,7 @@
 // character goes, so a reply cannot move the cursor, set the pane's title or state (OSC 0/2,
 // OSC 7501), write the clipboard (OSC 52) or ring. Line breaks stay (the transcript is lines); a
 // tab becomes spaces; zero-width and bidi controls go too (they hide what a line says). Pure.
+import { INVISIBLE_CLASS } from '../core/mail/fence.js';
 
 /** A whole escape sequence, 7-bit or 8-bit, including an unterminated string at the end. */
 const ESCAPES = new RegExp(
@@ -17,8 +18,8 @@ const ESCAPES = new RegExp(
   'g',
 );
 
-/** Controls other than the line break, DEL, C1, zero-width and bidi controls. */
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+/** Controls other than the line break, DEL, C1, and the invisible characters (the fence's list). */
+const CONTROLS = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE_CLASS}]`, 'gu');
 
 /** The agent's text as the pane may show it: no escape sequence, no control but `\n`. */
 export function paneText(text: string): string {

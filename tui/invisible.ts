@@ -1,14 +1,9 @@
 // Invisible characters a reply must not carry unseen (spec: Large pastes, before it sends): Unicode
 // tags, bidi controls and zero-width characters. Text pasted from a web page can hide instructions
-// in them that the agent reads and the person never saw.
-const INVISIBLE = new RegExp(
-  [
-    '[\\u{E0000}-\\u{E007F}]', // tags
-    '[\\u200E\\u200F\\u061C\\u202A-\\u202E\\u2066-\\u2069]', // bidi marks, embeddings, overrides, isolates
-    '[\\u200B-\\u200D\\u2060\\uFEFF]', // zero-width space, non-joiner, joiner, word joiner, no-break space
-  ].join('|'),
-  'gu',
-);
+// in them that the agent reads and the person never saw. The list is the fence's (core/mail/fence.ts).
+import { INVISIBLE_CLASS } from '../core/mail/fence.js';
+
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
 
 /** The text without its invisible characters, and how many there were. */
 export function removeInvisible(text: string): { text: string; removed: number } {

@@ -2,10 +2,17 @@
 // cleaned of every control and invisible character that could fake structure, and printed inside
 // a fence whose every body line starts with a gutter, so a body can never draw a fake close.
 
-// C0 (but tab and newline), DEL, C1; line and paragraph separators; bidi embeddings, overrides
-// and isolates; zero-width characters and the BOM; Unicode tag characters.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060-\u2064\ufeff]|\udb40[\udc00-\udc7f]/g;
+/**
+ * The characters that hide or reorder text without showing: the Arabic letter mark, zero-width
+ * characters and the directional marks, bidi embeddings, overrides and isolates, the invisible
+ * operators and deprecated format controls, the BOM, and Unicode tag characters. A character
+ * class body for a `u` regex; every place that cleans untrusted text for a person or an agent
+ * builds on this one list (the fence here, the reply editor, a protocol pane's transcript).
+ */
+export const INVISIBLE_CLASS = '\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\u{e0000}-\\u{e007f}';
+
+// C0 (but tab and newline), DEL, C1; line and paragraph separators; the invisible characters.
+const UNSAFE = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029${INVISIBLE_CLASS}]`, 'gu');
 
 /** Removes every character that could break a fence or hide text; keeps tabs and newlines. */
 export function cleanUntrusted(text: string): string {
