@@ -3,11 +3,11 @@
 // and params it takes, and sends only those. Whatever happens it exits 0 within its budget and
 // prints nothing a harness could read as an answer (`{}` where the harness parses stdout), except
 // the context lines of a reported SessionStart and a decision the person made.
-import { read } from 'node:fs';
 import { isatty } from 'node:tty';
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { out, err } from './out.js';
+import { readStdinCapped } from './stdin.js';
 import { hookHarness, type HookHarness } from '../integrations/hooks/harnesses.js';
 import { mapHook } from '../integrations/hooks/map.js';
 import { mapCodexNotify } from '../integrations/hooks/map-claude.js';
@@ -53,28 +53,6 @@ function parseArgs(argv: string[]): HookArgs | string {
     else a.positional.push(x);
   }
   return a.harness ? a : 'a harness is required';
-}
-
-/**
- * Stdin, at most HOOK_STDIN_MAX_BYTES. Read asynchronously: a harness that leaves the pipe open
- * must not hold the hook past its deadline (a blocking read would stop the timer too).
- */
-function readStdin(): Promise<string> {
-  if (isatty(0)) return Promise.resolve('');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const next = () =>
-      read(0, Buffer.alloc(64 * 1024), 0, 64 * 1024, null, (e, n, buf) => {
-        if (e && e.code === 'EAGAIN') return void setTimeout(next, 5);
-        if (e || n <= 0) return resolve(Buffer.concat(chunks).toString('utf8'));
-        total += n;
-        if (total > HOOK_STDIN_MAX_BYTES) return resolve('');
-        chunks.push(buf.subarray(0, n));
-        next();
-      });
-    next();
-  });
 }
 
 class Hook {
@@ -169,7 +147,8 @@ async function planFor(args: HookArgs, h: HookHarness): Promise<HookPlan> {
     const n = mapCodexNotify(last);
     if (n) return n;
   }
-  const text = await readStdin();
+  // At most HOOK_STDIN_MAX_BYTES; a payload past it is read as none.
+  const text = isatty(0) ? '' : ((await readStdinCapped(HOOK_STDIN_MAX_BYTES)) ?? '');
   if (text.trim() === '') return { event: args.event ?? '', why: 'stdin is empty' };
   let payload: unknown;
   try {

@@ -5,12 +5,12 @@
 // exits 0, and it gives up on the daemon STATUSLINE_DAEMON_MS after its start: Claude Code runs it
 // on every status line refresh. It has a bundle of its own (dist/statusline.cjs), which
 // bin/tuios.cjs loads for this command alone, so it starts without the rest of the CLI.
-import { read } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { RpcClient } from '../rpc/client.js';
 import { resolveSocket } from '../config/paths.js';
 import { err } from './out.js';
+import { readStdinCapped } from './stdin.js';
 import { hookProcess } from '../integrations/hooks/ancestry.js';
 import { findPane } from '../integrations/hooks/find-pane.js';
 import { foreignEvent } from '../integrations/hooks/foreign.js';
@@ -81,34 +81,6 @@ function forwarder(stream: Writable): (b: Buffer) => Promise<void> {
   };
 }
 
-/**
- * Reads stdin to its end, passing every byte on to `pass` (the person's command). Keeps the first
- * STATUSLINE_STDIN_MAX_BYTES for itself; past that the payload is not read (null). Asynchronous,
- * so the deadline still fires while a writer holds the pipe open.
- */
-function readStdin(pass: ((b: Buffer) => Promise<void>) | null, end: () => void): Promise<string | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const next = () =>
-      read(0, Buffer.alloc(64 * 1024), 0, 64 * 1024, null, (e, n, buf) => {
-        if (e && e.code === 'EAGAIN') return void setTimeout(next, 5);
-        if (e || n <= 0) {
-          end();
-          return resolve(total > STATUSLINE_STDIN_MAX_BYTES ? null : Buffer.concat(chunks).toString('utf8'));
-        }
-        const got = buf.subarray(0, n);
-        total += n;
-        if (total <= STATUSLINE_STDIN_MAX_BYTES) chunks.push(got);
-        else chunks.length = 0;
-        // The next read waits until the person's command has taken this one: nothing piles up here.
-        if (pass) void pass(got).then(next);
-        else next();
-      });
-    next();
-  });
-}
-
 export async function agentStatuslineCommand(argv: string[]): Promise<never> {
   const args = parseArgs(argv);
   const explain = (line: string) => {
@@ -139,7 +111,9 @@ export async function agentStatuslineCommand(argv: string[]): Promise<never> {
     t.unref();
   });
   const stdin = then?.child.stdin ?? null;
-  const text = readStdin(stdin ? forwarder(stdin) : null, () => stdin?.end());
+  // At most STATUSLINE_STDIN_MAX_BYTES for itself (past it, no payload); every byte goes on to
+  // --then's command, whose stdin ends with ours.
+  const text = readStdinCapped(STATUSLINE_STDIN_MAX_BYTES, stdin ? forwarder(stdin) : undefined).finally(() => stdin?.end());
   const fed = feed(args, text, explain, left).catch((e) => explain(`failed: ${e instanceof Error ? e.message : String(e)}`));
   await Promise.race([fed, budget]);
   return exitWith();
