@@ -205,8 +205,10 @@ it('measures turn/completed leaving Codex to the daemon\'s done event reaching a
     const logged = existsSync(teeLog) ? readFileSync(teeLog, 'utf8').split('\n').filter(Boolean).length : 0;
     await say(`Turn ${i}.`);
     const done = await waitEvent('done', (e) => e.state === 'done', from);
-    const lines = readFileSync(teeLog, 'utf8').split('\n').filter(Boolean);
-    const tc = JSON.parse(lines[logged]!) as { forwardedAt: number; emittedAtMs: number; status: string };
+    // The tee logs the turn/completed after it passed it on, so the done event it caused can come
+    // first: wait for the line rather than read a log that may not hold it yet.
+    const line = await waitFor(() => (existsSync(teeLog) ? readFileSync(teeLog, 'utf8').split('\n').filter(Boolean)[logged] : undefined), { timeout: 10_000, what: `the tee's line for turn ${i}` });
+    const tc = JSON.parse(line) as { forwardedAt: number; emittedAtMs: number; status: string };
     assert.is(tc.status, 'completed');
     lat.push(done.at - tc.forwardedAt);
   }
