@@ -2,7 +2,7 @@
 // printed exactly as the CLI does, read-only unless [ssh] exec_write = true.
 import { parseVerbArgs, findVerb, resolveVerb, verbUsage, UsageError, type VerbRow } from '../core/cli/args.js';
 import { printResult } from '../core/rpc/print.js';
-import { describeVerb } from '../core/rpc/describe.js';
+import { verbTableRow } from '../core/rpc/describe.js';
 import { TuiosError, toErrorBody } from '../core/errors.js';
 import type { Services } from '../core/daemon/services.js';
 import type { Caller } from '../core/rpc/caller.js';
@@ -51,10 +51,7 @@ const tables = new WeakMap<Services, VerbRow[]>();
 function verbTable(svc: Services): VerbRow[] {
   let t = tables.get(svc);
   if (!t) {
-    t = svc.dispatcher.list().map((v) => {
-      const d = describeVerb(v);
-      return { name: d.name, summary: d.summary, help: d.help, stream: d.stream, params: d.params, cli: d.cli };
-    });
+    t = svc.dispatcher.list().map(verbTableRow);
     tables.set(svc, t);
   }
   return t;

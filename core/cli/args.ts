@@ -15,6 +15,8 @@ export interface VerbRow {
   summary: string;
   help?: string;
   stream: boolean;
+  /** The verb changes something: the CLI never asks it twice. */
+  mutates: boolean;
   params: ParamRow[];
   /** The verb record's CLI part, as dist/verbs.json carries it (a type only: the CLI bundle takes in no verb file). */
   cli: CliSpec;

@@ -109,7 +109,19 @@ async function runVerb(p: Parsed): Promise<number> {
       });
       return code;
     }
-    const { result, text: printed } = await callConfirmed(client, p);
+    let answer: { result: unknown; text: string };
+    try {
+      answer = await callConfirmed(client, p);
+    } catch (e) {
+      if (!autostart || p.verb.mutates || !droppedUnanswered(e)) throw e;
+      // A daemon killed as this call connected: the kernel took the connection into the dying
+      // socket's backlog (its other threads still held it open) and reset it unread. A verb that
+      // changes nothing is asked again, of the daemon that now answers or one started for it.
+      client.close();
+      client = await connectOrStart(socket, p.server, autostart);
+      answer = await callConfirmed(client, p);
+    }
+    const { result, text: printed } = answer;
     progress?.stop(result);
     const text = p.json ? JSON.stringify(result, null, 2) : printed;
     if (text) out(text + '\n');
@@ -125,6 +137,13 @@ async function runVerb(p: Parsed): Promise<number> {
     progress?.stop();
     client.close();
   }
+}
+
+/** The connection was reset or closed before any answer came: the daemon never took the call. */
+function droppedUnanswered(e: unknown): boolean {
+  if (e instanceof RpcError) return false;
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || (e as Error).message === 'the daemon closed the connection';
 }
 
 /** Asks one yes/no question on the terminal; false on anything but y or yes. */

@@ -61,3 +61,11 @@ export function describeVerb(v: VerbInfo): VerbDescription {
     cli: v.cli ?? {},
   };
 }
+
+/** The part of a description the CLI's flag table carries (dist/verbs.json, `ssh box VERB`). */
+export type VerbTableRow = Pick<VerbDescription, 'name' | 'summary' | 'help' | 'stream' | 'mutates' | 'params' | 'cli'>;
+
+export function verbTableRow(v: VerbInfo): VerbTableRow {
+  const d = describeVerb(v);
+  return { name: d.name, summary: d.summary, help: d.help, stream: d.stream, mutates: d.mutates, params: d.params, cli: d.cli };
+}

@@ -86,7 +86,7 @@ export function connectFast(path: string): Promise<LineSocket> {
       h.onread = (ab) => {
         const n = b.state[b.kBytes]!;
         if (n < 0 || !ab) {
-          finish(n === -4095 /* UV_EOF */ ? null : new Error(`read ${errName(n)}`));
+          finish(n === -4095 /* UV_EOF */ ? null : Object.assign(new Error(`read ${errName(n)}`), { code: errName(n) }));
           return;
         }
         const off = b.state[b.kOffset]!;
@@ -104,7 +104,7 @@ export function connectFast(path: string): Promise<LineSocket> {
           w.oncomplete = () => {};
           w.async = false;
           const e = h.writeUtf8String(w, line);
-          if (e < 0) finish(new Error(`write ${errName(e)}`));
+          if (e < 0) finish(Object.assign(new Error(`write ${errName(e)}`), { code: errName(e) }));
         },
         onData(fn) {
           dataFn = fn;
@@ -135,6 +135,10 @@ function errName(status: number): string {
       return 'ECONNREFUSED';
     case -13:
       return 'EACCES';
+    case -104:
+      return 'ECONNRESET';
+    case -32:
+      return 'EPIPE';
     case -11:
       return 'EAGAIN';
     case -4095:

@@ -2,12 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseVerbArgs, UsageError, type VerbRow } from '../../core/cli/args.js';
 import { allVerbs } from '../../core/verbs/index.js';
-import { describeVerb } from '../../core/rpc/describe.js';
+import { verbTableRow } from '../../core/rpc/describe.js';
 
-const table: VerbRow[] = allVerbs.map((v) => {
-  const d = describeVerb(v);
-  return { name: d.name, summary: d.summary, help: d.help, stream: d.stream, params: d.params, cli: d.cli };
-});
+const table: VerbRow[] = allVerbs.map(verbTableRow);
 const verb = (n: string) => table.find((v) => v.name === n)!;
 
 test('new-window NAME COMMAND ARGS: flags after the command belong to it', () => {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseVerbArgs, resolveVerb, UsageError, type VerbRow } from '../../core/cli/args.js';
 import { skillCommand, skillDir, skillText, skillTopics } from '../../core/cli/skill.js';
 import { allVerbs } from '../../core/verbs/index.js';
-import { describeVerb } from '../../core/rpc/describe.js';
+import { verbTableRow } from '../../core/rpc/describe.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIR = join(REPO, 'skills') + '/';
@@ -30,10 +30,7 @@ const TOPIC_MAX_BYTES = 6 * 1024;
 // Front-end commands the CLI runs itself (main.ts), not verbs of the registry.
 const NOT_VERBS = new Set(['agent-hook', 'integration', 'doctor', 'attach', 'daemon', 'link-serve', 'mcp']);
 
-const table: VerbRow[] = allVerbs.map((v) => {
-  const d = describeVerb(v);
-  return { name: d.name, summary: d.summary, help: d.help, stream: d.stream, params: d.params, cli: d.cli };
-});
+const table: VerbRow[] = allVerbs.map(verbTableRow);
 
 /** Shell words and the operators between them (|, ||, &&, ;), quotes respected; # starts a comment. */
 function shellWords(line: string): string[] {
