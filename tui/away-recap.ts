@@ -18,6 +18,13 @@ import type { ActivityResult } from '../core/verbs/activity.js';
 /** Panes whose last time in front sidebar.json keeps: the newest. */
 export const RECAP_SEEN_MAX = 256;
 
+/**
+ * How long after focus moves the times are written. Focus moves as a frame is drawn, and the
+ * write reads the file, writes it whole and syncs it: in the frame it held the frame for the disk
+ * (tens of ms on a busy disk, each time focus moved). Later, and once for a burst of moves.
+ */
+export const RECAP_SAVE_DELAY_MS = 1000;
+
 /** When a pane was last in front of you, and how many turns it had finished then. */
 type Seen = [at: number, turns: number];
 
@@ -30,6 +37,7 @@ export interface RecapHost {
 export class AwayRecaps {
   private front: { id: string; turns: number } | null = null;
   private seen: Map<string, Seen> | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly host: RecapHost) {}
 
@@ -49,7 +57,16 @@ export class AwayRecaps {
     return this.seen;
   }
 
+  /** A write soon, out of the frame (see RECAP_SAVE_DELAY_MS). */
+  private saveSoon(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.save(), RECAP_SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
   private save(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     const seen = this.load();
     // The bound: the panes seen longest ago go first.
     const kept = [...seen.entries()].sort((a, b) => b[1][0] - a[1][0]).slice(0, RECAP_SEEN_MAX);
@@ -85,7 +102,7 @@ export class AwayRecaps {
     const w = this.host.svc.model.windows.get(this.front.id);
     this.load().set(this.front.id, [now, w ? this.turnsOf(w) : this.front.turns]);
     this.front = null;
-    this.save();
+    this.saveSoon();
   }
 
   private arrive(w: Window, now: number): void {
@@ -117,8 +134,10 @@ export class AwayRecaps {
     })();
   }
 
+  /** The client goes: what it saw is written now. */
   dispose(): void {
     this.leave();
+    if (this.saveTimer) this.save();
   }
 }
 

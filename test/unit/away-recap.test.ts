@@ -46,6 +46,17 @@ test('each pane leaving the front is written with its turns; the newest 256 are 
   rmSync(f.dir, { recursive: true, force: true });
 });
 
+test('focus moving writes nothing at once: one write later for a burst of moves, or when the client goes', () => {
+  const f = fixture();
+  writeFileSync(join(f.dir, 'sidebar.json'), JSON.stringify({ agents_seen: true }));
+  for (let i = 0; i < 5; i++) f.recaps.inFront(f.win(`w${i}`), 1000 + i);
+  const before = JSON.parse(readFileSync(join(f.dir, 'sidebar.json'), 'utf8')) as { recap_seen?: unknown };
+  assert.is(before.recap_seen, undefined, 'no write in the frame that moved focus');
+  f.recaps.dispose();
+  assert.is(lastInFront(f.svc as never, 'w3'), 1004, 'written when the client went');
+  rmSync(f.dir, { recursive: true, force: true });
+});
+
 test('back after the away span with more turns: the turns this client counted (a pane with no ring)', () => {
   const f = fixture();
   const w = f.win('a');
