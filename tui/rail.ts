@@ -4,7 +4,7 @@
 // then the one thing the row's group is about (rows.ts).
 import { prToken } from '../core/git/pr.js';
 import type { Canvas } from './canvas.js';
-import { attr, roleAttr, A_BOLD, A_DIM, PLAIN, ROLE_COLOR } from './canvas.js';
+import { attr, roleAttr, A_BOLD, A_DIM, A_INVERSE, PLAIN, ROLE_COLOR } from './canvas.js';
 import type { Rect } from './pane-draw.js';
 import { secondLineSegments, showsAge, type RailRow, type RailGroup } from './rows.js';
 import { stateMark, subagentMark, waitsOnSubagents, type Glyphs } from './marks.js';
@@ -31,6 +31,8 @@ export interface RailInput {
   hosts?: RailRow[];
   agentsSeen: boolean;
   focusedWindow: string | null;
+  /** The agent row under the rail's keyboard cursor (rail-control.ts), while the rail holds the keyboard. */
+  cursor?: string | null;
   ascii: boolean;
   /** The client's glyph set for state marks (unset: the built-in set `ascii` names). */
   glyphs?: Glyphs;
@@ -50,7 +52,9 @@ export interface RailHits {
   /** The sort control in the agents header. */
   sort: { x: number; y: number; w: number } | null;
   /** Agent and subagent rows: the lines they take and the pane they go to. */
-  rows: Array<{ y: number; h: number; windowId: string }>;
+  rows: Array<{ y: number; h: number; windowId: string; sub?: boolean }>;
+  /** The agent rows drawn, top to bottom: what the keyboard cursor steps through (subagent rows are stepped over). */
+  agents: string[];
 }
 /** Under this many lines the agents section is left out (spec: under 8 lines). */
 const MIN_AGENTS_LINES = 8;
@@ -78,7 +82,7 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): RailHits {
     cv.text(r.x + w - count.length - 1, y, count, muted, r.x + w);
     y++;
   }
-  const hits: RailHits = { sort: null, rows: [] };
+  const hits: RailHits = { sort: null, rows: [], agents: [] };
   const room = r.y + r.h - y;
   const hosts = inp.hosts ?? [];
   if (!inp.agentsSeen || inp.agents.length + hosts.length === 0 || room < MIN_AGENTS_LINES - 1) return hits;
@@ -114,13 +118,14 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): RailHits {
     if (g === 'down') drawDownRow(cv, r.x, y, w, a, inp);
     else drawRow(cv, r.x, y, w, a, g, inp);
     hits.rows.push({ y, h: 2, windowId: a.id });
+    hits.agents.push(a.id);
     y += 2;
     const subs = plan.rows.get(a.id);
     if (!subs) continue;
     for (const sa of subs.shown) {
       if (y + (plan.tall ? 1 : 0) >= bottom) break;
       drawSubagentRow(cv, r.x, y, w, sa, plan.tall, inp);
-      hits.rows.push({ y, h: plan.tall ? 2 : 1, windowId: a.id });
+      hits.rows.push({ y, h: plan.tall ? 2 : 1, windowId: a.id, sub: true });
       y += plan.tall ? 2 : 1;
     }
     if (subs.more > 0 && y < bottom) cv.text(r.x + 4, y++, fit(`+${subs.more} more`, w - 4), muted, r.x + w);
@@ -147,7 +152,7 @@ const muted = () => roleAttr('muted');
 
 /** A row of a host whose link is down: its last state, dim, and when it was last heard. */
 function drawDownRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, inp: RailInput): void {
-  const dim = attr(ROLE_COLOR.muted, -1, A_DIM);
+  const dim = attr(ROLE_COLOR.muted, -1, A_DIM | (a.id === inp.cursor ? A_INVERSE : 0));
   const m = stateMark(a.state, a.finishedUnread, inp.glyphs ?? inp.ascii);
   if (m) cv.text(x + 1, y, m.glyph, dim, x + 1 + 2);
   cv.text(x + 3, y, fit(a.name, w - 3, inp.ascii), dim, x + w);
@@ -157,19 +162,22 @@ function drawDownRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, in
 
 function drawRow(cv: Canvas, x: number, y: number, w: number, a: RailRow, g: RailGroup, inp: RailInput): void {
   const focused = a.id === inp.focusedWindow;
+  const under = a.id === inp.cursor;
   if (focused) cv.set(x, y, inp.ascii ? '>' : '▎', roleAttr('accent', A_BOLD));
   // At rest with subagents at work: the display state `waiting` (marks.ts), one function for every surface.
   const m = stateMark(a.state, a.finishedUnread, inp.glyphs ?? inp.ascii, a.subagents);
   if (m) cv.text(x + 1, y, m.glyph, roleAttr(m.role, A_BOLD), x + 1 + 2);
   // The right edge: a row that needs you keeps its wait; otherwise the queue, then the age.
   let right = '';
-  const aged = showsAge(a, inp.now, focused);
+  const aged = showsAge(a, inp.now, focused || under);
   if (g === 'needs') right = aged ? age(inp.now - a.stateSince) : '';
   else if (a.queued > 0) right = `${a.queued} queued`;
   else if (a.pr) right = prToken(a.pr);
   else if (aged && g !== 'rest') right = age(inp.now - a.stateSince);
   const nameW = w - 3 - (right ? textWidth(right) + 1 : 0);
-  cv.text(x + 3, y, fit(a.name, nameW, inp.ascii), g === 'rest' && !waitsOnSubagents(a.state, a.subagents) ? PLAIN : attr(-1, -1, A_BOLD), x + w);
+  // The keyboard cursor: the row's name drawn inverse.
+  const nameInk = g === 'rest' && !waitsOnSubagents(a.state, a.subagents) ? PLAIN : attr(-1, -1, A_BOLD);
+  cv.text(x + 3, y, fit(a.name, nameW, inp.ascii), under ? nameInk | A_INVERSE : nameInk, x + w);
   // The pr token: red for failing checks, amber for pending ones, green for passing ones and a merge.
   const prInk = a.pr && right === prToken(a.pr) ? (a.pr.state === 'merged' || a.pr.checks === 'pass' ? 'success' : a.pr.checks === 'fail' ? 'error' : a.pr.checks === 'pending' ? 'warning' : 'muted') : null;
   if (right) cv.text(x + w - textWidth(right), y, right, roleAttr(prInk ?? (g === 'needs' ? 'warning' : 'muted')), x + w);
