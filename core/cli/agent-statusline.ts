@@ -1,5 +1,6 @@
 // `tuios agent-statusline claude-code [--then CMD]`: Claude Code's status line command, which feeds
-// the pane's `model`, `context` and `cost` (spec: The status line feed). It prints nothing of its
+// the pane's `model`, `context` and `cost` (spec: The status line feed). The opencode and Kilo
+// plugin runs `tuios agent-statusline opencode` (or kilo) with `model` and `cost` of its own. It prints nothing of its
 // own; with --then it runs the person's own status line command on the same stdin, whose output
 // is printed unchanged and whose status is the wrapper's. Whatever goes wrong on the tuios side it
 // exits 0, and it gives up on the daemon STATUSLINE_DAEMON_MS after its start: Claude Code runs it
@@ -14,11 +15,14 @@ import { readStdinCapped } from './stdin.js';
 import { hookProcess } from '../integrations/hooks/ancestry.js';
 import { findPane } from '../integrations/hooks/find-pane.js';
 import { foreignEvent } from '../integrations/hooks/foreign.js';
-import { readStatusPayload } from '../integrations/statusline/payload.js';
+import { readPluginPayload, readStatusPayload } from '../integrations/statusline/payload.js';
 import { feedStatusLine } from '../integrations/statusline/feed.js';
 import { STATUSLINE_DAEMON_MS, STATUSLINE_STDIN_MAX_BYTES } from '../limits.js';
 
-export const STATUSLINE_USAGE = 'usage: tuios agent-statusline claude-code [--then CMD] [--explain] [-w WINDOW] [--integration N]';
+export const STATUSLINE_USAGE = 'usage: tuios agent-statusline claude-code|opencode|kilo [--then CMD] [--explain] [-w WINDOW] [--integration N]';
+
+/** The harnesses whose status this reads: Claude Code's status line, and the opencode and Kilo plugin. */
+const STATUS_HARNESSES: Record<string, 'claude-code' | 'opencode' | 'kilo'> = { 'claude-code': 'claude-code', claude: 'claude-code', opencode: 'opencode', kilo: 'kilo' };
 
 interface Args {
   harness: string;
@@ -120,7 +124,8 @@ export async function agentStatuslineCommand(argv: string[]): Promise<never> {
 }
 
 async function feed(args: Args, stdin: Promise<string | null>, explain: (l: string) => void, left: () => number): Promise<void> {
-  if (args.harness !== 'claude-code' && args.harness !== 'claude') return explain(`tuios reads no status line of ${args.harness || '(no harness)'}\n${STATUSLINE_USAGE}`);
+  const harness = STATUS_HARNESSES[args.harness];
+  if (!harness) return explain(`tuios reads no status line of ${args.harness || '(no harness)'}\n${STATUSLINE_USAGE}`);
   const text = await stdin;
   if (text === null) return explain(`the payload is over ${STATUSLINE_STDIN_MAX_BYTES} bytes: not read`);
   let payload: unknown;
@@ -132,9 +137,9 @@ async function feed(args: Args, stdin: Promise<string | null>, explain: (l: stri
   const p = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
   if (!p) return explain('the payload is not a JSON object');
   const env = process.env;
-  const foreign = foreignEvent('claude-code', p, env);
+  const foreign = foreignEvent(harness, p, env);
   if (foreign) return explain(`nothing reported: ${foreign}`);
-  const values = readStatusPayload(p);
+  const values = harness === 'claude-code' ? readStatusPayload(p) : readPluginPayload(p);
   if (Object.keys(values).length === 0) return explain('the payload has no model, context or cost');
   const { socket } = resolveSocket(env, args.server);
   // The daemon is reached only when it must be: to find a pane the environment does not name, and
