@@ -159,7 +159,7 @@ async function feed(args: Args, stdin: Promise<string | null>, explain: (l: stri
     explain(`pane ${pane.window} (from ${pane.via})`);
     // The agent the values belong to: another conversation or another process starts afresh.
     const session = typeof p.session_id === 'string' ? p.session_id.slice(0, 128) : '';
-    await feedStatusLine({ call, window: pane.window, socket, explain }, `${session}:${proc.harnessPid ?? 0}`, values);
+    await feedStatusLine({ call, window: pane.window, socket, explain, warm: () => void connect().catch(() => undefined) }, `${session}:${proc.harnessPid ?? 0}`, values);
   } finally {
     if (client) (await (client as Promise<RpcClient>).catch(() => null))?.close();
   }
