@@ -12,6 +12,7 @@ import { LocalSource, type ScreenSource } from './source.js';
 import { layoutOf } from '../core/model/layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
+import { durationMs } from '../core/activity/duration.js';
 import { drawStrip, STRIP_WIDTH } from './strip.js';
 import type { RailControl } from './rail-control.js';
 import { hostRailRow, type AgentRow } from './rows.js';
@@ -161,7 +162,7 @@ export class Painter {
    */
   drawRailIfChanged(s: Session, focused: Window | undefined, r: Rect, now: number, ageTicks: number): void {
     const rows = this.host.agentRows();
-    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}:${ageTicks}:${this.host.rail.order}:${this.host.rail.focused}:${this.host.rail.cursor}`;
+    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}:${ageTicks}:${this.host.rail.order}:${this.host.rail.focused}:${this.host.rail.cursor}:${this.host.rail.unfolded}`;
     if (key === this.railKey && rows === this.railRows) return;
     this.railKey = key;
     this.railRows = rows;
@@ -182,7 +183,8 @@ export class Painter {
       return drawStrip(this.cv, r, [...this.host.agentRows(), ...hosts.filter((h) => !h.down)], rail.order, this.host.glyphs);
     }
     const sidebar = this.host.svc.config.current.appearance?.sidebar;
-    rail.hits = drawRail(this.cv, r, { sessions, agents: this.host.agentRows(), hosts, agentsSeen: this.host.agentsSeen, focusedWindow: focused?.id ?? null, cursor: rail.focused ? rail.cursor : null, ascii: this.host.ascii, glyphs: this.host.glyphs, now, blocked, order: rail.order, agentRow: sidebar?.agent_row, subagentRows: sidebar?.subagent_rows });
+    rail.hits = drawRail(this.cv, r, { sessions, agents: this.host.agentRows(), hosts, agentsSeen: this.host.agentsSeen, focusedWindow: focused?.id ?? null, cursor: rail.focused ? rail.cursor : null, ascii: this.host.ascii, glyphs: this.host.glyphs, now, blocked, order: rail.order, agentRow: sidebar?.agent_row, subagentRows: sidebar?.subagent_rows, restFoldMs: durationMs(sidebar?.agent_rest_fold ?? '1h') ?? undefined, unfolded: rail.unfolded });
+    rail.drawn();
     // The rail holding the keyboard: its header reads so.
     if (rail.focused) this.cv.text(r.x, r.y, this.host.ascii ? '>' : '▸', roleAttr('accent'), r.x + 1);
   }

@@ -40,6 +40,7 @@ import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { RailControl } from './rail-control.js';
 import { compareFor } from './compare-view.js';
 import { clean } from './text.js';
+import { durationMs } from '../core/activity/duration.js';
 import { glyphsFor, type Glyphs } from './marks.js';
 import { TerminalTitle, titleFor } from './title.js';
 import { observing, observeRefusal, observeWelcome, type ReadOnlyBy } from './observe.js';
@@ -680,7 +681,7 @@ export class Tui implements TuiHost, PaintHost {
     }
     // The ages on agent rows move on once a minute; while a row waits on you its wait moves on
     // when its figure does (every second under a minute). Nothing else polls.
-    if (this.agentsSeen) this.ages.schedule(now, this.agentRows());
+    if (this.agentsSeen) this.ages.schedule(now, this.agentRows(), durationMs(this.svc.config.current.appearance?.sidebar?.agent_rest_fold ?? '1h') ?? undefined);
   }
 
   private flush(extra = ''): void {

@@ -11,7 +11,12 @@ import type { QueuedMessage } from '../core/delivery/queue.js';
 import { dispatchKey, hintRows, hintText, OTHER_KEY, type KeyTable } from './key-table.js';
 import { nextOrder, type RailOrder } from './rail-order.js';
 import { readRailOrder, rememberRailOrder } from './rail-state.js';
-import type { RailHits } from './rail.js';
+import { REST_FOLD_ID, type RailHits } from './rail.js';
+
+/** The press is on the rest fold's line. */
+function onFold(h: RailHits | null, y: number): boolean {
+  return !!h?.fold && h.fold.y === y;
+}
 import { UNDO_WINDOW_MS } from './limits.js';
 
 /** What the rail's keys act on, in the TUI (app.ts). */
@@ -44,6 +49,8 @@ export interface RailActs {
 export interface RailKeyState {
   /** The cursor is on an agent row of this machine. */
   row: boolean;
+  /** The cursor is on the rest fold's line (`+3 at rest`). */
+  fold: boolean;
   /** A message dropped from this row's queue can still be put back (`u` within 10 s). */
   undoDrop: boolean;
 }
@@ -55,6 +62,7 @@ export const RAIL_KEYS: KeyTable<RailKeyState, RailControl, boolean> = [
   { keys: ['g', 'Home'], help: 'first agent', footer: false, run: (r) => (r.move(-Infinity), true) },
   { keys: ['G', 'End'], help: 'last agent', footer: false, run: (r) => (r.move(Infinity), true) },
   { keys: ['Enter'], when: (s) => s.row, help: 'go to its pane', run: (r) => r.enter() },
+  { keys: ['Enter'], when: (s) => s.fold, help: 'show the rows folded at rest', run: (r) => (r.unfold(), true) },
   { keys: ['r'], when: (s) => s.row, help: 'reply', run: (r) => r.reply() },
   { keys: ['v'], when: (s) => s.row, help: 'review its changes', footer: false, run: (r) => r.review() },
   { keys: ['z'], when: (s) => s.row, help: 'snooze', run: (r) => r.snooze() },
@@ -78,6 +86,8 @@ export class RailControl {
   order: RailOrder;
   /** The rail holds the keyboard. */
   focused = false;
+  /** The rest fold is open: until the rail lets go of the keyboard, a click outside it, or a pane is focused from it. */
+  unfolded = false;
   /** The agent row under the keyboard cursor (a pane id), while the rail holds the keyboard. */
   cursor: string | null = null;
   /** Where the last frame drew what a click acts on (rail.ts drawRail). */
@@ -98,7 +108,7 @@ export class RailControl {
   keyState(now = Date.now()): RailKeyState {
     const row = this.cursor !== null && (this.hits?.agents.includes(this.cursor) ?? false) && this.acts.nameOf(this.cursor) !== null;
     const d = this.dropped;
-    return { row, undoDrop: !!d && d.windowId === this.cursor && now - d.at <= UNDO_WINDOW_MS };
+    return { row, fold: this.cursor === REST_FOLD_ID && (this.hits?.agents.includes(REST_FOLD_ID) ?? false), undoDrop: !!d && d.windowId === this.cursor && now - d.at <= UNDO_WINDOW_MS };
   }
 
   /** The rail's keys as the status line lists them while it holds the keyboard. */
@@ -133,9 +143,33 @@ export class RailControl {
     this.acts.redraw();
   }
 
+  /** Opens the rest fold: its rows are drawn in their places, the cursor on the first of them. */
+  unfold(): void {
+    const before = new Set(this.hits?.agents ?? []);
+    this.unfolded = true;
+    this.unfoldedFrom = before;
+    this.acts.redraw();
+  }
+
+  /** The rows the keyboard knew before the fold opened: the cursor goes to the first new one once drawn. */
+  private unfoldedFrom: Set<string> | null = null;
+
+  /** After a frame: a fold just opened puts the cursor on its first row. */
+  drawn(): void {
+    const from = this.unfoldedFrom;
+    if (!from || !this.hits) return;
+    this.unfoldedFrom = null;
+    const first = this.hits.agents.find((id) => !from.has(id));
+    if (first && this.cursor === REST_FOLD_ID) {
+      this.cursor = first;
+      this.acts.redraw();
+    }
+  }
+
   /** Lets go of the keyboard; `consumed` false: the key that made it let go still goes to the pane. */
   release(consumed = true): boolean {
     this.focused = false;
+    this.unfolded = false;
     this.acts.redraw();
     return consumed;
   }
@@ -231,8 +265,12 @@ export class RailControl {
   click(tok: Extract<Token, { t: 'mouse' }>): boolean {
     if (tok.release || tok.button !== 0 || this.width === 0) return false;
     if (tok.x >= this.width) {
-      if (this.focused) this.release();
+      if (this.focused || this.unfolded) this.release();
       return false;
+    }
+    if (onFold(this.hits, tok.y)) {
+      this.unfold();
+      return true;
     }
     const h = this.hits;
     if (h?.sort && tok.y === h.sort.y && tok.x >= h.sort.x && tok.x < h.sort.x + h.sort.w) {
@@ -242,6 +280,7 @@ export class RailControl {
     const row = h?.rows.find((r) => tok.y >= r.y && tok.y < r.y + r.h);
     if (row) {
       if (this.focused && !row.sub) this.cursor = row.windowId;
+      if (!this.focused) this.unfolded = false;
       this.acts.goTo(row.windowId);
       return true;
     }

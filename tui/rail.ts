@@ -45,6 +45,27 @@ export interface RailInput {
   agentRow?: AgentRowConfig;
   /** `appearance.sidebar.subagent_rows`: a row per subagent, or the count alone. */
   subagentRows?: 'rows' | 'count';
+  /** `appearance.sidebar.agent_rest_fold`: rows at rest longer than this fold (unset: none fold). */
+  restFoldMs?: number;
+  /** The fold is opened (enter on it, or a click): its rows are drawn in their places. */
+  unfolded?: boolean;
+}
+
+/** The id the rest fold's line has among the rows the keyboard steps through. */
+export const REST_FOLD_ID = '\u0000rest-fold';
+
+/**
+ * The rows that fold (spec: Rows long at rest fold): at rest (idle, unknown, or done and seen) for
+ * longer than `foldMs`, and none that needs you, has a turn you have not seen, works, is the pane
+ * you are in, has messages queued or subagents at work. One row alone does not fold.
+ */
+export function restFolded(rows: ReadonlyArray<{ a: RailRow; g: RailGroup }>, foldMs: number | undefined, focused: string | null, now: number): Set<string> {
+  if (foldMs === undefined) return new Set();
+  const ids = rows
+    .filter(({ a, g }) => g === 'rest' && !a.host && (a.state === 'idle' || a.state === 'unknown' || (a.state === 'done' && !a.finishedUnread)))
+    .filter(({ a }) => a.id !== focused && a.queued === 0 && !(a.subagents > 0) && now - a.stateSince >= foldMs)
+    .map(({ a }) => a.id);
+  return new Set(ids.length >= 2 ? ids : []);
 }
 
 /** Where the rail drew what a click acts on. */
@@ -53,8 +74,10 @@ export interface RailHits {
   sort: { x: number; y: number; w: number } | null;
   /** Agent and subagent rows: the lines they take and the pane they go to. */
   rows: Array<{ y: number; h: number; windowId: string; sub?: boolean }>;
-  /** The agent rows drawn, top to bottom: what the keyboard cursor steps through (subagent rows are stepped over). */
+  /** The agent rows drawn, top to bottom, and the rest fold's line (REST_FOLD_ID): what the keyboard cursor steps through (subagent rows are stepped over). */
   agents: string[];
+  /** The rest fold's line, when drawn: a click opens it. */
+  fold?: { y: number };
 }
 /** Under this many lines the agents section is left out (spec: under 8 lines). */
 const MIN_AGENTS_LINES = 8;
@@ -100,10 +123,13 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): RailHits {
   y++;
   // A down host's rows come last, muted and out of every group: what it said last is not news.
   const live = [...inp.agents, ...hosts.filter((h) => !h.down)];
-  const grouped: Array<{ a: RailRow; g: RailGroup | 'down' }> = [...orderRows(live, order), ...hosts.filter((h) => h.down).map((a) => ({ a, g: 'down' as const }))];
+  const ordered = orderRows(live, order);
+  const folded = inp.unfolded ? new Set<string>() : restFolded(ordered, inp.restFoldMs, inp.focusedWindow, inp.now);
+  const foldRows = ordered.filter(({ a }) => folded.has(a.id)).map(({ a }) => a);
+  const grouped: Array<{ a: RailRow; g: RailGroup | 'down' }> = [...ordered.filter(({ a }) => !folded.has(a.id)), ...hosts.filter((h) => h.down).map((a) => ({ a, g: 'down' as const }))];
   const bottom = r.y + r.h;
-  // Subagent rows get the lines every agent row leaves (an agent row is never hidden for one).
-  const spare = bottom - y - grouped.length * 2;
+  // Subagent rows get the lines every agent row and the fold leave (an agent row is never hidden for one).
+  const spare = bottom - y - grouped.length * 2 - (foldRows.length ? 1 : 0);
   const plan: SubagentPlan =
     inp.subagentRows === 'count' || spare <= 0
       ? { tall: false, rows: new Map() }
@@ -130,7 +156,25 @@ export function drawRail(cv: Canvas, r: Rect, inp: RailInput): RailHits {
     }
     if (subs.more > 0 && y < bottom) cv.text(r.x + 4, y++, fit(`+${subs.more} more`, w - 4), muted, r.x + w);
   }
+  if (foldRows.length && y < bottom) drawFold(cv, r, y, w, foldRows, inp, hits);
   return hits;
+}
+
+/** The rest fold at the end of the section: `+3 at rest`, muted, then the names when they all fit. */
+function drawFold(cv: Canvas, r: Rect, y: number, w: number, rows: RailRow[], inp: RailInput, hits: RailHits): void {
+  const dim = attr(ROLE_COLOR.muted, -1, A_DIM);
+  const under = inp.cursor === REST_FOLD_ID;
+  cv.text(r.x + 3, y, fit(`+${rows.length} at rest`, w - 3, inp.ascii), under ? dim | A_INVERSE : dim, r.x + w);
+  hits.fold = { y };
+  hits.agents.push(REST_FOLD_ID);
+  const bottom = r.y + r.h;
+  if (y + rows.length >= bottom) return;
+  for (const a of rows) {
+    y++;
+    const m = stateMark(a.state, a.finishedUnread, inp.glyphs ?? inp.ascii, a.subagents);
+    if (m) cv.text(r.x + 4, y, m.glyph, dim, r.x + 6);
+    cv.text(r.x + 6, y, fit(a.name, w - 6, inp.ascii), dim, r.x + w);
+  }
 }
 
 /** A subagent under its lead: its mark and description (muted once it ended), then its detail on a tall section. */

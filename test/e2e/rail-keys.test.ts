@@ -157,6 +157,36 @@ test('the rail holds the keyboard: move, reply, drop and put back, unread, snooz
   await waitFor(() => !/rail: j\/k move/.test(t!.screen()), { what: 'esc to give the keyboard back' });
 });
 
+test('rows long at rest fold into +N at rest; enter on it shows them until the rail lets go of the keyboard', async () => {
+  t?.kill();
+  await d.ok(['set-config', 'appearance.sidebar.agent_rest_fold', '2s']);
+  await d.ok(['new-session', 'fold', '--window-name', 'here']);
+  await d.ok(['new-window', '-s', 'fold', 'one']);
+  await d.ok(['new-window', '-s', 'fold', 'two']);
+  for (const w of ['fold:one', 'fold:two']) await d.ok(['set-agent-state', '-w', w, 'idle', '--harness', 'x']);
+  await d.ok(['select-window', '-w', 'fold:here']);
+  t = new Terminal(d.env, `${process.execPath} ${BIN} attach -s fold`);
+  // Two seconds at rest, and the rail draws the fold on its own (no key, no event). The first
+  // test's api, seen and at rest, folds with them.
+  const rail = () => t!.screen().split('\n').map((l) => [...l].slice(0, RAIL_WIDTH).join(''));
+  const ownRow = (name: string) => rail().some((l) => new RegExp(`^[ ▎][○□] ${name}\\b`).test(l));
+  await waitFor(() => (rail().some((l) => /\+\d at rest/.test(l)) && !ownRow('one') && !ownRow('two') ? true : null), { timeout: 30_000, what: 'one and two folded' }).catch((e) => {
+    throw new Error(`${(e as Error).message}\n${rail().join('\n')}`);
+  });
+  t.type('\x1b[<0;3;45M');
+  await t.wait(/rail: j\/k move/);
+  t.keys('G');
+  await waitFor(() => t!.screen().includes('enter show the rows folded at rest') || null, { what: 'the fold under the cursor, its key on the status line' });
+  t.keys('Enter');
+  await waitFor(() => (!/at rest/.test(t!.screen()) && ownRow('one') && ownRow('two') ? true : null), { what: 'the rows in their places' });
+  await waitFor(() => (['api', 'one', 'two'].includes(cursorRow(t!) ?? '') ? true : null), { timeout: 5000, what: 'the cursor on the first of them' }).catch((e) => {
+    throw new Error(`${(e as Error).message}: ${cursorRow(t!)}\n${rail().join('\n')}`);
+  });
+  t.keys('Escape');
+  await waitFor(() => (rail().some((l) => /\+\d at rest/.test(l)) && !ownRow('one') ? true : null), { what: 'folded again once the rail let go' });
+  await d.ok(['set-config', 'appearance.sidebar.agent_rest_fold', '']);
+});
+
 async function winId(name: string): Promise<string> {
   return (await agent(name)).window_id;
 }

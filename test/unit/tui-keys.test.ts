@@ -52,7 +52,7 @@ const TABLES: Array<{ name: string; table: AnyTable; states: unknown[] }> = [
   { name: 'confirm', table: CONFIRM_KEYS as AnyTable, states: [null] },
   { name: 'editor', table: EDITOR_KEYS as AnyTable, states: [null, { block: false, reading: false }, { block: true, reading: false }, { block: true, reading: true }, { block: false, reading: false, searching: true }, { block: true, reading: false, searching: true }] },
   { name: 'switcher', table: SWITCHER_KEYS as AnyTable, states: [null] },
-  { name: 'rail', table: RAIL_KEYS as AnyTable, states: product<RailKeyState>({ row: [false, true], undoDrop: [false, true] }).filter((s) => s.row || !s.undoDrop) },
+  { name: 'rail', table: RAIL_KEYS as AnyTable, states: product<RailKeyState>({ row: [false, true], fold: [false, true], undoDrop: [false, true] }).filter((s) => (s.row || !s.undoDrop) && !(s.row && s.fold)) },
   { name: 'compare', table: COMPARE_LIST_KEYS as AnyTable, states: product<CompareKeyState>({ mode: ['list', 'keep', 'verify', 'diff'], marked: [0, 1, 2], hasRows: [false, true] }) },
   ...(Object.keys(REVIEW_KEYS) as ReviewMode[]).map((m) => ({ name: `review ${m}`, table: REVIEW_KEYS[m] as AnyTable, states: product<Omit<ReviewKeyState, 'mode'>>({ onNote: [false, true], onLine: [false, true], unsent: [false, true], fan: [false, true] }).filter((x) => !(x.onNote && x.onLine)).map((x) => ({ ...x, mode: m })) })),
 ];
