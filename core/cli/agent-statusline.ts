@@ -32,6 +32,11 @@ interface Args {
   explain: boolean;
 }
 
+/** Milliseconds since the process started: the global `performance` would load perf_hooks at start. */
+function sinceStart(): number {
+  return process.uptime() * 1000;
+}
+
 function parseArgs(argv: string[]): Args {
   const a: Args = { harness: '', then: null, explain: false };
   for (let i = 0; i < argv.length; i++) {
@@ -100,13 +105,16 @@ export async function agentStatuslineCommand(argv: string[]): Promise<never> {
   }
   const exitWith = async (): Promise<never> => {
     const code = then ? await then.done : 0;
-    explain(`exit ${code} after ${Math.round(performance.now())} ms`);
+    if (args.explain) {
+      const cpu = process.cpuUsage();
+      explain(`exit ${code} after ${Math.round(sinceStart())} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms)`);
+    }
     process.exit(code);
   };
   // The tuios side: fed within its budget or given up. The budget counts from here, not from the
   // process's start: on a loaded machine Node's own start can take most of it.
-  const started = performance.now();
-  const left = () => Math.max(1, STATUSLINE_DAEMON_MS - (performance.now() - started));
+  const started = sinceStart();
+  const left = () => Math.max(1, STATUSLINE_DAEMON_MS - (sinceStart() - started));
   const budget = new Promise<void>((resolve) => {
     const t = setTimeout(() => {
       explain(`gave up on the daemon after ${STATUSLINE_DAEMON_MS} ms`);
