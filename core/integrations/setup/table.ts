@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookCommand, type EventEntry, type Shape } from './hook-entries.js';
-import { HOLD_HOOK_TIMEOUT_S } from '../../limits.js';
+import { HOLD_HOOK_TIMEOUT_S, PLUGIN_STATUS_MAX_MESSAGES, PLUGIN_STATUS_MAX_SESSIONS } from '../../limits.js';
 import { ampPluginText, piExtensionText } from './plugins.js';
 
 export type Env = Record<string, string | undefined>;
@@ -368,14 +368,12 @@ function report(payload) {
 // costs, sent through \`tuios agent-statusline\` only when one of them changes (it throttles too).
 const COSTS = new Map();
 const SHOWN = new Map();
-const MAX_SESSIONS = 64;
-const MAX_MESSAGES = 4096;
 
 function status(info) {
   if (!info || info.role !== "assistant" || typeof info.sessionID !== "string" || CHILD.has(info.sessionID)) return;
   let costs = COSTS.get(info.sessionID);
   if (!costs) {
-    if (COSTS.size >= MAX_SESSIONS) {
+    if (COSTS.size >= ${PLUGIN_STATUS_MAX_SESSIONS}) {
       const oldest = COSTS.keys().next().value;
       COSTS.delete(oldest);
       SHOWN.delete(oldest);
@@ -383,7 +381,7 @@ function status(info) {
     costs = new Map();
     COSTS.set(info.sessionID, costs);
   }
-  if (typeof info.cost === "number" && Number.isFinite(info.cost) && info.cost >= 0 && (costs.has(info.id) || costs.size < MAX_MESSAGES)) costs.set(info.id, info.cost);
+  if (typeof info.cost === "number" && Number.isFinite(info.cost) && info.cost >= 0 && (costs.has(info.id) || costs.size < ${PLUGIN_STATUS_MAX_MESSAGES})) costs.set(info.id, info.cost);
   let cost = 0;
   for (const c of costs.values()) cost += c;
   const model = typeof info.modelID === "string" && info.modelID ? info.modelID : undefined;
