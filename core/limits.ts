@@ -356,6 +356,10 @@ export const STATUSLINE_CONTEXT_MARK = 80;
 export const STATUSLINE_STATE_FILES_MAX = 256;
 /** A throttle file is a few short values: a longer one is not read. */
 export const STATUSLINE_STATE_FILE_MAX_BYTES = 4096;
+/** Sessions the opencode and Kilo plugin sums costs for; past this the oldest is forgotten. */
+export const PLUGIN_STATUS_MAX_SESSIONS = 64;
+/** Assistant messages a session's cost sums; later ones are not added (a session that long is rare). */
+export const PLUGIN_STATUS_MAX_MESSAGES = 4096;
 
 // --- Integrations (core/integrations/) ---
 

@@ -1,5 +1,6 @@
 // When the ages on agent rows are drawn again (spec: Indicator): once a minute, and while a row
-// waits on you, when its figure changes (every second under a minute). Nothing else polls.
+// waits on you, when its figure changes (every second under a minute); and when a row at rest
+// comes to fold. Nothing else polls.
 import { needsYouRow, type AgentRow } from './rows.js';
 import { AGE_TICK_MS } from './limits.js';
 
@@ -20,9 +21,20 @@ export class AgeTicker {
    * The next tick: when the soonest shown wait changes its figure, else in a minute. A tick that is
    * due sooner than the one pending replaces it.
    */
-  schedule(now: number, rows: AgentRow[]): void {
+  schedule(now: number, rows: AgentRow[], restFoldMs?: number): void {
     let due = now + AGE_TICK_MS;
     let minute = true;
+    // A row at rest folds when it has rested `restFoldMs`: drawn again then (rail.ts restFolded).
+    if (restFoldMs !== undefined) {
+      for (const r of rows) {
+        if (r.state !== 'idle' && r.state !== 'unknown' && r.state !== 'done') continue;
+        const at = r.stateSince + restFoldMs + 1;
+        if (at > now && at < due) {
+          due = at;
+          minute = false;
+        }
+      }
+    }
     for (const r of rows) {
       if (!needsYouRow(r)) continue;
       const waited = Math.max(0, now - r.stateSince);

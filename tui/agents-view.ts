@@ -55,6 +55,9 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
   private tick = false;
   /** Select the first row once the list is built (ctrl+b M). */
   private mailFirst = false;
+  /** Opened from the rail for this: done once the list is built, and the view closes when it ends. */
+  private then: 'snooze' | 'reply' | null = null;
+  private closesOnList = false;
   /** One redraw at the earliest moment something is due (a settled move, a settled card). */
   private wakeAt = 0;
   private readonly source: AgentsSource;
@@ -64,7 +67,7 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     private readonly host: TuiHost,
     mem: AgentsViewMemory,
     rows: () => AgentRow[],
-    opts: { select?: string; hostItems?: () => RemoteItemRow[]; mail?: boolean } = {},
+    opts: { select?: string; hostItems?: () => RemoteItemRow[]; mail?: boolean; then?: 'snooze' | 'reply' } = {},
   ) {
     this.card = new Card(host.acts, () => host.redraw());
     if (opts.select) mem.selected = opts.select;
@@ -83,6 +86,8 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
       },
     };
     this.acts = { host, model: this.model, card: this.card, held: this.held, wake: (ms) => this.wake(ms), answered: () => (this.mode = 'list') };
+    // From the rail (z, r): on the pane's row with the snooze lengths or the reply editor, closing once back on the list.
+    this.then = opts.then ?? null;
     // ctrl+b M: on the mail for you, the first of it selected.
     if (opts.mail) {
       this.model.filterKind('mail');
@@ -147,6 +152,11 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
   // ---- keys: the tables in agents-keys.ts dispatch, these do ----
 
   key(tok: Token): void {
+    this.keyInMode(tok);
+    if (this.closesOnList && this.mode === 'list') this.host.closeOverlay();
+  }
+
+  private keyInMode(tok: Token): void {
     const st = this.keyState();
     const table = AGENTS_KEYS[this.mode];
     switch (this.mode) {
@@ -508,6 +518,15 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     if (this.mailFirst) {
       this.mailFirst = false;
       if (rows[0]) this.model.mem.selected = rows[0].key;
+    }
+    if (this.then) {
+      const then = this.then;
+      this.then = null;
+      if (then === 'snooze') this.askSnooze();
+      else this.openReply();
+      // Nothing opened (the dock said why): the view goes at once.
+      if (this.mode === 'list') this.host.later(0, () => this.host.closeOverlay());
+      else this.closesOnList = true;
     }
     if (!this.tick) {
       this.tick = true;

@@ -57,6 +57,11 @@ export class LayoutActs {
     this.host.invalidate();
   }
 
+  /** The pane's turn was marked unread (`u` on the rail): looking at it marks it seen again. */
+  forgetSeen(id: string): void {
+    this.seenSent.delete(id);
+  }
+
   /** Looking at a pane that finished a turn is what marks it seen (and closes its Done item). */
   markSeen(w: Window): void {
     this.recaps.inFront(w);

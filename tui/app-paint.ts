@@ -12,6 +12,7 @@ import { LocalSource, type ScreenSource } from './source.js';
 import { layoutOf } from '../core/model/layout.js';
 import { contentRect, drawContent, drawFrame } from './tiles.js';
 import { drawRail, type RailSession } from './rail.js';
+import { durationMs } from '../core/activity/duration.js';
 import { drawStrip, STRIP_WIDTH } from './strip.js';
 import type { RailControl } from './rail-control.js';
 import { hostRailRow, type AgentRow } from './rows.js';
@@ -48,6 +49,8 @@ export interface StatusState {
   rows: number;
   prefix: boolean;
   confirm: { text: string } | null;
+  /** The keys of what holds the keyboard besides the pane (the rail), when it does. */
+  hint?: string;
   /** The client only watches (an observe key): a mark says so on every frame. */
   readOnly?: boolean;
 }
@@ -159,7 +162,7 @@ export class Painter {
    */
   drawRailIfChanged(s: Session, focused: Window | undefined, r: Rect, now: number, ageTicks: number): void {
     const rows = this.host.agentRows();
-    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}:${ageTicks}:${this.host.rail.order}:${this.host.rail.focused}`;
+    const key = `${this.epoch}:${s.id}:${focused?.id ?? ''}:${r.w}x${r.h}:${Math.floor(now / 1000)}:${ageTicks}:${this.host.rail.order}:${this.host.rail.focused}:${this.host.rail.cursor}:${this.host.rail.unfolded}`;
     if (key === this.railKey && rows === this.railRows) return;
     this.railKey = key;
     this.railRows = rows;
@@ -180,7 +183,8 @@ export class Painter {
       return drawStrip(this.cv, r, [...this.host.agentRows(), ...hosts.filter((h) => !h.down)], rail.order, this.host.glyphs);
     }
     const sidebar = this.host.svc.config.current.appearance?.sidebar;
-    rail.hits = drawRail(this.cv, r, { sessions, agents: this.host.agentRows(), hosts, agentsSeen: this.host.agentsSeen, focusedWindow: focused?.id ?? null, ascii: this.host.ascii, glyphs: this.host.glyphs, now, blocked, order: rail.order, agentRow: sidebar?.agent_row, subagentRows: sidebar?.subagent_rows });
+    rail.hits = drawRail(this.cv, r, { sessions, agents: this.host.agentRows(), hosts, agentsSeen: this.host.agentsSeen, focusedWindow: focused?.id ?? null, cursor: rail.focused ? rail.cursor : null, ascii: this.host.ascii, glyphs: this.host.glyphs, now, blocked, order: rail.order, agentRow: sidebar?.agent_row, subagentRows: sidebar?.subagent_rows, restFoldMs: durationMs(sidebar?.agent_rest_fold ?? '1h') ?? undefined, unfolded: rail.unfolded });
+    rail.drawn();
     // The rail holding the keyboard: its header reads so.
     if (rail.focused) this.cv.text(r.x, r.y, this.host.ascii ? '>' : '▸', roleAttr('accent'), r.x + 1);
   }
@@ -190,7 +194,7 @@ export class Painter {
     // The workspaces that are tabs (hold a window, have a name, or show), with their names.
     const tabs = s.tabs.list();
     const d = line.confirm ? null : this.host.dock.current(now);
-    const key = `${this.epoch}:${line.cols}x${line.rows}:${s.activeWorkspace}:${tabs.map((t) => `${t.workspace}=${t.name ?? ''}`).join('\u0001')}:${line.prefix}:${line.readOnly ?? false}:${line.confirm?.text ?? ''}\u0000${d?.mark?.glyph ?? ''}:${d?.mark?.role ?? ''}\u0000${d?.text ?? ''}\u0000${s.name}`;
+    const key = `${this.epoch}:${line.cols}x${line.rows}:${s.activeWorkspace}:${tabs.map((t) => `${t.workspace}=${t.name ?? ''}`).join('\u0001')}:${line.prefix}:${line.readOnly ?? false}:${line.confirm?.text ?? ''}:${line.hint ?? ''}\u0000${d?.mark?.glyph ?? ''}:${d?.mark?.role ?? ''}\u0000${d?.text ?? ''}\u0000${s.name}`;
     // Under an overlay it is drawn every frame, as the overlay may draw near it.
     if (!this.host.overlayShown() && key === this.statusDrawn) return;
     this.statusDrawn = !this.host.overlayShown() ? key : '';
@@ -216,6 +220,9 @@ export class Painter {
       if (d) {
         if (d.mark) x = cv.text(x, y, d.mark.glyph + ' ', attr(roleColor(d.mark.role), -1, A_INVERSE | A_BOLD), end);
         cv.text(x, y, fit(d.text, end - x, this.host.ascii), bar, end);
+      } else if (line.hint) {
+        // The rail holds the keyboard: its keys, where the dock's line goes.
+        cv.text(x, y, fit(`rail: ${line.hint}`, end - x, this.host.ascii), bar, end);
       }
     }
     if (help) cv.text(line.cols - textWidth(help) - 1, y, help, bar);

@@ -40,6 +40,7 @@ import { readAgentsSeen, rememberAgentsSeen } from './rail-state.js';
 import { RailControl } from './rail-control.js';
 import { compareFor } from './compare-view.js';
 import { clean } from './text.js';
+import { durationMs } from '../core/activity/duration.js';
 import { glyphsFor, type Glyphs } from './marks.js';
 import { TerminalTitle, titleFor } from './title.js';
 import { observing, observeRefusal, observeWelcome, type ReadOnlyBy } from './observe.js';
@@ -144,7 +145,26 @@ export class Tui implements TuiHost, PaintHost {
       redraw: () => this.redraw(),
       closed: () => this.closed,
     });
-    this.rail = new RailControl(o.svc, { goTo: (id) => this.goToPane(id), redraw: () => (this.painter.invalidate(), this.redraw()) });
+    this.rail = new RailControl(o.svc, {
+      goTo: (id) => this.goToPane(id),
+      redraw: () => (this.painter.invalidate(), this.redraw()),
+      say: (text) => this.dock.say(text),
+      nameOf: (id) => this.agentRows().find((r) => r.id === id)?.name ?? null,
+      inFront: () => (this.overlay ? null : (this.layout.focusedWindow()?.id ?? null)),
+      queueOf: (id) => {
+        const w = this.svc.model.windows.get(id);
+        return w ? this.svc.queue.list(w) : [];
+      },
+      callAsPerson: (verb, params) => this.acts.call(verb, params, true),
+      forgetSeen: (id) => this.layout.forgetSeen(id),
+      openInbox: (id, then) => this.openAgents(id, { then }),
+      review: (id) => {
+        const w = this.svc.model.windows.get(id);
+        if (w && this.visible(w.sessionId)) this.openReview(w);
+      },
+      track: (work) => this.track(work),
+      later: (ms, fn) => this.later(ms, fn),
+    });
     this.panes = new ScreenPanes(
       {
         svc: this.svc,
@@ -316,9 +336,9 @@ export class Tui implements TuiHost, PaintHost {
     this.openOverlay(new HelpOverlay(this, section === 'agents'));
   }
 
-  openAgents(select?: string, opts: { mail?: boolean } = {}): void {
+  openAgents(select?: string, opts: { mail?: boolean; then?: 'snooze' | 'reply' } = {}): void {
     const hostItems = () => (this.svc.remote && readsEverySession(this.svc, this.o.caller) ? this.svc.remote.itemRows() : []);
-    this.openOverlay(new AgentsView(this, this.agentsMemory, () => [...this.agentRows(), ...this.hostRows()], { select, hostItems, mail: opts.mail }));
+    this.openOverlay(new AgentsView(this, this.agentsMemory, () => [...this.agentRows(), ...this.hostRows()], { select, hostItems, mail: opts.mail, then: opts.then }));
   }
 
   openMailbox(opts: { thread?: number; reply?: boolean; fromAgents?: boolean } = {}): void {
@@ -631,7 +651,8 @@ export class Tui implements TuiHost, PaintHost {
         if (this.overlay) cursor = this.overlay.draw(cv, body, now);
         else if (focused) cursor = this.painter.paneCursor(this.panes.tiles, focused);
       }
-      this.painter.drawStatus(s, now, { cols: this.cols, rows: this.rows, prefix: this.prefix, confirm: this.confirm, readOnly: this.observer !== null });
+      const railHint = this.rail.focused && !this.overlay ? this.rail.hint() : '';
+      this.painter.drawStatus(s, now, { cols: this.cols, rows: this.rows, prefix: this.prefix, confirm: this.confirm, readOnly: this.observer !== null, hint: railHint });
       this.out.push(this.title.frame(titleFor(this.svc, s, focused, this.glyphs)));
       this.drawnFrom = { session: s, workspace: ws, layout, zoomed: layout.zoomed, focused: focused?.id ?? null, second: Math.floor(now / 1000) };
     }
@@ -660,7 +681,7 @@ export class Tui implements TuiHost, PaintHost {
     }
     // The ages on agent rows move on once a minute; while a row waits on you its wait moves on
     // when its figure does (every second under a minute). Nothing else polls.
-    if (this.agentsSeen) this.ages.schedule(now, this.agentRows());
+    if (this.agentsSeen) this.ages.schedule(now, this.agentRows(), durationMs(this.svc.config.current.appearance?.sidebar?.agent_rest_fold ?? '1h') ?? undefined);
   }
 
   private flush(extra = ''): void {

@@ -15,6 +15,7 @@ import { MAILBOX_LIST_KEYS, MAILBOX_THREAD_KEYS } from './mailbox-keys.js';
 import { EDITOR_KEYS } from './editor.js';
 import { COMPARE_LIST_KEYS } from './compare-keys.js';
 import { REVIEW_BROWSE_KEYS } from './review-keys.js';
+import { RAIL_KEYS } from './rail-control.js';
 
 /** A heading, or a key column and what it does. */
 export type HelpLine = string | [string, string];
@@ -52,6 +53,7 @@ export function helpLines(agents: boolean, width: number): HelpLine[] {
   if (agents) {
     lines.push('', 'Agents (after ctrl+b)', ...rows(helpEntries(PREFIX_KEYS, 'agents')));
     lines.push(...summary('in the view', [AGENTS_LIST_KEYS], width));
+    lines.push(...summary('on the rail (click it)', [RAIL_KEYS.filter((r) => !r.keys.includes(OTHER_KEY))], width));
     lines.push(...summary('peeking (space)', [AGENTS_PEEK_KEYS], width));
     lines.push(...summary('mailbox (m)', [MAILBOX_LIST_KEYS, MAILBOX_THREAD_KEYS], width));
     lines.push(...summary('compare (ctrl+b F)', [COMPARE_LIST_KEYS], width));

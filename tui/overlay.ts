@@ -31,7 +31,7 @@ export interface TuiHost {
   closeOverlay(): void;
   openHelp(section?: 'agents'): void;
   /** The agents view; `mail` opens it on the mail for you. */
-  openAgents(select?: string, opts?: { mail?: boolean }): void;
+  openAgents(select?: string, opts?: { mail?: boolean; then?: 'snooze' | 'reply' }): void;
   /** The mailbox, on a thread (with its reply line), back to the agents view on esc when asked. */
   openMailbox(opts?: { thread?: number; reply?: boolean; fromAgents?: boolean }): void;
   /** The review of a pane's changes, opened when its diff arrives (review-view.ts). */

@@ -247,7 +247,7 @@ async function run(hook: Hook, args: HookArgs, h: HookHarness, elapsed: () => nu
     );
   }
   // A turn's end sends what the pane's status line feed held back (spec: The status line feed).
-  if (h.id === 'claude-code' && reported && (plan.report?.state === 'done' || plan.report?.state === 'errored')) {
+  if ((h.id === 'claude-code' || h.id === 'opencode' || h.id === 'kilo') && reported && (plan.report?.state === 'done' || plan.report?.state === 'errored')) {
     await feedAtTurnEnd({ call: (v, p) => client.call(v, p), window, socket, explain: (l) => hook.explain(l) });
   }
   if (plan.sessionOnly && plan.session) {

@@ -1,5 +1,6 @@
 // `tuios agent-statusline claude-code [--then CMD]`: Claude Code's status line command, which feeds
-// the pane's `model`, `context` and `cost` (spec: The status line feed). It prints nothing of its
+// the pane's `model`, `context` and `cost` (spec: The status line feed). The opencode and Kilo
+// plugin runs `tuios agent-statusline opencode` (or kilo) with `model` and `cost` of its own. It prints nothing of its
 // own; with --then it runs the person's own status line command on the same stdin, whose output
 // is printed unchanged and whose status is the wrapper's. Whatever goes wrong on the tuios side it
 // exits 0, and it gives up on the daemon STATUSLINE_DAEMON_MS after its start: Claude Code runs it
@@ -14,11 +15,14 @@ import { readStdinCapped } from './stdin.js';
 import { hookProcess } from '../integrations/hooks/ancestry.js';
 import { findPane } from '../integrations/hooks/find-pane.js';
 import { foreignEvent } from '../integrations/hooks/foreign.js';
-import { readStatusPayload } from '../integrations/statusline/payload.js';
+import { readPluginPayload, readStatusPayload } from '../integrations/statusline/payload.js';
 import { feedStatusLine } from '../integrations/statusline/feed.js';
 import { STATUSLINE_DAEMON_MS, STATUSLINE_STDIN_MAX_BYTES } from '../limits.js';
 
-export const STATUSLINE_USAGE = 'usage: tuios agent-statusline claude-code [--then CMD] [--explain] [-w WINDOW] [--integration N]';
+export const STATUSLINE_USAGE = 'usage: tuios agent-statusline claude-code|opencode|kilo [--then CMD] [--explain] [-w WINDOW] [--integration N]';
+
+/** The harnesses whose status this reads: Claude Code's status line, and the opencode and Kilo plugin. */
+const STATUS_HARNESSES: Record<string, 'claude-code' | 'opencode' | 'kilo'> = { 'claude-code': 'claude-code', claude: 'claude-code', opencode: 'opencode', kilo: 'kilo' };
 
 interface Args {
   harness: string;
@@ -26,6 +30,11 @@ interface Args {
   window?: string;
   server?: string;
   explain: boolean;
+}
+
+/** Milliseconds since the process started: the global `performance` would load perf_hooks at start. */
+function sinceStart(): number {
+  return process.uptime() * 1000;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -96,13 +105,16 @@ export async function agentStatuslineCommand(argv: string[]): Promise<never> {
   }
   const exitWith = async (): Promise<never> => {
     const code = then ? await then.done : 0;
-    explain(`exit ${code} after ${Math.round(performance.now())} ms`);
+    if (args.explain) {
+      const cpu = process.cpuUsage();
+      explain(`exit ${code} after ${Math.round(sinceStart())} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms)`);
+    }
     process.exit(code);
   };
   // The tuios side: fed within its budget or given up. The budget counts from here, not from the
   // process's start: on a loaded machine Node's own start can take most of it.
-  const started = performance.now();
-  const left = () => Math.max(1, STATUSLINE_DAEMON_MS - (performance.now() - started));
+  const started = sinceStart();
+  const left = () => Math.max(1, STATUSLINE_DAEMON_MS - (sinceStart() - started));
   const budget = new Promise<void>((resolve) => {
     const t = setTimeout(() => {
       explain(`gave up on the daemon after ${STATUSLINE_DAEMON_MS} ms`);
@@ -120,7 +132,8 @@ export async function agentStatuslineCommand(argv: string[]): Promise<never> {
 }
 
 async function feed(args: Args, stdin: Promise<string | null>, explain: (l: string) => void, left: () => number): Promise<void> {
-  if (args.harness !== 'claude-code' && args.harness !== 'claude') return explain(`tuios reads no status line of ${args.harness || '(no harness)'}\n${STATUSLINE_USAGE}`);
+  const harness = STATUS_HARNESSES[args.harness];
+  if (!harness) return explain(`tuios reads no status line of ${args.harness || '(no harness)'}\n${STATUSLINE_USAGE}`);
   const text = await stdin;
   if (text === null) return explain(`the payload is over ${STATUSLINE_STDIN_MAX_BYTES} bytes: not read`);
   let payload: unknown;
@@ -132,9 +145,9 @@ async function feed(args: Args, stdin: Promise<string | null>, explain: (l: stri
   const p = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
   if (!p) return explain('the payload is not a JSON object');
   const env = process.env;
-  const foreign = foreignEvent('claude-code', p, env);
+  const foreign = foreignEvent(harness, p, env);
   if (foreign) return explain(`nothing reported: ${foreign}`);
-  const values = readStatusPayload(p);
+  const values = harness === 'claude-code' ? readStatusPayload(p) : readPluginPayload(p);
   if (Object.keys(values).length === 0) return explain('the payload has no model, context or cost');
   const { socket } = resolveSocket(env, args.server);
   // The daemon is reached only when it must be: to find a pane the environment does not name, and
@@ -154,7 +167,7 @@ async function feed(args: Args, stdin: Promise<string | null>, explain: (l: stri
     explain(`pane ${pane.window} (from ${pane.via})`);
     // The agent the values belong to: another conversation or another process starts afresh.
     const session = typeof p.session_id === 'string' ? p.session_id.slice(0, 128) : '';
-    await feedStatusLine({ call, window: pane.window, socket, explain }, `${session}:${proc.harnessPid ?? 0}`, values);
+    await feedStatusLine({ call, window: pane.window, socket, explain, warm: () => void connect().catch(() => undefined) }, `${session}:${proc.harnessPid ?? 0}`, values);
   } finally {
     if (client) (await (client as Promise<RpcClient>).catch(() => null))?.close();
   }

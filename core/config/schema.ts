@@ -198,6 +198,8 @@ const appearance = z
         agent_row: agentRowSchema,
         /** Subagents under their lead: a row each, or the count alone (spec: Subagents on the rail). */
         subagent_rows: z.enum(['rows', 'count']).default('rows'),
+        /** Agent rows at rest longer than this fold into one `+N at rest` line (spec: Snoozing, undo and unread). */
+        agent_rest_fold: z.string().regex(DURATION_RE).default('1h'),
       })
       .prefault({}),
     /** The glyph set: `ascii` draws the ASCII marks, as `--ascii-only` does; a name in glyph_sets draws that set's marks. */

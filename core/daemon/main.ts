@@ -18,6 +18,7 @@ import { Dispatcher } from '../rpc/dispatch.js';
 import { RpcServer } from '../rpc/server.js';
 import { allVerbs } from '../verbs/index.js';
 import { acquireLock, socketAnswers } from './lock.js';
+import { removeStateFile } from '../integrations/statusline/state-file.js';
 import { spawnDaemon } from './spawn.js';
 import { placementOf } from '../security/placement.js';
 import type { Services } from './services.js';
@@ -214,6 +215,8 @@ export async function startDaemon(paths: Paths, extensions: DaemonExtension[] = 
   bus.on('window-closed', (ev) => {
     detector.forget(ev.window_id);
     tier.forget(ev.window_id);
+    // The pane's status line throttle file, beside the socket, goes with it.
+    removeStateFile(paths.socket, ev.window_id);
   });
   const snapshot = new SnapshotStore(paths.snapshotFile, model, bus, log);
   const person = new PersonRegistry();

@@ -1,24 +1,47 @@
 // Durable writes: temp file in the same folder, fsync, rename, fsync the folder. A crash leaves
-// either the old file or the new one, never half of either. Files are 0600, folders 0700.
+// either the old file or the new one, never half of either. Files are 0600, folders 0700. The
+// temp file is made with O_EXCL under a name of the writer's pid and a count, so it is never one
+// that was there before (a planted link is not followed) and the module loads no node:crypto:
+// short-lived commands (the status line wrapper) use it too.
 import { openSync, writeSync, fsyncSync, closeSync, renameSync, mkdirSync, readFileSync, unlinkSync, readdirSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 export interface AtomicOptions {
   /** The new file's mode (default 0600). */
   mode?: number;
   /** The mode of folders made for it (default 0700). */
   dirMode?: number;
+  /** false for a cache rather than a record: no fsync, so a crash may leave the old file (default true). */
+  durable?: boolean;
+}
+
+/** Temp names made by this process so far (with the pid, what makes a name new). */
+let tempCount = 0;
+/** Names tried before giving up on a folder full of someone else's temp files. */
+const TEMP_TRIES = 16;
+
+/** A new temp file beside `path`, opened for writing with O_EXCL. */
+function openTemp(path: string, mode: number): { tmp: string; fd: number } {
+  const dir = dirname(path);
+  for (let i = 0; ; i++) {
+    const n = (tempCount++ + (Date.now() & 0xffff) * 0x10000) >>> 0;
+    const tmp = join(dir, `.${basename(path)}.${process.pid}.${n.toString(16).padStart(8, '0')}.tmp`);
+    try {
+      return { tmp, fd: openSync(tmp, 'wx', mode) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || i >= TEMP_TRIES) throw e;
+    }
+  }
 }
 
 export function writeFileAtomic(path: string, data: string | Buffer, opts: AtomicOptions = {}): void {
   const dir = dirname(path);
+  const durable = opts.durable !== false;
   mkdirSync(dir, { recursive: true, mode: opts.dirMode ?? 0o700 });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'w', opts.mode ?? 0o600);
+  const { tmp, fd } = openTemp(path, opts.mode ?? 0o600);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -32,6 +55,7 @@ export function writeFileAtomic(path: string, data: string | Buffer, opts: Atomi
     }
     throw e;
   }
+  if (!durable) return;
   try {
     const dfd = openSync(dir, 'r');
     try {

@@ -9,11 +9,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TestDaemon, BIN, ROOT } from '../helpers/daemon.js';
 import { STATUSLINE_STDIN_MAX_BYTES } from '../../core/limits.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface Run {
   code: number | null;
@@ -198,6 +199,19 @@ t('a harness that scrubbed the environment: the pane from the session id (resolv
   const out = await inPane(`env -u TUIOS_PANE_ID -u TUIOS_WINDOW_ID -u TUIOS_SESSION ${process.execPath} ${BIN} agent-statusline claude-code --explain < ${f}`);
   assert.match(out, /from the session id/);
   assert.is((await meta()).model, 'Scrubbed');
+});
+
+t('the pane\'s throttle file is removed when the pane closes', async () => {
+  await d.ok(['new-window', '-s', 'sl', 'brief', 'sh']);
+  const b = (await d.call<{ windows: Array<{ id: string; name: string }> }>('list-windows')).windows.find((x) => x.name === 'brief')!.id;
+  const r = await wrapper({ ...d.env, TUIOS_PANE_ID: b }, ['--explain'], payload({ model: 'Brief' }));
+  assert.match(r.stderr, /set-agent-meta model=Brief/);
+  const file = join(dirname(d.socket), `statusline-${b}.json`);
+  assert.ok(existsSync(file), 'the wrapper wrote its file');
+  assert.equal(readdirSync(dirname(d.socket)).filter((n) => n.endsWith('.tmp')), [], 'no temp file is left beside it');
+  await d.ok(['close-window', '-w', b]);
+  await waitFor(() => !existsSync(file), { what: 'the file to go with the pane' });
+  assert.ok(existsSync(join(dirname(d.socket), `statusline-${w}.json`)), 'another pane\'s file stays');
 });
 
 t.run();

@@ -149,4 +149,36 @@ test('drawn: the header says its order unless it is the default; a lead waiting 
   assert.ok(lines.includes('    ● Research tmux') && !lines.some((l) => /Write the docs|go test/.test(l)) && lines.includes(' ○ other'), lines.join('\n'));
 });
 
+test('rows long at rest fold into +N at rest at the end, their names under it; what must stay never folds; one alone does not', async () => {
+  const HOUR = 3_600_000;
+  const old = NOW - 2 * HOUR;
+  const agents = [
+    row({ id: 'a', name: 'alpha', state: 'idle', stateSince: old }),
+    row({ id: 'b', name: 'beta', state: 'done', stateSince: old }),
+    row({ id: 'c', name: 'gamma', state: 'unknown', stateSince: old }),
+    row({ id: 'd', name: 'delta', state: 'working', stateSince: old }),
+    row({ id: 'e', name: 'eps', state: 'done', finishedUnread: true, stateSince: old }),
+    row({ id: 'f', name: 'phi', state: 'idle', stateSince: old, queued: 1 }),
+    row({ id: 'g', name: 'nu', state: 'idle', stateSince: old, subagents: 1 }),
+    row({ id: 'h', name: 'fresh', state: 'idle', stateSince: NOW - 60_000 }),
+    row({ id: 'i', name: 'mine', state: 'idle', stateSince: old }),
+  ];
+  const lines = await railText({ agents, restFoldMs: HOUR, focusedWindow: 'i' }, 40);
+  const fold = lines.indexOf('   +3 at rest');
+  assert.ok(fold > 0, lines.join('\n'));
+  assert.equal(lines.slice(fold + 1, fold + 4), ['    ○ alpha', '    ○ beta', '    □ gamma']);
+  for (const stays of ['delta', 'eps', 'phi', 'fresh', 'mine']) assert.ok(lines.slice(0, fold).some((l) => l.includes(` ${stays}`)), `${stays} keeps its row:\n${lines.join('\n')}`);
+  assert.ok(lines.slice(0, fold).some((l) => / nu$/.test(l)), 'a lead with subagents at work keeps its row');
+  // Opened: every row in its place, no fold.
+  const open = await railText({ agents, restFoldMs: HOUR, focusedWindow: 'i', unfolded: true }, 40);
+  assert.not.ok(open.some((l) => /at rest/.test(l)));
+  assert.ok(open.includes(' ○ alpha'), open.join('\n'));
+  // One row alone does not fold; no fold length, none fold.
+  assert.not.ok((await railText({ agents: agents.slice(0, 1), restFoldMs: HOUR }, 40)).some((l) => /at rest/.test(l)));
+  assert.not.ok((await railText({ agents }, 40)).some((l) => /at rest/.test(l)));
+  // Too short for the names: the line alone.
+  const short = await railText({ agents, restFoldMs: HOUR, focusedWindow: 'i' }, 18);
+  assert.ok(short.some((l) => /\+3 at rest/.test(l)) && !short.some((l) => /alpha/.test(l)), short.join('\n'));
+});
+
 test.run();

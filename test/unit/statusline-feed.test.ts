@@ -3,12 +3,12 @@
 // the turn's end sends, and the pane's throttle file (0600, bounded, a bad file read as none).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStatusPayload, percentOf } from '../../core/integrations/statusline/payload.js';
 import { atTurnEnd, decide, unsent, type ThrottleState } from '../../core/integrations/statusline/throttle.js';
-import { parseState, pruneStateFiles, readState, stateFilePath, writeState } from '../../core/integrations/statusline/state-file.js';
+import { parseState, pruneStateFiles, readState, removeStateFile, stateFilePath, writeState } from '../../core/integrations/statusline/state-file.js';
 import { feedAtTurnEnd, feedStatusLine } from '../../core/integrations/statusline/feed.js';
 import { META_VALUE_MAX, STATUSLINE_INTERVAL_MS, STATUSLINE_STATE_FILES_MAX } from '../../core/limits.js';
 
@@ -128,6 +128,14 @@ test('the throttle file: beside the socket, 0600, read back; a pane id that is n
   assert.is(statSync(path).mode & 0o777, 0o600);
   assert.equal(readState(path), s);
   assert.is(readState(join(t.dir, 'missing.json')), null);
+  writeState(path, { ...s, stopAt: 6 });
+  assert.is(readState(path)?.stopAt, 6, 'written again over the last');
+  assert.equal(readdirSync(t.dir).filter((n) => n !== `statusline-${PANE}.json`), [], 'through a temp file that does not stay');
+  removeStateFile(t.socket, PANE);
+  assert.not.ok(existsSync(path), 'the pane closed: its file is gone');
+  removeStateFile(t.socket, PANE);
+  removeStateFile(t.socket, '../../etc/passwd');
+  writeState(path, s);
   writeFileSync(path, 'not json');
   assert.is(readState(path), null);
   writeFileSync(path, JSON.stringify({ ...s, agent: 'x', pad: 'y'.repeat(5000) }));

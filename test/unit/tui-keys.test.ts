@@ -13,6 +13,7 @@ import { SWITCHER_KEYS } from '../../tui/switcher.js';
 import { COMPARE_LIST_KEYS, type CompareKeyState } from '../../tui/compare-keys.js';
 import { helpLines } from '../../tui/help.js';
 import { REVIEW_KEYS, type ReviewKeyState, type ReviewMode } from '../../tui/review-keys.js';
+import { RAIL_KEYS, type RailKeyState } from '../../tui/rail-control.js';
 
 type AnyTable = KeyTable<never, never, unknown>;
 
@@ -51,6 +52,7 @@ const TABLES: Array<{ name: string; table: AnyTable; states: unknown[] }> = [
   { name: 'confirm', table: CONFIRM_KEYS as AnyTable, states: [null] },
   { name: 'editor', table: EDITOR_KEYS as AnyTable, states: [null, { block: false, reading: false }, { block: true, reading: false }, { block: true, reading: true }, { block: false, reading: false, searching: true }, { block: true, reading: false, searching: true }] },
   { name: 'switcher', table: SWITCHER_KEYS as AnyTable, states: [null] },
+  { name: 'rail', table: RAIL_KEYS as AnyTable, states: product<RailKeyState>({ row: [false, true], fold: [false, true], undoDrop: [false, true] }).filter((s) => (s.row || !s.undoDrop) && !(s.row && s.fold)) },
   { name: 'compare', table: COMPARE_LIST_KEYS as AnyTable, states: product<CompareKeyState>({ mode: ['list', 'keep', 'verify', 'diff'], marked: [0, 1, 2], hasRows: [false, true] }) },
   ...(Object.keys(REVIEW_KEYS) as ReviewMode[]).map((m) => ({ name: `review ${m}`, table: REVIEW_KEYS[m] as AnyTable, states: product<Omit<ReviewKeyState, 'mode'>>({ onNote: [false, true], onLine: [false, true], unsent: [false, true], fan: [false, true] }).filter((x) => !(x.onNote && x.onLine)).map((x) => ({ ...x, mode: m })) })),
 ];
@@ -109,7 +111,7 @@ test('every key the help overlay lists is a row of a table that dispatches it', 
   for (const l of helpLines(true, 60)) {
     if (typeof l === 'string') continue;
     // A section's items, wrapped: take off every row's text; nothing but separators may be left.
-    let rest = l[0] && !/^(in the view|peeking|mailbox|compare|review|typing)/.test(l[0]) ? `${l[0]} ${l[1]}` : l[1];
+    let rest = l[0] && !/^(in the view|on the rail|peeking|mailbox|compare|review|typing)/.test(l[0]) ? `${l[0]} ${l[1]}` : l[1];
     if (rest === 'Any key closes this.') continue;
     for (const item of [...all].sort((a, b) => b.length - a.length)) rest = rest.split(item).join('');
     assert.ok(/^[,\s]*$/.test(rest), `the help says "${rest.trim()}", which no key table has (line: ${JSON.stringify(l)})`);

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookCommand, type EventEntry, type Shape } from './hook-entries.js';
-import { HOLD_HOOK_TIMEOUT_S } from '../../limits.js';
+import { HOLD_HOOK_TIMEOUT_S, PLUGIN_STATUS_MAX_MESSAGES, PLUGIN_STATUS_MAX_SESSIONS } from '../../limits.js';
 import { ampPluginText, piExtensionText } from './plugins.js';
 
 export type Env = Record<string, string | undefined>;
@@ -186,7 +186,8 @@ export const INTEGRATIONS: Integration[] = [
     harness: 'opencode',
     name: 'opencode',
     reports: 'state',
-    version: 1,
+    // 2: the status line feed (model, cost) through agent-statusline.
+    version: 2,
     bin: 'opencode',
     dir: (env) => join(xdg(env), 'opencode'),
     file: (env) => join(xdg(env), 'opencode', 'plugins', 'tuios-agent-state.js'),
@@ -196,7 +197,8 @@ export const INTEGRATIONS: Integration[] = [
     harness: 'kilo',
     name: 'Kilo',
     reports: 'state',
-    version: 1,
+    // 2: the status line feed (model, cost) through agent-statusline.
+    version: 2,
     bin: 'kilo',
     dir: (env) => join(xdg(env), 'kilo'),
     file: (env) => join(xdg(env), 'kilo', 'plugin', 'tuios-agent-state.js'),
@@ -341,21 +343,52 @@ export function integrationFor(name: string): Integration | undefined {
 /** The plugin opencode (and Kilo, its fork) loads: forwards its events to `tuios agent-hook`, never waiting. */
 export function pluginText(program: string, harness: 'opencode' | 'kilo'): string {
   const cmd = JSON.stringify(program);
-  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration 1).
+  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration 2).
 // Written by tuios; tuios replaces or removes this file. It does nothing outside tuios.
 import { spawn } from "node:child_process";
 
 const CHILD = new Set();
 
-function report(payload) {
+function tuios(args, payload) {
   if (!process.env.TUIOS_ENV && !process.env.TUIOS_AGENT) return;
   try {
-    const p = spawn(${cmd}, ["agent-hook", ${JSON.stringify(harness)}, "--integration", "1"], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    const p = spawn(${cmd}, [...args, ${JSON.stringify(harness)}, "--integration", "2"], { stdio: ["pipe", "ignore", "ignore"], detached: true });
     p.on("error", () => {});
     p.stdin.on("error", () => {});
     p.stdin.end(JSON.stringify(payload));
     p.unref();
   } catch {}
+}
+
+function report(payload) {
+  tuios(["agent-hook"], payload);
+}
+
+// The status line feed: the model of the session's last assistant message and the sum of their
+// costs, sent through \`tuios agent-statusline\` only when one of them changes (it throttles too).
+const COSTS = new Map();
+const SHOWN = new Map();
+
+function status(info) {
+  if (!info || info.role !== "assistant" || typeof info.sessionID !== "string" || CHILD.has(info.sessionID)) return;
+  let costs = COSTS.get(info.sessionID);
+  if (!costs) {
+    if (COSTS.size >= ${PLUGIN_STATUS_MAX_SESSIONS}) {
+      const oldest = COSTS.keys().next().value;
+      COSTS.delete(oldest);
+      SHOWN.delete(oldest);
+    }
+    costs = new Map();
+    COSTS.set(info.sessionID, costs);
+  }
+  if (typeof info.cost === "number" && Number.isFinite(info.cost) && info.cost >= 0 && (costs.has(info.id) || costs.size < ${PLUGIN_STATUS_MAX_MESSAGES})) costs.set(info.id, info.cost);
+  let cost = 0;
+  for (const c of costs.values()) cost += c;
+  const model = typeof info.modelID === "string" && info.modelID ? info.modelID : undefined;
+  const shown = (model ?? "") + "\u0000" + cost.toFixed(2);
+  if (SHOWN.get(info.sessionID) === shown) return;
+  SHOWN.set(info.sessionID, shown);
+  tuios(["agent-statusline"], { session_id: info.sessionID, model, cost: costs.size ? cost : undefined });
 }
 
 export const TuiosAgentState = async () => ({
@@ -366,6 +399,7 @@ export const TuiosAgentState = async () => ({
     if ((t === "session.created" || t === "session.updated") && info.parentID) CHILD.add(info.id);
     const sid = pr.sessionID ?? info.id ?? pr.info?.sessionID;
     const base = { hook_event_name: t, session_id: sid, ...(sid && CHILD.has(sid) ? { is_child: true } : {}) };
+    if (t === "message.updated") return status(info);
     if (t === "session.status") report({ ...base, status: pr.status?.type, message: pr.status?.message });
     else if (t === "session.idle" || t === "permission.replied" || t === "question.replied") report(base);
     else if (t === "session.created" && !info.parentID) report(base);

@@ -13,6 +13,8 @@ export interface FeedTarget {
   window: string;
   /** The daemon's socket: the throttle file lives beside it. */
   socket: string;
+  /** Starts reaching the daemon ahead of the call (the throttle file is written meanwhile). */
+  warm?: () => void;
   explain(line: string): void;
 }
 
@@ -47,6 +49,8 @@ export async function feedStatusLine(t: FeedTarget, agent: string, values: Statu
     return d;
   }
   // Kept as held before the call: a call cut off by the wrapper's deadline leaves it for the Stop.
+  // The connection is made while the file is written.
+  t.warm?.();
   const pending = unsent(prev, d);
   save(t, path, prev, pending);
   if (await send(t, d.send)) save(t, path, pending, d.next);

@@ -1,7 +1,8 @@
 // What Claude Code's status line payload says that tuios shows (spec: The status line feed):
 // `model` from model.display_name, else model.id; `context` from context_window.used_percentage
 // (`42%`); `cost` from cost.total_cost_usd (`$1.20`). Each field stands alone: one missing or
-// malformed costs only its own key. Every value is one line of at most META_VALUE_MAX characters,
+// malformed costs only its own key. The opencode and Kilo plugin sends a payload of its own
+// (readPluginPayload). Every value is one line of at most META_VALUE_MAX characters,
 // controls removed, so what leaves for the daemon is already what it keeps. Pure.
 import { META_VALUE_MAX } from '../../limits.js';
 import { oneLine } from '../hooks/text.js';
@@ -50,6 +51,22 @@ export function readStatusPayload(payload: unknown): StatusValues {
   const used = numberAt(objectAt(p.context_window), 'used_percentage');
   if (used !== null) out.context = percentText(used);
   const cost = numberAt(objectAt(p.cost), 'total_cost_usd');
+  if (cost !== null) out.cost = dollarText(cost);
+  return out;
+}
+
+/**
+ * What the opencode and Kilo plugin sends (core/integrations/setup/table.ts pluginText): `model`,
+ * the model of the session's last assistant message, and `cost`, the sum of its assistant
+ * messages' costs in dollars. Either may be missing.
+ */
+export function readPluginPayload(payload: unknown): StatusValues {
+  const p = objectAt(payload);
+  if (!p) return {};
+  const out: StatusValues = {};
+  const model = textAt(p, 'model');
+  if (model) out.model = model;
+  const cost = numberAt(p, 'cost');
   if (cost !== null) out.cost = dollarText(cost);
   return out;
 }

@@ -1,9 +1,11 @@
 // A pane's status line throttle state: a small file beside the daemon's socket, in its private
 // folder, mode 0600 (spec: The status line feed). Written by the status line wrapper and by the
-// `Stop` hook, read by both. It is a cache, not a record: it is replaced without fsync, a file
+// `Stop` hook, read by both, and removed by the daemon when the pane closes. It is a cache, not a
+// record: it is replaced atomically (core/store/atomic.ts) without fsync, a file
 // that does not read as one is taken as none, and at most STATUSLINE_STATE_FILES_MAX are kept
 // (the least recently written go when a new pane's file is made).
-import { closeSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { writeFileAtomic } from '../../store/atomic.js';
 import { dirname, join } from 'node:path';
 import { STATUSLINE_STATE_FILE_MAX_BYTES, STATUSLINE_STATE_FILES_MAX } from '../../limits.js';
 import { STATUS_KEYS, statusText, type StatusValues } from './payload.js';
@@ -72,22 +74,18 @@ export function writeState(path: string, s: ThrottleState): void {
     exists = false;
   }
   if (!exists) pruneStateFiles(dirname(path), STATUSLINE_STATE_FILES_MAX - 1);
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
+  // A cache: replaced atomically, not made durable.
+  writeFileAtomic(path, text, { durable: false });
+}
+
+/** The pane closed: its file goes (spec: the throttle state is the pane's). */
+export function removeStateFile(socket: string, window: string): void {
+  const path = stateFilePath(socket, window);
+  if (!path) return;
   try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // gone already
-    }
-    throw e;
+    unlinkSync(path);
+  } catch {
+    // none was written
   }
 }
 
