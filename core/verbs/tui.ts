@@ -23,6 +23,8 @@ export interface TuiOptions {
   rows: number;
   term: string;
   ascii: boolean;
+  /** The client came in over the SSH server: this machine's files are not where the person sits. */
+  overSsh?: boolean;
   /** Bytes for the client's terminal. */
   write(data: string): void;
   /** Bytes written that the client has not taken yet (frames wait while it is behind). */
