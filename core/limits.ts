@@ -461,6 +461,8 @@ export const REPLY_HISTORY_PASTE_BYTES = 256 * 1024;
 /** Messages remembered per harness and folder, newest kept; and harness-folder pairs remembered. */
 export const REPLY_HISTORY_PER_AGENT = 100;
 export const REPLY_HISTORY_AGENTS = 256;
+/** The $VISUAL or $EDITOR a terminal client passes on attach (ctrl+g in a reply), at most. */
+export const EDITOR_COMMAND_MAX = 1024;
 /** list-pane-files (the reply editor's `@` names): entries one answer lists at most (the editor
  *  narrows further as the person types), entries read from one folder at most before that (a
  *  folder of a million files is cut, not read whole), the folders a path walks down at most, and

@@ -308,7 +308,7 @@ export class Tui implements TuiHost, PaintHost {
 
   async editExternally(text: string): Promise<EditOutcome> {
     if (this.editing) return { refused: 'An editor is open already.' };
-    const run = await runEditor({ text, cols: this.cols, rows: this.rows, term: this.o.term, env: process.env, write: (d) => this.closed || this.o.write(d) });
+    const run = await runEditor({ text, cols: this.cols, rows: this.rows, term: this.o.term, env: this.o.editor ? { ...process.env, VISUAL: this.o.editor } : process.env, write: (d) => this.closed || this.o.write(d) });
     if ('refused' in run) return run;
     if (this.closed) {
       run.dispose();

@@ -3,7 +3,7 @@
 // every session and the files of the reply's pane folder (read with list-pane-files); tab puts an
 // agent's address, a folder (walking into it) and a file's path in place of the `@`. A reply the
 // daemon refuses (the pane's queue is full) keeps its draft, and so does esc: r shows it again.
-// ctrl+g gives the terminal to $EDITOR, here a script that edits the file and notes what it saw;
+// ctrl+g gives the terminal to the attached terminal's $EDITOR, here a script that edits the file and notes what it saw;
 // the edited draft comes back with its paste block under the same label, and the file's folder
 // is gone.
 import { test } from 'uvu';
@@ -35,8 +35,9 @@ test.before(async () => {
     `#!/bin/sh\nprintf '%s\\n' "$1" > ${seen}/path\nstat -c %a "$1" > ${seen}/mode\nstat -c %a "$(dirname "$1")" > ${seen}/dirmode\ncp "$1" ${seen}/text\nsed -i '1s/^/EDITED /' "$1"\n`,
   );
   chmodSync(editor, 0o755);
-  // No stall demotion: api stays working, so what is queued for it waits.
-  d = await TestDaemon.start({ env: { EDITOR: editor, TUIOS_AGENT_STALL_SECONDS: '0' } });
+  // No stall demotion: api stays working, so what is queued for it waits. The daemon's own
+  // $EDITOR is not the person's: ctrl+g runs the one the attached terminal passed.
+  d = await TestDaemon.start({ env: { EDITOR: join(work, 'not-this-editor'), TUIOS_AGENT_STALL_SECONDS: '0' } });
   await d.ok(['new-session', 'work', '--window-name', 'api', '-c', project, 'sleep', '3600']);
   await d.ok(['new-window', '-s', 'work', 'review', 'sleep', '3600']);
   await d.ok(['new-session', 'ops', '--window-name', 'shell', 'sleep', '3600']);
@@ -53,7 +54,7 @@ test.after(async () => {
 });
 
 test('@ lists agents, panes and the pane\'s files; tab puts in an address, walks a folder and puts in a path', async () => {
-  t = new Terminal(d.env, `${TUIOS} attach -s ops`);
+  t = new Terminal({ ...d.env, EDITOR: editor }, `${TUIOS} attach -s ops`);
   await t.wait(/┌─ /, 'the TUI', LONG);
   t.keys('C-b', 'i');
   await t.wait(/● api /, 'the agent rows', LONG);

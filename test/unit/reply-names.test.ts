@@ -13,6 +13,8 @@ import { editorCommand, rejoinBlocks, writeDraftFile } from '../../tui/draft-fil
 import { listFolder, pathParts } from '../../core/verbs/pane-files.js';
 import { PANE_FILES_MAX_ENTRIES } from '../../core/limits.js';
 import { MAX_DRAFT_CHARS } from '../../tui/limits.js';
+import { noFiles } from '../../tui/reply-names.js';
+import type { AgentRow } from '../../tui/rows.js';
 
 const key = (name: string) => ({ t: 'key' as const, raw: name, name });
 const paste = (text: string) => ({ t: 'paste' as const, raw: `\x1b[200~${text}\x1b[201~`, text });
@@ -261,6 +263,14 @@ test('list-pane-files: bounded, names with control or invisible characters left 
     rmSync(root, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
   }
+});
+
+test('no files for a client over the SSH server, a linked host\'s agent, or a pane whose shell runs on another machine', () => {
+  const here = { w: { host: null } } as unknown as AgentRow;
+  assert.is(noFiles(here, false), null);
+  assert.is(noFiles(here, true), 'the client is over the SSH server');
+  assert.is(noFiles({ w: null } as unknown as AgentRow, false), 'the agent is on a linked machine');
+  assert.is(noFiles({ w: { host: 'box' } } as unknown as AgentRow, false), 'the pane\'s shell runs on another machine');
 });
 
 test.run();
