@@ -92,6 +92,9 @@ export function candidates(src: NameSource, query: string, max = NAMES_SHOWN_MAX
   return { entries: scored.slice(0, max).map((x) => x.e), loading: listed === null };
 }
 
+/** What ends the text a list reads: a space, or a paste block (the editor's private-use characters). */
+const BOUNDARY = /[\s\u{F0000}-\u{FFFFD}]/u;
+
 /**
  * The list while it is open: where its text starts in the draft (the `@`, or the folder a tab
  * put there) and which entry is chosen. It stays open while the cursor is in one run of
@@ -115,13 +118,16 @@ export class NameList {
   holds(text: string, pos: number): boolean {
     if (pos < this.start + (this.at ? 1 : 0)) return false;
     if (this.at && text[this.start] !== '@') return false;
-    return !/\s/.test(text.slice(this.start, pos));
+    return !BOUNDARY.test(text.slice(this.start, pos));
   }
 
   /** Where the text the entry replaces ends: the end of the run of non-space text it is in. */
   end(text: string, pos: number): number {
     let e = pos;
-    while (e < text.length && !/\s/.test(text[e]!)) e++;
+    for (const ch of text.slice(pos)) {
+      if (BOUNDARY.test(ch)) break;
+      e += ch.length;
+    }
     return e;
   }
 

@@ -148,6 +148,20 @@ test('space and esc close the list; esc then is not the editor\'s close; a paste
   e.key(key('Right'));
   e.key(paste('x y'));
   assert.is(e.nameList(), null);
+  // A paste block right after the @ is not part of what tab replaces.
+  e.clear();
+  type(e, 'x ');
+  e.key(paste(lines(5)));
+  e.key(key('Left'));
+  type(e, '@rev');
+  assert.equal(e.nameList()!.entries[0]!.insert, 'work/review', 'open before the block');
+  e.key(key('Tab'));
+  assert.is(e.value(), `x work/review${lines(5)}`, 'the block stays');
+  assert.is(e.view().lines[0], 'x work/review[Pasted text #1 · 5 lines]');
+  e.clear();
+  type(e, '@rev');
+  e.key(paste(lines(5)));
+  assert.is(e.nameList(), null, 'a block after the words ends the list');
   // Up and down move lines again once it is closed.
   e.key(key('C-j'));
   e.key(key('Up'));
