@@ -5,7 +5,7 @@
 // daemon refuses (the pane's queue is full) keeps its draft, and so does esc: r shows it again.
 // ctrl+g gives the terminal to the attached terminal's $EDITOR, here a script that edits the file and notes what it saw;
 // the edited draft comes back with its paste block under the same label, and the file's folder
-// is gone.
+// is gone. Over the SSH server the list has the agents and panes and no files.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { Terminal } from '../helpers/terminal.js';
 import { waitFor } from '../helpers/wait.js';
+import { prerequisite } from '../helpers/prereq.js';
+import { authorize, hasSsh, makeKey, sshCommandLine, sshPort } from '../helpers/ssh.js';
 
 const TUIOS = `${process.execPath} ${BIN}`;
 const LONG = 60_000;
@@ -23,6 +25,7 @@ const seen = join(work, 'seen');
 const editor = join(work, 'edit.sh');
 let d: TestDaemon;
 let t: Terminal | null = null;
+const ssh = prerequisite('the OpenSSH client', hasSsh() ? '' : 'ssh or ssh-keygen is not installed (apt-get install openssh-client)');
 
 test.before(async () => {
   mkdirSync(join(project, 'api'), { recursive: true });
@@ -37,7 +40,7 @@ test.before(async () => {
   chmodSync(editor, 0o755);
   // No stall demotion: api stays working, so what is queued for it waits. The daemon's own
   // $EDITOR is not the person's: ctrl+g runs the one the attached terminal passed.
-  d = await TestDaemon.start({ env: { EDITOR: join(work, 'not-this-editor'), TUIOS_AGENT_STALL_SECONDS: '0' } });
+  d = await TestDaemon.start({ env: { EDITOR: join(work, 'not-this-editor'), TUIOS_AGENT_STALL_SECONDS: '0' }, config: '[ssh]\nlisten = "127.0.0.1:0"\n' });
   await d.ok(['new-session', 'work', '--window-name', 'api', '-c', project, 'sleep', '3600']);
   await d.ok(['new-window', '-s', 'work', 'review', 'sleep', '3600']);
   await d.ok(['new-session', 'ops', '--window-name', 'shell', 'sleep', '3600']);
@@ -56,17 +59,8 @@ test.after(async () => {
 test('@ lists agents, panes and the pane\'s files; tab puts in an address, walks a folder and puts in a path', async () => {
   t = new Terminal({ ...d.env, EDITOR: editor }, `${TUIOS} attach -s ops`);
   await t.wait(/┌─ /, 'the TUI', LONG);
-  t.keys('C-b', 'i');
-  await t.wait(/● api /, 'the agent rows', LONG);
   // The selector narrows the view to api, so r replies to it.
-  t.keys('/');
-  t.type('api');
-  t.keys('Enter');
-  // The rows are built when the view is drawn: the next keys wait for the list the selector made.
-  await waitFor(() => (/\[select api\]/.test(t!.screen()) && !/● review/.test(t!.screen())) || null, { what: 'the list narrowed to api', timeout: LONG });
-  t.keys('g');
-  t.keys('r');
-  await t.wait(/Reply to api/, 'the reply editor', LONG);
+  await replyToApi(t);
   t.type('compare with @');
   let s = await t.wait(/agent work\/review\s+working/, 'the agents in the list', LONG);
   assert.match(s, /pane ops\/shell/, 'a pane of another session');
@@ -122,6 +116,35 @@ test('ctrl+g opens the draft in $EDITOR with the block\'s text in its place; the
   // The TUI has its screen back: the keys type into the draft again.
   t!.type(' ok');
   await t!.wait(/20 lines\] ok/, 'typing after the editor', LONG);
+});
+
+/** Opens the reply to api in the agents view of the client on `term`. */
+async function replyToApi(term: Terminal): Promise<void> {
+  term.keys('C-b', 'i');
+  await term.wait(/● api /, 'the agent rows', LONG);
+  term.keys('/');
+  term.type('api');
+  term.keys('Enter');
+  // The rows are built when the view is drawn: the next keys wait for the list the selector made.
+  await waitFor(() => (/\[select api\]/.test(term.screen()) && !/● review/.test(term.screen())) || null, { what: 'the list narrowed to api', timeout: LONG });
+  term.keys('g');
+  term.keys('r');
+  await term.wait(/Reply to api/, 'the reply editor', LONG);
+}
+
+ssh.gate(test)('over the SSH server @ lists the agents and panes, and no files: they are not where the person sits', async () => {
+  t?.kill();
+  const key = makeKey(join(d.dir, 'keys'), 'person');
+  authorize(d, key.pub);
+  t = new Terminal(d.env, sshCommandLine(d, await sshPort(d), key, ['-t']));
+  await t.wait(/┌─ /, 'the TUI over ssh', LONG);
+  await replyToApi(t);
+  t.type('@');
+  await t.wait(/agent work\/review\s+working/, 'the agents in the list', LONG);
+  // Over the socket README.md fits READ; here nothing does.
+  t.type('READ');
+  const s = await t.wait(/› @READ\s*\n\s*nothing here fits/, 'no files', LONG);
+  assert.not.match(s, /README|folder api/);
 });
 
 test.run();
