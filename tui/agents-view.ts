@@ -465,7 +465,10 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
   }
 
   applySelect(): void {
-    if (this.model.applySelector(this.selectorLine.value())) this.mode = 'list';
+    if (!this.model.applySelector(this.selectorLine.value())) return;
+    this.mode = 'list';
+    // The rows the selector leaves, now: a key before the next frame (r, enter) acts on them, not on the rows before.
+    this.model.build(this.source, Date.now(), (ms) => this.wake(ms));
   }
 
   sendReason(): void {
