@@ -308,6 +308,10 @@ export class Tui implements TuiHost, PaintHost {
 
   async editExternally(text: string): Promise<EditOutcome> {
     if (this.editing) return { refused: 'An editor is open already.' };
+    // An editor runs commands (vi's :!): only the person at a terminal of this machine gets one,
+    // never a client from a pane, an observer, or one over the SSH server, which offers no shell.
+    if (this.overSsh) return { refused: 'ctrl+g opens your editor from tuios attach on this machine; over the SSH server it would run on the server.' };
+    if (!this.o.client.nonce || this.observer) return { refused: 'ctrl+g opens your editor only for a client attached outside every pane.' };
     const run = await runEditor({ text, cols: this.cols, rows: this.rows, term: this.o.term, env: this.o.editor ? { ...process.env, VISUAL: this.o.editor } : process.env, write: (d) => this.closed || this.o.write(d) });
     if ('refused' in run) return run;
     if (this.closed) {

@@ -5,7 +5,8 @@
 // daemon refuses (the pane's queue is full) keeps its draft, and so does esc: r shows it again.
 // ctrl+g gives the terminal to the attached terminal's $EDITOR, here a script that edits the file and notes what it saw;
 // the edited draft comes back with its paste block under the same label, and the file's folder
-// is gone. Over the SSH server the list has the agents and panes and no files.
+// is gone. Over the SSH server the list has the agents and panes and no files, and ctrl+g
+// opens no editor.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,9 +39,12 @@ test.before(async () => {
     `#!/bin/sh\nprintf '%s\\n' "$1" > ${seen}/path\nstat -c %a "$1" > ${seen}/mode\nstat -c %a "$(dirname "$1")" > ${seen}/dirmode\ncp "$1" ${seen}/text\nsed -i '1s/^/EDITED /' "$1"\n`,
   );
   chmodSync(editor, 0o755);
+  // The daemon's own $EDITOR: notes that it ran, and changes nothing.
+  writeFileSync(join(work, 'daemon-edit.sh'), `#!/bin/sh\ntouch ${seen}/daemon-editor\n`);
+  chmodSync(join(work, 'daemon-edit.sh'), 0o755);
   // No stall demotion: api stays working, so what is queued for it waits. The daemon's own
   // $EDITOR is not the person's: ctrl+g runs the one the attached terminal passed.
-  d = await TestDaemon.start({ env: { EDITOR: join(work, 'not-this-editor'), TUIOS_AGENT_STALL_SECONDS: '0' }, config: '[ssh]\nlisten = "127.0.0.1:0"\n' });
+  d = await TestDaemon.start({ env: { EDITOR: join(work, 'daemon-edit.sh'), TUIOS_AGENT_STALL_SECONDS: '0' }, config: '[ssh]\nlisten = "127.0.0.1:0"\n' });
   await d.ok(['new-session', 'work', '--window-name', 'api', '-c', project, 'sleep', '3600']);
   await d.ok(['new-window', '-s', 'work', 'review', 'sleep', '3600']);
   await d.ok(['new-session', 'ops', '--window-name', 'shell', 'sleep', '3600']);
@@ -109,6 +113,7 @@ test('ctrl+g opens the draft in $EDITOR with the block\'s text in its place; the
   t!.keys('C-g');
   await t!.wait(/› EDITED compare with work\/review and README\.md api\/client\.go see \[Pasted text #1 · 20 lines\]/, 'the edited draft back, the block under its label', LONG);
   const path = readFileSync(join(seen, 'path'), 'utf8').trim();
+  assert.not.ok(existsSync(join(seen, 'daemon-editor')), 'the terminal\'s editor ran, not the daemon\'s');
   assert.is(readFileSync(join(seen, 'text'), 'utf8'), `compare with work/review and README.md api/client.go see ${body}`, 'the file had the block\'s text in its place');
   assert.is(readFileSync(join(seen, 'mode'), 'utf8').trim(), '600');
   assert.is(readFileSync(join(seen, 'dirmode'), 'utf8').trim(), '700');
@@ -132,7 +137,7 @@ async function replyToApi(term: Terminal): Promise<void> {
   await term.wait(/Reply to api/, 'the reply editor', LONG);
 }
 
-ssh.gate(test)('over the SSH server @ lists the agents and panes, and no files: they are not where the person sits', async () => {
+ssh.gate(test)('over the SSH server @ lists the agents and panes, and no files: they are not where the person sits; ctrl+g opens no editor', async () => {
   t?.kill();
   const key = makeKey(join(d.dir, 'keys'), 'person');
   authorize(d, key.pub);
@@ -145,6 +150,10 @@ ssh.gate(test)('over the SSH server @ lists the agents and panes, and no files: 
   t.type('READ');
   const s = await t.wait(/› @READ\s*\n\s*nothing here fits/, 'no files', LONG);
   assert.not.match(s, /README|folder api/);
+  // No editor over the SSH server: it would be a shell on this machine, which the server never gives.
+  t.keys('C-g');
+  await t.wait(/ctrl\+g opens your editor from tuios attach on this machine/, 'ctrl+g refused', LONG);
+  assert.not.ok(existsSync(join(seen, 'daemon-editor')), 'no editor ran');
 });
 
 test.run();
