@@ -54,16 +54,6 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** `items` that fit `word`, best first; equal fits keep their order. */
-export function narrow<T>(items: readonly T[], word: string, nameOf: (t: T) => string): T[] {
-  const scored: Array<{ t: T; s: number; i: number }> = [];
-  items.forEach((t, i) => {
-    const s = fit(nameOf(t), word);
-    if (s !== null) scored.push({ t, s, i });
-  });
-  return scored.sort((a, b) => a.s - b.s || a.i - b.i).map((x) => x.t);
-}
-
 /**
  * The list for a query: the agents and panes it fits (on their address or their window's name)
  * and the entries of the folder it walks into that its last word fits, best fit first; on equal

@@ -7,7 +7,7 @@ import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync, readdirSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Editor, editorHint } from '../../tui/editor.js';
-import { candidates, fit, narrow, splitQuery, type FolderEntry, type NameEntry, type NameSource } from '../../tui/names.js';
+import { candidates, fit, splitQuery, type FolderEntry, type NameEntry, type NameSource } from '../../tui/names.js';
 import { giveBack, takeForSending } from '../../tui/drafts.js';
 import { editorCommand, rejoinBlocks, writeDraftFile } from '../../tui/draft-file.js';
 import { listFolder, pathParts } from '../../core/verbs/pane-files.js';
@@ -62,8 +62,8 @@ test('narrowing: a name that starts with the word first, then a part that does, 
   assert.is(fit('read-every-vowel', 'rev'), 3);
   assert.is(fit('docs', 'rev'), null);
   assert.is(fit('README.md', 'readme'), 0, 'case does not count');
-  const names = ['preview', 'work/review', 'review', 'docs', 'r-e-v'];
-  assert.equal(narrow(names, 'rev', (s) => s), ['review', 'work/review', 'preview', 'r-e-v']);
+  const panes = ['preview', 'x/work-review', 'review', 'docs', 'r-e-v'].map((insert): NameEntry => ({ kind: 'pane', insert: `s/${insert}` }));
+  assert.equal(candidates(source({}, panes), 'rev', 10).entries.map((e) => e.insert), ['s/review', 's/x/work-review', 's/preview', 's/r-e-v'], 'best fit first');
   assert.equal(splitQuery('api/cl'), { folder: 'api/', word: 'cl' });
   assert.equal(splitQuery('rev'), { folder: '', word: 'rev' });
   assert.equal(splitQuery('api/v2/'), { folder: 'api/v2/', word: '' });
