@@ -465,6 +465,18 @@ export const REPLY_HISTORY_PASTE_BYTES = 256 * 1024;
 /** Messages remembered per harness and folder, newest kept; and harness-folder pairs remembered. */
 export const REPLY_HISTORY_PER_AGENT = 100;
 export const REPLY_HISTORY_AGENTS = 256;
+/** The $VISUAL or $EDITOR a terminal client passes on attach (ctrl+g in a reply), at most. */
+export const EDITOR_COMMAND_MAX = 1024;
+/** list-pane-files (the reply editor's `@` names): entries one answer lists at most (the editor
+ *  narrows further as the person types), entries read from one folder at most before that (a
+ *  folder of a million files is cut, not read whole), the folders a path walks down at most, and
+ *  the longest name kept (longer is no name a person types: left out and counted). */
+export const PANE_FILES_MAX_ENTRIES = 500;
+export const PANE_FILES_SCAN_MAX = 10_000;
+export const PANE_FILES_MAX_DEPTH = 16;
+export const PANE_FILES_NAME_MAX_BYTES = 255;
+/** The path param of list-pane-files: PANE_FILES_MAX_DEPTH names of PANE_FILES_NAME_MAX_BYTES. */
+export const PANE_FILES_PATH_MAX_BYTES = 4096;
 /** A typed prompt must be taken (working, a question, a finished turn) within this, or prompt_stalled. */
 export const PROMPT_TAKE_MS = 5000;
 

@@ -13,6 +13,7 @@ import { heldItem, type HeldCard } from './held-card.js';
 import { stateMark } from './marks.js';
 import { age } from './text.js';
 import { MAX_BULK_REPLY, UNDO_WINDOW_MS } from './limits.js';
+import { giveBack } from './drafts.js';
 
 /** What the acts work with: the view's host, model and cards. */
 export interface AgentsActs {
@@ -138,15 +139,16 @@ export async function reply(a: AgentsActs, r: ViewRow, msg: EditorMessage, ed: E
   if (r.type !== 'agent') return;
   // A linked host's agent: queued there, through the link, under that host's policy for this one.
   const res = await a.host.acts.call<{ id: string; position: number }>('queue-prompt', { window: r.agent.target, ...msg }, true);
+  // The draft was taken out of the drafts as it went (tui/drafts.ts): sent, it is dropped; refused, it comes back.
   if (res.ok) {
     const [harness, folder] = historyKey(r.agent);
     a.host.svc.replyHistory.add(harness, folder, ed.parts());
-    ed.remember = null; // sent, not cleared: kept once
-    ed.clear();
-    a.model.mem.drafts.delete(r.key);
     const when = r.agent.state === 'working' || r.agent.state === 'needs_input' ? 'typed when it rests' : 'typed now';
     a.host.dock.say(`Queued for ${r.agent.name} (${res.value.id}${r.agent.host ? ` on ${r.agent.host}` : ''}), ${when}.`);
-  } else failed(a, `Not queued: ${res.message}`);
+  } else {
+    giveBack(a.model.mem.drafts, r.key, ed);
+    failed(a, `Not queued: ${res.message} The draft is kept: r opens it.`);
+  }
   a.host.redraw();
 }
 
@@ -161,7 +163,12 @@ export async function bulkReply(a: AgentsActs, rows: ViewRow[], msg: EditorMessa
     if (res.ok) ok++;
     else refused.push(r.agent.name);
   }
-  if (ok) ed.clear();
+  // Refused for every agent: the draft comes back, at the top of one started meanwhile.
+  if (!ok) {
+    const now = a.model.mem.bulkDraft;
+    if (!now || now === ed || now.empty) a.model.mem.bulkDraft = ed;
+    else now.putOnTop(ed.parts());
+  }
   const left = [waiting.length ? `${waiting.map((r) => r.agent.name).join(', ')} wait${waiting.length === 1 ? 's' : ''} on a prompt` : '', refused.length ? `refused for ${refused.join(', ')}` : ''].filter(Boolean).join('; ');
   a.host.dock.say(`Queued for ${ok} agent${ok === 1 ? '' : 's'}${left ? `; left out: ${left}` : ''}.`);
   a.host.redraw();

@@ -14,6 +14,8 @@ import { remoteAgentSelectorRow, remoteItemSelectorRow } from '../core/hosts/row
 import { selectorRow } from '../core/verbs/agents.js';
 import { Card, type CardContent, type PeekedPrompt } from './card.js';
 import { Editor, typeInto } from './editor.js';
+import { takeForSending } from './drafts.js';
+import { replyNames } from './reply-names.js';
 import { invisibleNotice } from './invisible.js';
 import { HeldCard, heldItem, heldOffers } from './held-card.js';
 import { capBytes } from '../core/agent-state/store.js';
@@ -258,7 +260,18 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     const [harness, folder] = act.historyKey(r.agent);
     ed.history = () => this.host.svc.replyHistory.list(harness, folder);
     ed.remember = (parts) => this.host.svc.replyHistory.add(harness, folder, parts);
+    // @ names the agents, the panes and the pane's files; ctrl+g opens the draft in your editor.
+    ed.names = replyNames(this.host, r.agent);
+    ed.external = () => this.host.track(this.editDraft(ed));
     this.setMode('reply');
+  }
+
+  /** ctrl+g: the draft in the person's editor; what was saved comes back as the draft. */
+  private async editDraft(ed: Editor): Promise<void> {
+    const out = await this.host.editExternally(ed.fileText());
+    const why = 'refused' in out ? out.refused : ed.fromFile(out.text);
+    if (why) this.host.dock.say(why);
+    this.host.redraw();
   }
 
   private bulkRows(): ViewRow[] {
@@ -446,8 +459,14 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     if (why) return this.host.dock.say(why);
     const msg = ed.message();
     this.mode = 'list';
-    if (this.model.marks.size > 0) this.host.track(act.bulkReply(this.acts, this.model.markedShown(), msg, ed));
-    else if (r) this.host.track(act.reply(this.acts, r, msg, ed));
+    // The draft leaves the drafts while the reply is out: a reply opened meanwhile starts a new one.
+    if (this.model.marks.size > 0) {
+      this.model.mem.bulkDraft = null;
+      this.host.track(act.bulkReply(this.acts, this.model.markedShown(), msg, ed));
+    } else if (r) {
+      takeForSending(this.model.mem.drafts, r.key);
+      this.host.track(act.reply(this.acts, r, msg, ed));
+    }
   }
 
   zoomFromReply(): void {
@@ -456,7 +475,10 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
   }
 
   applySelect(): void {
-    if (this.model.applySelector(this.selectorLine.value())) this.mode = 'list';
+    if (!this.model.applySelector(this.selectorLine.value())) return;
+    this.mode = 'list';
+    // The rows the selector leaves, now: a key before the next frame (r, enter) acts on them, not on the rows before.
+    this.model.build(this.source, Date.now(), (ms) => this.wake(ms));
   }
 
   sendReason(): void {

@@ -46,6 +46,7 @@ import { TerminalTitle, titleFor } from './title.js';
 import { observing, observeRefusal, observeWelcome, type ReadOnlyBy } from './observe.js';
 import type { Rect } from './pane-draw.js';
 import { FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES } from './limits.js';
+import { runEditor, type EditOutcome, type EditorRun } from './external-editor.js';
 
 const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
 const LEAVE_SCREEN = '\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?9l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[0m\x1b[?25h\x1b[?1049l';
@@ -109,12 +110,16 @@ export class Tui implements TuiHost, PaintHost {
   private readonly visibleFn: (id: string) => boolean;
   /** Why this client only watches (an observe key), or null: it may type, answer and size panes. */
   private readonly observer: ReadOnlyBy | null;
+  /** ctrl+g's editor while it has the client's terminal (external-editor.ts). */
+  private editing: EditorRun | null = null;
+  readonly overSsh: boolean;
 
   constructor(private readonly o: TuiOptions) {
     this.svc = o.svc;
     this.sessionId = o.sessionId;
     this.cols = o.cols;
     this.rows = o.rows;
+    this.overSsh = !!o.overSsh;
     this.acts = new Acts(o.svc, o.caller, o.client.nonce);
     this.observer = observing(o.caller);
     this.visibleFn = readableSessions(o.svc, o.caller);
@@ -215,6 +220,7 @@ export class Tui implements TuiHost, PaintHost {
   input(bytes: Buffer): void {
     this.guard('input', () => {
       this.svc.clients.used(this.o.client.id);
+      if (this.editing) return this.editing.input(bytes);
       this.panes.claimSizes(this.session());
       // Keys that only went to the pane change nothing here until it answers, and its output
       // asks for the frame: a frame now would only delay the echo.
@@ -237,6 +243,7 @@ export class Tui implements TuiHost, PaintHost {
       if (cols === this.cols && rows === this.rows) return;
       this.cols = cols;
       this.rows = rows;
+      this.editing?.resize(cols, rows);
       this.panes.claimSizes(this.session());
       if (this.observer) this.dock.say(observeRefusal('Resizing the panes', this.observer) + ' Only your own view changed.');
       this.term.resize(cols, rows);
@@ -262,6 +269,7 @@ export class Tui implements TuiHost, PaintHost {
   dispose(): void {
     if (this.closed) return;
     this.closed = true;
+    this.editing?.dispose();
     this.pacer.cancel();
     this.layout.recaps.dispose();
     for (const t of this.timers) clearTimeout(t);
@@ -316,6 +324,33 @@ export class Tui implements TuiHost, PaintHost {
     if (this.closed) return;
     if (!output) this.structureChanged = true;
     this.pacer.request(output);
+  }
+
+  async editExternally(text: string): Promise<EditOutcome> {
+    if (this.editing) return { refused: 'An editor is open already.' };
+    // An editor runs commands (vi's :!): only the person at a terminal of this machine gets one,
+    // never a client from a pane, an observer, or one over the SSH server, which offers no shell.
+    if (this.overSsh) return { refused: 'ctrl+g opens your editor from tuios attach on this machine; over the SSH server it would run on the server.' };
+    if (!this.o.client.nonce || this.observer) return { refused: 'ctrl+g opens your editor only for a client attached outside every pane.' };
+    const run = await runEditor({ text, cols: this.cols, rows: this.rows, term: this.o.term, env: this.o.editor ? { ...process.env, VISUAL: this.o.editor } : process.env, write: (d) => this.closed || this.o.write(d) });
+    if ('refused' in run) return run;
+    if (this.closed) {
+      run.dispose();
+      return run.done;
+    }
+    // The terminal as a shell leaves it (modes off, the main screen), for the editor.
+    this.flush(LEAVE_SCREEN);
+    this.modes = NO_MODES;
+    this.editing = run;
+    const out = await run.done;
+    this.editing = null;
+    if (this.closed) return out;
+    // What was waiting to be drawn was for the screen before: the next frame draws it all.
+    this.out = [ENTER_SCREEN];
+    this.canvas.resize(this.cols, this.rows);
+    this.painter.invalidate();
+    this.redraw();
+    return out;
   }
 
   closeOverlay(): void {
@@ -603,7 +638,8 @@ export class Tui implements TuiHost, PaintHost {
   // ---- frames ----
 
   private frame(): void {
-    if (this.closed) return;
+    // The person's editor has the terminal (ctrl+g): the frame after it draws everything.
+    if (this.closed || this.editing) return;
     // A client that is behind gets no new frame until it has read; the next one covers both.
     if (this.o.pendingBytes() > MAX_CLIENT_BACKLOG_BYTES) {
       this.later(FRAME_INTERVAL_MS, () => this.redraw());

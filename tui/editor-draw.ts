@@ -6,13 +6,16 @@ import type { Rect } from './pane-draw.js';
 import { editorHint, type Editor } from './editor.js';
 import { fit } from './text.js';
 import { EDITOR_MAX_ROWS } from './limits.js';
+import { drawNameList, nameRows } from './names-draw.js';
 
 /** Draws `ed` in `r` under `title`; `keys` adds the editor's key line under its text. Returns where the cursor goes. */
 export function drawEditorBox(cv: Canvas, r: Rect, ed: Editor, title: string, ascii: boolean, keys: boolean): { x: number; y: number } {
   const end = r.x + r.w;
   cv.fill(r.x, r.y, r.w, r.h);
   cv.text(r.x, r.y, fit(title, r.w, ascii), attr(-1, -1, A_BOLD), end);
-  const v = ed.view(Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2)));
+  // `@`: the list of names goes under the draft, which gives up rows for it.
+  const listH = nameRows(ed);
+  const v = ed.view(Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2 - listH)));
   v.lines.forEach((l, i) => {
     cv.text(r.x, r.y + 1 + i, i === 0 ? (ascii ? '> ' : '› ') : '  ', roleAttr('accent'), end);
     cv.text(r.x + 2, r.y + 1 + i, fit(l, r.w - 3, ascii), PLAIN, end);
@@ -24,6 +27,7 @@ export function drawEditorBox(cv: Canvas, r: Rect, ed: Editor, title: string, as
     const label = line.slice(from, v.cursor.x).join('');
     if (from < r.w - 3) cv.text(r.x + 2 + from, r.y + 1 + v.cursor.y, fit(label, r.w - 3 - from, ascii), attr(-1, -1, A_INVERSE), end);
   }
-  if (keys) cv.text(r.x, r.y + 1 + Math.max(1, v.lines.length), fit(ed.notice || editorHint(ascii, ed.keyState()), r.w, ascii), roleAttr('muted'), end);
+  const listed = drawNameList(cv, { x: r.x, y: r.y + 1 + Math.max(1, v.lines.length), w: r.w, h: listH }, ed, ascii);
+  if (keys) cv.text(r.x, r.y + 1 + Math.max(1, v.lines.length) + listed, fit(ed.notice || editorHint(ascii, ed.keyState()), r.w, ascii), roleAttr('muted'), end);
   return { x: r.x + 2 + Math.min(v.cursor.x, r.w - 3), y: r.y + 1 + v.cursor.y };
 }

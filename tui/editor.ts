@@ -8,6 +8,8 @@ import { EDITOR_MAX_ROWS, MAX_DRAFT_CHARS, PASTE_BLOCK_CHARS, PASTE_BLOCK_LINES 
 import type { RememberedReply } from '../core/delivery/reply-history.js';
 import { blockLabel, PARTS_TOO_LARGE, WORDS_TOO_LARGE, type PartParam } from '../core/delivery/parts.js';
 import { MESSAGE_PARTS_MAX_BYTES, PASTE_INLINE_MAX_BYTES, QUEUE_MESSAGE_MAX_BYTES } from '../core/limits.js';
+import { candidates, NameList, opensList, type NameEntry, type NameSource } from './names.js';
+import { rejoinBlocks } from './draft-file.js';
 
 /** A message as queue-prompt takes it: one text, or parts when blocks go to files (over 12 KB). */
 export type EditorMessage = { text: string } | { parts: PartParam[] };
@@ -23,6 +25,8 @@ export interface EditorKeyState {
   reading: boolean;
   /** ctrl+r: searching what was sent. */
   searching?: boolean;
+  /** `@`: the list of names is open under the draft. */
+  naming?: boolean;
 }
 
 export class Editor {
@@ -44,6 +48,12 @@ export class Editor {
   history: (() => readonly RememberedReply[]) | null = null;
   /** Keeps a draft that ctrl+c cleared in the history (spec: it is kept there too). */
   remember: ((parts: PartParam[]) => void) | null = null;
+  /** `@` names (spec: Naming a pane, an agent or a file): where they come from, set by the view; none, and `@` is a character. */
+  names: NameSource | null = null;
+  /** The list of names while it is open. */
+  private naming: NameList | null = null;
+  /** ctrl+g: the view opens the draft in the person's editor (none: the key says it cannot here). */
+  external: (() => void) | null = null;
   /** Walking the history with up and down: which message is shown, and the draft that was there. */
   private recall: { index: number; draft: { text: string; pos: number } } | null = null;
 
@@ -89,7 +99,7 @@ export class Editor {
   }
 
   keyState(): EditorKeyState {
-    return { block: this.blockBefore() !== null, reading: this.reading !== null, searching: this.search !== null };
+    return { block: this.blockBefore() !== null, reading: this.reading !== null, searching: this.search !== null, ...(this.naming ? { naming: true } : {}) };
   }
 
   /** ctrl+r: what was sent, narrowed by what is typed; the arrows choose, enter loads it. */
@@ -326,20 +336,107 @@ export class Editor {
     }
     if (tok.t === 'paste') {
       this.paste(tok.text);
+      this.followNames(false);
       return 'handled';
     }
     if (tok.t !== 'key') return 'ignored';
     this.afterBackslash = this.backslash;
     this.backslash = false;
     const hit = dispatchKey(EDITOR_KEYS, this.keyState(), this, tok);
-    if (hit.ran) return hit.result;
+    if (hit.ran) {
+      this.followNames(false);
+      return hit.result;
+    }
     const ch = tok.raw;
     if ([...ch].length === 1 && ch.codePointAt(0)! >= 0x20 && ch !== '\x7f') {
       if (ch === '\\') this.backslash = true;
       this.insert(ch);
+      this.followNames(ch === '@');
       return 'handled';
     }
     return 'ignored';
+  }
+
+  /** After a key: the list of names closes when the text under it no longer fits, and `@` opens it. */
+  private followNames(typedAt: boolean): void {
+    if (this.naming && !this.naming.holds(this.text, this.pos)) this.naming = null;
+    if (!this.naming && typedAt && this.names && opensList(this.text, this.pos - 1)) this.naming = new NameList(this.pos - 1, true);
+  }
+
+  /** The names listed now and the chosen one (null: the list is closed). */
+  nameList(): { entries: NameEntry[]; index: number; loading: boolean } | null {
+    if (!this.naming || !this.names) return null;
+    const c = candidates(this.names, this.naming.query(this.text, this.pos));
+    this.naming.move(0, c.entries.length);
+    return { ...c, index: this.naming.index };
+  }
+
+  /** tab, the arrows and esc on the list of names. */
+  nameKey(key: string): EditorResult {
+    const n = this.naming;
+    const list = this.nameList();
+    if (!n || !list) return 'handled';
+    if (key === 'Esc') this.naming = null;
+    else if (key === 'Up' || key === 'Down') n.move(key === 'Up' ? -1 : 1, list.entries.length);
+    else if (key === 'Tab') {
+      const e = list.entries[list.index];
+      if (!e) return 'handled';
+      this.save();
+      const end = n.end(this.text, this.pos);
+      this.text = this.text.slice(0, n.start) + e.insert + this.text.slice(end);
+      this.pos = n.start + e.insert.length;
+      // A folder keeps the list open, inside it.
+      this.naming = e.kind === 'folder' ? new NameList(n.start, false) : null;
+    }
+    return 'handled';
+  }
+
+  /** ctrl+g: the view's, or a line saying it is not offered here. */
+  openExternal(): EditorResult {
+    if (this.external) this.external();
+    else this.notice = 'ctrl+g opens the draft in your editor from the Inbox reply.';
+    return 'handled';
+  }
+
+  /** The draft as ctrl+g writes it to a file: each block's text in its place. */
+  fileText(): string {
+    return this.value();
+  }
+
+  /**
+   * What ctrl+g's editor saved, as the draft: a block whose text is still there whole is the
+   * block again, under its own label. A text larger than a draft holds is refused (its reason
+   * answered) and the draft stays as it was; undo brings back the draft from before.
+   */
+  fromFile(edited: string): string | null {
+    const blocks = this.parts().flatMap((p) => ('paste' in p && p.n !== undefined ? [{ ch: String.fromCodePoint(BLOCK_BASE + p.n - 1), text: p.paste }] : []));
+    const text = rejoinBlocks(edited.replace(/\r\n?/g, '\n').replace(/\n$/, ''), blocks);
+    if (text.length > MAX_DRAFT_CHARS) return 'The file is larger than a draft holds; the draft stays as it was.';
+    this.save();
+    this.text = text;
+    this.pos = text.length;
+    this.naming = null;
+    return null;
+  }
+
+  /**
+   * A reply that was not sent, back at the top of this draft (spec: a reply the daemon refuses
+   * keeps its draft; one started meanwhile gets it on top). Its blocks join this draft's.
+   */
+  putOnTop(parts: readonly PartParam[]): void {
+    let top = '';
+    for (const p of parts) {
+      if ('text' in p) top += p.text;
+      else if ('paste' in p) {
+        this.blocks.push(p.paste);
+        top += String.fromCodePoint(BLOCK_BASE + this.blocks.length - 1);
+      }
+    }
+    if (!top) return;
+    this.save();
+    const sepr = this.text ? '\n' : '';
+    this.text = top + sepr + this.text;
+    this.pos += top.length + sepr.length;
   }
 
   /** Enter: a line ending in `\` typed just before takes a line break instead of sending. */
@@ -487,6 +584,16 @@ const SEARCH_KEYS: EditorRow[] = [
   { keys: ['Esc'], help: 'back to the draft', when: searching, run: (e, k, t) => e.searchKey(k, t) },
 ];
 
+const naming = (s: EditorKeyState | null) => !!s?.naming && !s.reading && !s.searching;
+const notNaming = (s: EditorKeyState | null) => !s?.naming;
+
+/** `@`: the list of names open under the draft; other keys type and edit the draft, which narrows it. */
+const NAMING_KEYS: EditorRow[] = [
+  { keys: ['Tab'], help: 'put it in', when: naming, run: (e, k) => e.nameKey(k) },
+  { keys: ['Up', 'Down'], label: 'up/down', help: 'choose', when: naming, run: (e, k) => e.nameKey(k) },
+  { keys: ['Esc'], help: 'close the list', when: naming, run: (e, k) => e.nameKey(k) },
+];
+
 /** The draft's keys, none of which applies while a block is open to read. */
 const DRAFT_KEYS: EditorRow[] = [
   // The cursor right after a block: the block is selected, and these are its keys.
@@ -496,13 +603,13 @@ const DRAFT_KEYS: EditorRow[] = [
   { keys: ['Enter'], help: 'send', when: plain, run: (e) => e.enter() },
   { keys: ['C-j', 'M-Enter', 'S-Enter'], help: 'new line', run: (e) => e.newLine() },
   { keys: ['C-z'], help: 'undo', run: (e) => e.undoEdit() },
-  { keys: ['Esc'], help: 'close', when: plain, run: () => 'close' },
+  { keys: ['Esc'], help: 'close', when: notNaming, run: () => 'close' },
   { keys: ['M-z'], help: 'redo', footer: false, run: (e) => e.redoEdit() },
   { keys: ['Left', 'Right'], label: 'left/right', help: 'move a character', footer: false, run: (e, k) => (k === 'Left' ? e.left() : e.right()) },
   { keys: ['M-Left', 'C-Left', 'M-b', 'M-Right', 'C-Right', 'M-f'], label: 'alt+left/right', help: 'move a word', footer: false, run: (e, k) => e.jump(/Left|b$/.test(k) ? 'word-left' : 'word-right') },
   { keys: ['Home', 'C-a', 'End'], label: 'home/end', help: 'line start, end', footer: false, run: (e, k) => e.jump(k === 'Home' || k === 'C-a' ? 'line-start' : 'line-end') },
   { keys: ['C-e'], help: 'line end', when: (s) => !s?.block, footer: false, run: (e) => e.jump('line-end') },
-  { keys: ['Up', 'Down'], label: 'up/down', help: 'move a line', footer: false, run: (e, k) => e.vertical(k === 'Up') },
+  { keys: ['Up', 'Down'], label: 'up/down', help: 'move a line', when: notNaming, footer: false, run: (e, k) => e.vertical(k === 'Up') },
   { keys: ['BSpace'], label: 'backspace', help: 'delete a character', when: (s) => !s?.block, footer: false, run: (e) => e.erase('back') },
   { keys: ['Delete'], help: 'delete the next character', footer: false, run: (e) => e.erase('forward') },
   { keys: ['C-w', 'M-BSpace'], help: 'delete a word back', footer: false, run: (e) => e.erase('word') },
@@ -510,11 +617,13 @@ const DRAFT_KEYS: EditorRow[] = [
   { keys: ['C-k'], help: 'delete to the line end', footer: false, run: (e) => e.erase('line-after') },
   { keys: ['C-c'], help: 'clear', footer: false, run: (e) => (e.clear(), 'handled') },
   { keys: ['C-r'], help: 'search what was sent', footer: false, run: (e) => e.openSearch() },
+  { keys: ['C-g'], help: 'open the draft in $VISUAL or $EDITOR', footer: false, run: (e) => e.openExternal() },
 ];
 
 export const EDITOR_KEYS: KeyTable<EditorKeyState | null, Editor, EditorResult> = [
   ...READING_KEYS,
   ...SEARCH_KEYS,
+  ...NAMING_KEYS,
   ...DRAFT_KEYS.map((r): EditorRow => {
     const when = r.when;
     return { ...r, when: when ? (s) => plain(s) && when(s) : plain };

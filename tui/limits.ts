@@ -63,3 +63,9 @@ export const REMOTE_KEYS_MAX_PENDING_BYTES = 64 * 1024;
 export const MAIL_PANES_READ_MAX = 512;
 /** Columns a workspace's name takes in the dock beside its number (the rest is cut with an ellipsis). */
 export const WORKSPACE_NAME_COLS = 12;
+/** `@` in the reply editor: the list shows this many entries at most (it is narrowed by typing). */
+export const NAMES_SHOWN_MAX = 6;
+/** Folders of the reply's pane kept listed while a draft names files (walking in and out reads none twice). */
+export const NAMES_FOLDERS_CACHED = 32;
+/** ctrl+g: a file the person's editor saved is read back only up to this (the largest message, 8 MB, and its words). */
+export const DRAFT_FILE_MAX_BYTES = 8 * 1024 * 1024 + 64 * 1024;

@@ -11,6 +11,7 @@ import type { Dock } from './alerts.js';
 import type { AgentRow } from './rows.js';
 import type { SourceModes } from './source.js';
 import type { Glyphs } from './marks.js';
+import type { EditOutcome } from './external-editor.js';
 
 export interface TuiHost {
   readonly svc: Services;
@@ -21,6 +22,10 @@ export interface TuiHost {
   readonly glyphs: Glyphs;
   readonly sessionId: string;
   readonly agentsSeen: boolean;
+  /** The client came in over the SSH server (the reply's `@` then offers no files). */
+  readonly overSsh: boolean;
+  /** ctrl+g: `text` in the person's editor, the client's terminal given to it until it exits. */
+  editExternally(text: string): Promise<EditOutcome>;
   /** Sessions this client may show. */
   visible(sessionId: string): boolean;
   /** Shows a window: its session, its workspace, focus; `zoom` zooms it. */

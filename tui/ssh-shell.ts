@@ -87,6 +87,7 @@ export function sshShell(svc: Services, req: ShellRequest, make: TuiFactory = cr
       rows: req.rows,
       term: req.term,
       ascii: false,
+      overSsh: true,
       write: (data) => {
         if (open && !ch.destroyed) ch.write(data);
       },

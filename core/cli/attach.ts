@@ -109,7 +109,7 @@ export async function attachCommand(argv: string[], opts: { create: boolean }): 
 
   const code = await new Promise<number>((resolveExit) => {
     client
-      .stream<{ client_id: number; session: string }>('attach', { mode: 'tui', session: a.session, cols: stdout.columns, rows: stdout.rows, term: process.env.TERM, ascii: a.ascii, create: opts.create && !a.session }, (ev) => {
+      .stream<{ client_id: number; session: string }>('attach', { mode: 'tui', session: a.session, cols: stdout.columns, rows: stdout.rows, term: process.env.TERM, ascii: a.ascii, create: opts.create && !a.session, editor: process.env.VISUAL || process.env.EDITOR || undefined }, (ev) => {
         const e = ev as { type?: string; data?: string; reason?: string; error?: { message: string; code: string } };
         if (e.type === 'output' && typeof e.data === 'string') out(e.data);
         else if (e.type === 'exit') reason = e.reason ?? '';

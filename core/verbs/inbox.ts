@@ -10,7 +10,7 @@ import type { Services } from '../daemon/services.js';
 import { readableSessions, readsEverySession } from '../security/access.js';
 import { remoteItemJson, remoteItemSelectorRow } from '../hosts/rows.js';
 import { attachTui } from './tui.js';
-import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
+import { EDITOR_COMMAND_MAX, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../limits.js';
 import { table } from '../rpc/print-helpers.js';
 import { readActivity, recapSchema } from './activity.js';
 import { fence } from '../mail/fence.js';
@@ -271,6 +271,7 @@ export const attach = defineVerb({
     term: z.string().max(64).optional().describe('tui: the terminal\'s TERM'),
     ascii: z.boolean().optional().describe('tui: draw ASCII marks (--ascii-only)'),
     create: z.boolean().optional().describe('tui: make a session when there is none'),
+    editor: z.string().max(EDITOR_COMMAND_MAX).optional().describe('tui: the terminal\'s $VISUAL or $EDITOR, for ctrl+g in a reply (taken from a client outside every pane only)'),
   }),
   result: z.union([attachControlSchema, attachTuiSchema]),
   print: 'fields',

@@ -30,6 +30,7 @@ import { restrictConnection } from './restrict.js';
 import { getLayout, zoomWindow, swapWindow, resizeTile } from './layout.js';
 import { splitWindow } from './split.js';
 import { setClientTitle } from './client-title.js';
+import { listPaneFiles } from './pane-files.js';
 import { reviewDiff, reviewNote, sendReview } from './review.js';
 import { shipCommit, shipMerge, shipPush, shipPr, shipStatus } from './ship.js';
 import { agentActivity } from './activity.js';
@@ -113,6 +114,7 @@ export const allVerbs: VerbDef[] = [
   resizeTile,
   splitWindow,
   setClientTitle,
+  listPaneFiles,
   listCheckpoints,
   checkpointDiff,
   restoreCheckpoint,

@@ -23,6 +23,10 @@ export interface TuiOptions {
   rows: number;
   term: string;
   ascii: boolean;
+  /** The client came in over the SSH server: this machine's files are not where the person sits. */
+  overSsh?: boolean;
+  /** The client's $VISUAL or $EDITOR (ctrl+g in a reply), from a client outside every pane only. */
+  editor?: string;
   /** Bytes for the client's terminal. */
   write(data: string): void;
   /** Bytes written that the client has not taken yet (frames wait while it is behind). */
@@ -71,6 +75,7 @@ export interface AttachTuiParams {
   term?: string;
   ascii?: boolean;
   create?: boolean;
+  editor?: string;
 }
 
 /** `attach --mode tui`: the relay's stream. Output events are `{type:'output', data}`, the end `{type:'exit', reason}`. */
@@ -113,6 +118,8 @@ export function attachTui(ctx: VerbContext<AttachTuiParams>): unknown {
     rows: params.rows ?? 24,
     term: params.term ?? 'xterm-256color',
     ascii: !!params.ascii,
+    // A command the daemon runs for ctrl+g: only the person's own terminal (outside every pane) names it.
+    ...(params.editor && !client.inside ? { editor: params.editor } : {}),
     write: (data) => ctx.emit({ type: 'output', data }),
     pendingBytes: () => ctx.pendingBytes(),
     onClose: close,
