@@ -455,6 +455,11 @@ export const PASTE_STAGES_MAX = 16;
 export const PASTE_STAGE_TTL_MS = 60_000;
 /** Bytes of blocks sent ahead and not yet taken, all together (two largest messages). */
 export const PASTE_STAGES_TOTAL_BYTES = 2 * MESSAGE_PARTS_MAX_BYTES;
+/** Images one message holds, each at most IMAGE_MAX_BYTES and all together at most
+ *  IMAGES_TOTAL_BYTES (spec: Replying to an agent, Images: 8 images, 8 MB each and in all). */
+export const IMAGES_MAX = 8;
+export const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
+export const IMAGES_TOTAL_BYTES = 8 * 1024 * 1024;
 /** Reply history (spec: Replying to an agent): pastes one remembered message keeps (a larger
  *  block is not kept, and the editor says so when the message comes back). */
 export const REPLY_HISTORY_PASTE_BYTES = 256 * 1024;
