@@ -13,6 +13,7 @@ import { needsYouRow, type AgentRow } from './rows.js';
 import { remoteAgentSelectorRow, remoteItemSelectorRow } from '../core/hosts/rows.js';
 import { selectorRow } from '../core/verbs/agents.js';
 import { Card, type CardContent, type PeekedPrompt } from './card.js';
+import { wireImages, type ImageHost } from './image-paste.js';
 import { Editor, typeInto } from './editor.js';
 import { invisibleNotice } from './invisible.js';
 import { HeldCard, heldItem, heldOffers } from './held-card.js';
@@ -235,6 +236,7 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     const mem = this.model.mem;
     if (this.model.marks.size) {
       mem.bulkDraft ??= new Editor();
+      wireImages(mem.bulkDraft, this.imageHost());
       return this.setMode('reply');
     }
     // On mail: its thread opens with the reply line.
@@ -248,7 +250,13 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     const [harness, folder] = act.historyKey(r.agent);
     ed.history = () => this.host.svc.replyHistory.list(harness, folder);
     ed.remember = (parts) => this.host.svc.replyHistory.add(harness, folder, parts);
+    wireImages(ed, this.imageHost());
     this.setMode('reply');
+  }
+
+  /** What a draft's images need of this view: the dock, a frame, where the client runs. */
+  private imageHost(): ImageHost {
+    return { say: (t) => this.host.dock.say(t), redraw: () => this.host.redraw(), local: this.host.localClient };
   }
 
   private bulkRows(): ViewRow[] {

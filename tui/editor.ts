@@ -8,12 +8,16 @@ import { EDITOR_MAX_ROWS, MAX_DRAFT_CHARS, PASTE_BLOCK_CHARS, PASTE_BLOCK_LINES 
 import type { RememberedReply } from '../core/delivery/reply-history.js';
 import { blockLabel, PARTS_TOO_LARGE, WORDS_TOO_LARGE, type PartParam } from '../core/delivery/parts.js';
 import { MESSAGE_PARTS_MAX_BYTES, PASTE_INLINE_MAX_BYTES, QUEUE_MESSAGE_MAX_BYTES } from '../core/limits.js';
+import { alreadyInMessage, imageLabel, imageRefusal } from '../core/delivery/images.js';
+import type { EditorImage } from './editor-images.js';
 
 /** A message as queue-prompt takes it: one text, or parts when blocks go to files (over 12 KB). */
 export type EditorMessage = { text: string } | { parts: PartParam[] };
 
 /** A pasted block sits in the text as one private-use character that stands for it. */
 const BLOCK_BASE = 0xf0000;
+/** An attached image likewise (editor-images.ts), from here up. */
+const IMAGE_BASE = 0xf8000;
 
 export type EditorResult = 'send' | 'close' | 'handled' | 'ignored';
 
@@ -31,6 +35,11 @@ export class Editor {
   private undo: Array<[string, number]> = [];
   private redo: Array<[string, number]> = [];
   private blocks: string[] = [];
+  private images: EditorImage[] = [];
+  /** Offered each paste first: true when it attaches an image (an image path, an empty paste), set by the view. */
+  imagePaste: ((text: string) => boolean) | null = null;
+  /** ctrl+v: the clipboard's text or image, read by the view (editor-images.ts); null pastes nothing. */
+  clipboard: (() => void) | null = null;
   private backslash = false;
   /** The key before this one typed a backslash (see enter). */
   private afterBackslash = false;
@@ -89,7 +98,7 @@ export class Editor {
   }
 
   keyState(): EditorKeyState {
-    return { block: this.blockBefore() !== null, reading: this.reading !== null, searching: this.search !== null };
+    return { block: this.blockBefore() !== null || this.imageBefore() !== null, reading: this.reading !== null, searching: this.search !== null };
   }
 
   /** ctrl+r: what was sent, narrowed by what is typed; the arrows choose, enter loads it. */
@@ -123,6 +132,39 @@ export class Editor {
       s.index = 0;
     }
     return 'handled';
+  }
+
+  /** The image right before the cursor (its index), or null. */
+  private imageBefore(): number | null {
+    const cp = [...this.text.slice(Math.max(0, this.pos - 2), this.pos)].pop()?.codePointAt(0) ?? 0;
+    return cp >= IMAGE_BASE && cp < IMAGE_BASE + this.images.length ? cp - IMAGE_BASE : null;
+  }
+
+  /** The images in the draft, in order, with their numbers (the strip above it). */
+  shownImages(): Array<{ n: number; image: EditorImage }> {
+    const out: Array<{ n: number; image: EditorImage }> = [];
+    for (const ch of this.text) {
+      const i = ch.codePointAt(0)! - IMAGE_BASE;
+      if (i >= 0 && i < this.images.length) out.push({ n: i + 1, image: this.images[i]! });
+    }
+    return out;
+  }
+
+  /** Attaches an image at the cursor, as one edit; answers why not (the limits, the same image twice). */
+  attachImage(img: EditorImage): string | null {
+    const held = this.shownImages();
+    const same = held.find((h) => h.image.hash === img.hash);
+    if (same) return alreadyInMessage(same.n);
+    const why = imageRefusal(held.map((h) => h.image.data.length), img.data.length);
+    if (why) return why;
+    this.images.push(img);
+    const before = this.text.length;
+    this.insert(String.fromCodePoint(IMAGE_BASE + this.images.length - 1));
+    if (this.text.length === before) {
+      this.images.pop();
+      return 'The draft is full.';
+    }
+    return null;
   }
 
   /** The index of the block right before the cursor, or null. */
@@ -199,6 +241,13 @@ export class Editor {
     const out: PartParam[] = [];
     let words = '';
     for (const ch of this.text) {
+      const img = ch.codePointAt(0)! - IMAGE_BASE;
+      if (img >= 0 && img < this.images.length) {
+        if (words) out.push({ text: words });
+        words = '';
+        out.push({ image: this.images[img]!.data.toString('base64'), n: img + 1 });
+        continue;
+      }
       if (!this.isBlock(ch)) {
         words += ch;
         continue;
@@ -218,6 +267,7 @@ export class Editor {
     let total = 0;
     let blocks = 0;
     for (const p of this.parts()) {
+      if ('image' in p) continue; // held to the images' limits as they are attached
       const b = Buffer.byteLength('text' in p ? p.text : 'paste' in p ? p.paste : '');
       total += b;
       if ('text' in p) words += b;
@@ -237,6 +287,7 @@ export class Editor {
   /** What to queue: a message of 12 KB or less as one text, blocks in place; a larger one in parts. */
   message(): EditorMessage {
     const s = this.sizes();
+    if (this.shownImages().length > 0) return { parts: this.parts() };
     return s.blocks === 0 || s.total <= PASTE_INLINE_MAX_BYTES ? { text: this.value() } : { parts: this.parts() };
   }
 
@@ -250,6 +301,7 @@ export class Editor {
 
   private expand(ch: string): string {
     const cp = ch.codePointAt(0)!;
+    if (cp >= IMAGE_BASE && cp < IMAGE_BASE + this.images.length) return '';
     return cp >= BLOCK_BASE && cp < BLOCK_BASE + this.blocks.length ? this.blocks[cp - BLOCK_BASE]! : ch;
   }
 
@@ -272,7 +324,19 @@ export class Editor {
     this.pos += s.length;
   }
 
+  /** A paste as text, never as an image (a path that named no image after all). */
+  pasteText(s: string): void {
+    const hook = this.imagePaste;
+    this.imagePaste = null;
+    try {
+      this.paste(s);
+    } finally {
+      this.imagePaste = hook;
+    }
+  }
+
   private paste(s: string): void {
+    if (this.imagePaste?.(s)) return;
     const t = s.replace(/\r\n?/g, '\n');
     if (t.length > PASTE_BLOCK_CHARS || t.split('\n').length > PASTE_BLOCK_LINES) {
       this.blocks.push(t);
@@ -436,7 +500,9 @@ export class Editor {
     let i = 0;
     for (const ch of this.text) {
       if (i === this.pos) cursorAt = shown.length;
-      if (this.isBlock(ch)) {
+      const img = ch.codePointAt(0)! - IMAGE_BASE;
+      if (img >= 0 && img < this.images.length) shown += imageLabel(img + 1, this.images[img]!.info);
+      else if (this.isBlock(ch)) {
         const b = this.blocks[ch.codePointAt(0)! - BLOCK_BASE]!;
         shown += blockLabel(ch.codePointAt(0)! - BLOCK_BASE + 1, b);
       } else shown += ch;
@@ -450,8 +516,9 @@ export class Editor {
     const top = Math.max(0, cy - rows + 1);
     const sel = this.blockBefore();
     // The selected block's label ends at the cursor: that many columns before it are drawn selected.
-    const selectedCols = sel === null ? 0 : [...blockLabel(sel + 1, this.blocks[sel]!)].length;
-    return { lines: all.slice(top, top + rows), cursor: { x: cx, y: cy - top }, selectedBlock: sel !== null, selectedCols };
+    const img = this.imageBefore();
+    const selectedCols = sel !== null ? [...blockLabel(sel + 1, this.blocks[sel]!)].length : img !== null ? [...imageLabel(img + 1, this.images[img]!.info)].length : 0;
+    return { lines: all.slice(top, top + rows), cursor: { x: cx, y: cy - top }, selectedBlock: sel !== null || img !== null, selectedCols };
   }
 }
 
@@ -510,6 +577,7 @@ const DRAFT_KEYS: EditorRow[] = [
   { keys: ['C-k'], help: 'delete to the line end', footer: false, run: (e) => e.erase('line-after') },
   { keys: ['C-c'], help: 'clear', footer: false, run: (e) => (e.clear(), 'handled') },
   { keys: ['C-r'], help: 'search what was sent', footer: false, run: (e) => e.openSearch() },
+  { keys: ['C-v'], help: 'paste the clipboard (its image when it holds no text)', footer: false, run: (e) => (e.clipboard?.(), 'handled') },
 ];
 
 export const EDITOR_KEYS: KeyTable<EditorKeyState | null, Editor, EditorResult> = [

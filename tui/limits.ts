@@ -63,3 +63,7 @@ export const REMOTE_KEYS_MAX_PENDING_BYTES = 64 * 1024;
 export const MAIL_PANES_READ_MAX = 512;
 /** Columns a workspace's name takes in the dock beside its number (the rest is cut with an ellipsis). */
 export const WORKSPACE_NAME_COLS = 12;
+
+/** A clipboard tool (wl-paste, xclip, osascript, PowerShell) answers within this, or is stopped:
+ *  a clipboard owner that hangs must not hold the reply editor. */
+export const CLIPBOARD_READ_MS = 3000;

@@ -21,6 +21,8 @@ export interface TuiHost {
   readonly glyphs: Glyphs;
   readonly sessionId: string;
   readonly agentsSeen: boolean;
+  /** The client runs on the person's machine (`tuios attach`, not ssh): ctrl+v reads their clipboard. */
+  readonly localClient: boolean;
   /** Sessions this client may show. */
   visible(sessionId: string): boolean;
   /** Shows a window: its session, its workspace, focus; `zoom` zooms it. */

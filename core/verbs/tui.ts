@@ -23,6 +23,8 @@ export interface TuiOptions {
   rows: number;
   term: string;
   ascii: boolean;
+  /** The client runs on this machine (`tuios attach`): the clipboard here is the person's. */
+  local?: boolean;
   /** Bytes for the client's terminal. */
   write(data: string): void;
   /** Bytes written that the client has not taken yet (frames wait while it is behind). */
@@ -113,6 +115,7 @@ export function attachTui(ctx: VerbContext<AttachTuiParams>): unknown {
     rows: params.rows ?? 24,
     term: params.term ?? 'xterm-256color',
     ascii: !!params.ascii,
+    local: true,
     write: (data) => ctx.emit({ type: 'output', data }),
     pendingBytes: () => ctx.pendingBytes(),
     onClose: close,
