@@ -6,7 +6,7 @@ import type { Rect } from './pane-draw.js';
 import { editorHint, type Editor } from './editor.js';
 import { fit } from './text.js';
 import { EDITOR_MAX_ROWS } from './limits.js';
-import { drawImageStrip } from './image-strip.js';
+import { drawImageLarge, drawImageStrip } from './image-strip.js';
 
 /** Draws `ed` in `r` under `title`; `keys` adds the editor's key line under its text. Returns where the cursor goes. */
 export function drawEditorBox(cv: Canvas, r: Rect, ed: Editor, title: string, ascii: boolean, keys: boolean): { x: number; y: number } {
@@ -16,6 +16,13 @@ export function drawEditorBox(cv: Canvas, r: Rect, ed: Editor, title: string, as
   // The draft's images, above it (spec: Images); the rest of the box moves down by the strip.
   const strip = drawImageStrip(cv, r.x + 2, r.y + 1, r.w - 3, ed.shownImages(), ascii);
   r = { ...r, y: r.y + strip, h: r.h - strip };
+  const big = ed.viewedImage();
+  if (big) {
+    // ctrl+o on an image: it, larger, in place of the draft, and its keys under it.
+    const rows = drawImageLarge(cv, r.x + 2, r.y + 1, r.w - 3, Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2)), big, ascii);
+    if (keys) cv.text(r.x, r.y + 1 + rows, fit(ed.notice || editorHint(ascii, ed.keyState()), r.w, ascii), roleAttr('muted'), end);
+    return { x: r.x + 2, y: r.y + 1 };
+  }
   const v = ed.view(Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2)));
   v.lines.forEach((l, i) => {
     cv.text(r.x, r.y + 1 + i, i === 0 ? (ascii ? '> ' : '› ') : '  ', roleAttr('accent'), end);

@@ -15,9 +15,13 @@ export const THUMB_MAX_COLS = 24;
 /** Images the strip shows; the rest are `+N more`. */
 export const STRIP_MAX = 4;
 
+/** The image shown larger (ctrl+o): as many rows as the draft has, and at most this many columns. */
+export const LARGE_MAX_COLS = 120;
+
 export interface Thumb {
   cols: number;
-  /** RGB of each half-cell pixel, THUMB_ROWS * 2 rows of `cols`, row by row. */
+  rows: number;
+  /** RGB of each half-cell pixel, `rows` * 2 rows of `cols`, row by row. */
   rgb: Buffer;
   /** A small PNG of the image for kitty graphics. */
   png: Buffer;
@@ -29,25 +33,37 @@ export interface EditorImage {
   /** The bytes' digest: the same image twice is refused. */
   hash: string;
   thumb: Thumb | null;
+  /** The larger picture ctrl+o shows, made when first asked for. */
+  large: Thumb | null;
 }
 
 export function editorImage(data: Buffer, info: ImageInfo): EditorImage {
-  return { data, info, hash: createHash('sha256').update(data).digest('hex'), thumb: null };
+  return { data, info, hash: createHash('sha256').update(data).digest('hex'), thumb: null, large: null };
 }
 
 /** Columns a thumbnail takes for the image's shape: a half-block pixel is about square. */
-export function thumbCols(info: Pick<ImageInfo, 'width' | 'height'>): number {
-  return Math.max(1, Math.min(THUMB_MAX_COLS, Math.round((THUMB_ROWS * 2 * info.width) / info.height)));
+export function thumbCols(info: Pick<ImageInfo, 'width' | 'height'>, rows = THUMB_ROWS, max = THUMB_MAX_COLS): number {
+  return Math.max(1, Math.min(max, Math.round((rows * 2 * info.width) / info.height)));
 }
 
-/** Makes the image's thumbnail (once); `done` runs when it is there. */
-export async function makeThumb(img: EditorImage): Promise<void> {
-  if (img.thumb) return;
-  const cols = thumbCols(img.info);
+/** The image scaled to `rows` of half-block pixels pairs, and as a small PNG for kitty graphics. */
+async function scaled(img: EditorImage, rows: number, max: number): Promise<Thumb> {
+  const cols = thumbCols(img.info, rows, max);
   const src = () => sharp(img.data, { animated: false }).flatten({ background: '#000000' });
-  const rgb = await src().resize(cols, THUMB_ROWS * 2, { fit: 'fill' }).removeAlpha().raw().toBuffer();
-  const png = await src().resize(cols * 10, THUMB_ROWS * 20, { fit: 'inside' }).png().toBuffer();
-  img.thumb = { cols, rgb, png };
+  const rgb = await src().resize(cols, rows * 2, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  const png = await src().resize(cols * 10, rows * 20, { fit: 'inside' }).png().toBuffer();
+  return { cols, rows, rgb, png };
+}
+
+/** Makes the image's thumbnail for the strip (once). */
+export async function makeThumb(img: EditorImage): Promise<void> {
+  img.thumb ??= await scaled(img, THUMB_ROWS, THUMB_MAX_COLS);
+}
+
+/** Makes the larger picture ctrl+o shows, `rows` high (once). */
+export async function makeLarge(img: EditorImage, rows: number): Promise<void> {
+  if (img.large?.rows === rows) return;
+  img.large = await scaled(img, rows, LARGE_MAX_COLS);
 }
 
 export type Attached = { image: EditorImage } | { refused: string } | null;

@@ -27,6 +27,8 @@ export interface EditorKeyState {
   reading: boolean;
   /** ctrl+r: searching what was sent. */
   searching?: boolean;
+  /** The block selected or open is an image. */
+  image?: boolean;
 }
 
 export class Editor {
@@ -40,6 +42,10 @@ export class Editor {
   imagePaste: ((text: string) => boolean) | null = null;
   /** ctrl+v: the clipboard's text or image, read by the view (editor-images.ts); null pastes nothing. */
   clipboard: (() => void) | null = null;
+  /** ctrl+o on an image (image-paste.ts): it is shown larger, `o` opens it in the desktop's viewer, esc closes both. */
+  imageView: { shown(img: EditorImage): void; open(img: EditorImage): void; close(): void } | null = null;
+  /** The image ctrl+o shows in place of the draft. */
+  private viewing: { n: number; image: EditorImage } | null = null;
   private backslash = false;
   /** The key before this one typed a backslash (see enter). */
   private afterBackslash = false;
@@ -98,7 +104,8 @@ export class Editor {
   }
 
   keyState(): EditorKeyState {
-    return { block: this.blockBefore() !== null || this.imageBefore() !== null, reading: this.reading !== null, searching: this.search !== null };
+    const image = this.viewing !== null || (this.reading === null && this.imageBefore() !== null);
+    return { block: this.blockBefore() !== null || this.imageBefore() !== null, reading: this.reading !== null, searching: this.search !== null, ...(image ? { image } : {}) };
   }
 
   /** ctrl+r: what was sent, narrowed by what is typed; the arrows choose, enter loads it. */
@@ -177,11 +184,30 @@ export class Editor {
   openBlock(): EditorResult {
     const i = this.blockBefore();
     if (i !== null) this.reading = { lines: this.blocks[i]!.split('\n'), top: 0 };
+    const img = this.imageBefore();
+    if (img !== null) {
+      this.reading = { lines: [], top: 0 };
+      this.viewing = { n: img + 1, image: this.images[img]! };
+      this.imageView?.shown(this.viewing.image);
+    }
     return 'handled';
   }
 
   closeBlock(): EditorResult {
+    if (this.viewing) this.imageView?.close();
     this.reading = null;
+    this.viewing = null;
+    return 'handled';
+  }
+
+  /** The image open in place of the draft (ctrl+o), or null. */
+  viewedImage(): { n: number; image: EditorImage } | null {
+    return this.viewing;
+  }
+
+  /** `o` on an image open: the desktop's image viewer shows it. */
+  openViewer(): EditorResult {
+    if (this.viewing) this.imageView?.open(this.viewing.image);
     return 'handled';
   }
 
@@ -542,7 +568,8 @@ type EditorRow = KeyRow<EditorKeyState | null, Editor, EditorResult>;
 
 /** A block open to read (ctrl+o): the arrows and page keys scroll it, esc goes back to the draft. */
 const READING_KEYS: EditorRow[] = [
-  { keys: ['Up', 'Down', 'PgUp', 'PgDn'], label: 'up/down', help: 'scroll', when: reading, run: (e, k) => e.scrollBlock(k) },
+  { keys: ['Up', 'Down', 'PgUp', 'PgDn'], label: 'up/down', help: 'scroll', when: (s) => reading(s) && !s?.image, run: (e, k) => e.scrollBlock(k) },
+  { keys: ['o'], help: 'open in your image viewer', when: (s) => reading(s) && !!s?.image, run: (e) => e.openViewer() },
   { keys: ['Esc'], label: 'esc', help: 'back to the draft', when: reading, run: (e) => e.closeBlock() },
   { keys: [OTHER_KEY], help: 'nothing while reading', when: reading, footer: false, run: () => 'handled' },
 ];
@@ -557,8 +584,9 @@ const SEARCH_KEYS: EditorRow[] = [
 /** The draft's keys, none of which applies while a block is open to read. */
 const DRAFT_KEYS: EditorRow[] = [
   // The cursor right after a block: the block is selected, and these are its keys.
-  { keys: ['C-o'], help: 'read it', when: onBlock, run: (e) => e.openBlock() },
-  { keys: ['C-e'], help: 'edit it', when: onBlock, run: (e) => e.expandBlock() },
+  { keys: ['C-o'], help: 'read it', when: (s) => onBlock(s) && !s?.image, run: (e) => e.openBlock() },
+  { keys: ['C-o'], help: 'view it', when: (s) => onBlock(s) && !!s?.image, run: (e) => e.openBlock() },
+  { keys: ['C-e'], help: 'edit it', when: (s) => onBlock(s) && !s?.image, run: (e) => e.expandBlock() },
   { keys: ['BSpace'], label: 'backspace', help: 'remove it', when: onBlock, run: (e) => e.erase('back') },
   { keys: ['Enter'], help: 'send', when: plain, run: (e) => e.enter() },
   { keys: ['C-j', 'M-Enter', 'S-Enter'], help: 'new line', run: (e) => e.newLine() },
@@ -568,7 +596,7 @@ const DRAFT_KEYS: EditorRow[] = [
   { keys: ['Left', 'Right'], label: 'left/right', help: 'move a character', footer: false, run: (e, k) => (k === 'Left' ? e.left() : e.right()) },
   { keys: ['M-Left', 'C-Left', 'M-b', 'M-Right', 'C-Right', 'M-f'], label: 'alt+left/right', help: 'move a word', footer: false, run: (e, k) => e.jump(/Left|b$/.test(k) ? 'word-left' : 'word-right') },
   { keys: ['Home', 'C-a', 'End'], label: 'home/end', help: 'line start, end', footer: false, run: (e, k) => e.jump(k === 'Home' || k === 'C-a' ? 'line-start' : 'line-end') },
-  { keys: ['C-e'], help: 'line end', when: (s) => !s?.block, footer: false, run: (e) => e.jump('line-end') },
+  { keys: ['C-e'], help: 'line end', when: (s) => !s?.block || !!s.image, footer: false, run: (e) => e.jump('line-end') },
   { keys: ['Up', 'Down'], label: 'up/down', help: 'move a line', footer: false, run: (e, k) => e.vertical(k === 'Up') },
   { keys: ['BSpace'], label: 'backspace', help: 'delete a character', when: (s) => !s?.block, footer: false, run: (e) => e.erase('back') },
   { keys: ['Delete'], help: 'delete the next character', footer: false, run: (e) => e.erase('forward') },

@@ -4,7 +4,9 @@
 import type { Editor } from './editor.js';
 import { imagePathOf } from '../core/delivery/images.js';
 import { readClipboardText } from './clipboard.js';
-import { clipboardImage, imageFromPaste, makeThumb, type Attached } from './editor-images.js';
+import { clipboardImage, imageFromPaste, makeLarge, makeThumb, type Attached } from './editor-images.js';
+import { ImageViewer } from './image-viewer.js';
+import { EDITOR_MAX_ROWS } from './limits.js';
 
 /** What wiring a draft's images needs of its view. */
 export interface ImageHost {
@@ -41,6 +43,18 @@ export function wireImages(ed: Editor, h: ImageHost): void {
     if (text === '' ? !h.local : !imagePathOf(text)) return false;
     void attach(text, imageFromPaste(text, h.local));
     return true;
+  };
+  // ctrl+o: the image larger in place of the draft; o: the desktop's viewer, from a private copy.
+  const viewer = new ImageViewer();
+  ed.imageView = {
+    shown: (img) => void makeLarge(img, EDITOR_MAX_ROWS).then(() => h.redraw(), () => undefined),
+    open: (img) => {
+      if (!h.local) return h.say('This client runs on another machine: its image viewer is not yours.');
+      const n = ed.viewedImage()?.n ?? 1;
+      const why = viewer.open(img, n);
+      h.say(why ?? `Image #${n} opened in your image viewer; esc removes its copy.`);
+    },
+    close: () => viewer.close(),
   };
   ed.clipboard = () => {
     if (!h.local) return h.say('This client runs on another machine and cannot read your clipboard: paste with your terminal.');

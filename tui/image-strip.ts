@@ -6,7 +6,7 @@ import type { Canvas } from './canvas.js';
 import { attr, roleAttr } from './canvas.js';
 import { fit } from './text.js';
 import { imageWords } from '../core/delivery/images.js';
-import { STRIP_MAX, THUMB_ROWS, thumbCols, type EditorImage } from './editor-images.js';
+import { STRIP_MAX, THUMB_ROWS, thumbCols, type EditorImage, type Thumb } from './editor-images.js';
 
 export type Graphics = 'kitty' | 'blocks' | 'words';
 
@@ -63,24 +63,44 @@ export function drawImageStrip(cv: Canvas, x: number, y: number, w: number, imag
   for (const { n, image } of images.slice(0, STRIP_MAX)) {
     const cols = image.thumb?.cols ?? thumbCols(image.info);
     if (at + cols > end) break;
-    if (g?.kitty && image.thumb) g.kitty.want(image, at, y, cols, THUMB_ROWS);
-    else drawBlocks(cv, at, y, cols, image, n);
+    if (g?.kitty && image.thumb) g.kitty.want(image, 1, at, y, cols, THUMB_ROWS);
+    else drawBlocks(cv, at, y, cols, THUMB_ROWS, image.thumb, n);
     at += cols + 1;
   }
   if (moreText && at + moreText.length <= end) cv.text(at, y + 1, moreText, roleAttr('muted'), end);
   return THUMB_ROWS;
 }
 
+/**
+ * The image ctrl+o opens, larger, in `rows` rows at (x, y) at most `w` wide (kitty's graphics or
+ * half blocks; at 16 colours its words and where to see it); answers the rows it took.
+ */
+export function drawImageLarge(cv: Canvas, x: number, y: number, w: number, rows: number, shown: { n: number; image: EditorImage }, ascii: boolean): number {
+  const g = byCanvas.get(cv);
+  const end = x + w;
+  const { n, image } = shown;
+  cv.fill(x, y, w, rows);
+  if ((g?.mode ?? 'blocks') === 'words') {
+    cv.text(x, y, fit(imageWords(n, image.info, ascii), w, ascii), roleAttr('plain'), end);
+    cv.text(x, y + 1, fit('This terminal shows no images: o opens it in your image viewer.', w, ascii), roleAttr('muted'), end);
+    return Math.min(rows, 2);
+  }
+  const t = image.large && image.large.cols <= w ? image.large : null;
+  const cols = Math.min(w, t?.cols ?? thumbCols(image.info, rows, w));
+  if (g?.kitty && t) g.kitty.want(image, 2, x, y, cols, rows);
+  else drawBlocks(cv, x, y, cols, rows, t, n);
+  return rows;
+}
+
 /** Half blocks: each cell the upper pixel in the foreground, the lower in the background. */
-function drawBlocks(cv: Canvas, x: number, y: number, cols: number, image: EditorImage, n: number): void {
-  const t = image.thumb;
-  if (!t) {
-    // Not scaled yet: a grey box with the image's number, until the thumbnail is there.
-    cv.fill(x, y, cols, THUMB_ROWS, attr(-1, 8));
-    cv.text(x, y + 1, `#${n}`.slice(0, cols), attr(15, 8), x + cols);
+function drawBlocks(cv: Canvas, x: number, y: number, cols: number, rows: number, t: Thumb | null, n: number): void {
+  if (!t || t.rows !== rows) {
+    // Not scaled yet: a grey box with the image's number, until the picture is there.
+    cv.fill(x, y, cols, rows, attr(-1, 8));
+    cv.text(x, y + (rows >> 1), `#${n}`.slice(0, cols), attr(15, 8), x + cols);
     return;
   }
-  for (let row = 0; row < THUMB_ROWS; row++) {
+  for (let row = 0; row < t.rows; row++) {
     for (let c = 0; c < t.cols; c++) {
       const top = (row * 2 * t.cols + c) * 3;
       const bottom = ((row * 2 + 1) * t.cols + c) * 3;
@@ -115,25 +135,30 @@ export function rgbTo256(r: number, g: number, b: number): number {
  * when a full frame no longer draws it. The cells under it are blank on the canvas.
  */
 export class KittyImages {
-  private ids = new WeakMap<EditorImage, number>();
+  /** An id per image and placement kind (1 the strip's thumbnail, 2 the larger view's picture). */
+  private ids = [new WeakMap<EditorImage, number>(), new WeakMap<EditorImage, number>()];
   private next = 1;
   private sent = new Set<number>();
   /** Placed now: id -> where. */
   private placed = new Map<number, string>();
-  private wanted = new Map<number, { image: EditorImage; at: string; x: number; y: number; cols: number; rows: number }>();
+  private wanted = new Map<number, { png: Buffer; at: string; x: number; y: number; cols: number; rows: number }>();
 
   /** A full frame starts: what it draws is all that stays placed. */
   begin(): void {
     this.wanted.clear();
   }
 
-  want(image: EditorImage, x: number, y: number, cols: number, rows: number): void {
-    let id = this.ids.get(image);
+  /** Places `image` (`p`: 1 the strip's thumbnail, 2 the larger view's) over `cols`×`rows` cells at (x, y). */
+  want(image: EditorImage, p: 1 | 2, x: number, y: number, cols: number, rows: number): void {
+    const png = p === 2 ? image.large?.png : image.thumb?.png;
+    if (!png) return;
+    const ids = this.ids[p - 1]!;
+    let id = ids.get(image);
     if (!id) {
       id = this.next++;
-      this.ids.set(image, id);
+      ids.set(image, id);
     }
-    this.wanted.set(id, { image, at: `${x},${y},${cols},${rows}`, x, y, cols, rows });
+    this.wanted.set(id, { png, at: `${x},${y},${cols},${rows}`, x, y, cols, rows });
   }
 
   /** The bytes that bring the terminal from what was placed to what this frame wants. */
@@ -147,8 +172,8 @@ export class KittyImages {
     }
     for (const [id, w] of this.wanted) {
       if (this.placed.get(id) === w.at) continue;
-      if (!this.sent.has(id) && w.image.thumb) {
-        out += transmit(id, w.image.thumb.png);
+      if (!this.sent.has(id)) {
+        out += transmit(id, w.png);
         this.sent.add(id);
       }
       out += `\x1b7\x1b[${w.y + 1};${w.x + 1}H\x1b_Ga=p,i=${id},p=1,c=${w.cols},r=${w.rows},C=1,q=2\x1b\\\x1b8`;
@@ -159,7 +184,7 @@ export class KittyImages {
 
   /** Everything placed goes (the client leaves). */
   clear(): string {
-    const out = [...this.placed.keys()].map((id) => `\x1b_Ga=d,d=I,i=${id},q=2\x1b\\`).join('');
+    const out = [...this.sent].map((id) => `\x1b_Ga=d,d=I,i=${id},q=2\x1b\\`).join('');
     this.placed.clear();
     this.sent.clear();
     return out;

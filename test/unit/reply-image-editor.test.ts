@@ -5,9 +5,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
-import { Editor } from '../../tui/editor.js';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Editor, editorHint } from '../../tui/editor.js';
+import { ImageViewer, opener } from '../../tui/image-viewer.js';
 import { editorImage, makeThumb, thumbCols, type EditorImage } from '../../tui/editor-images.js';
-import { drawImageStrip, graphicsFor, KittyImages, rgbTo256, setGraphics, stripRows } from '../../tui/image-strip.js';
+import { drawImageLarge, drawImageStrip, graphicsFor, KittyImages, rgbTo256, setGraphics, stripRows } from '../../tui/image-strip.js';
 import { imageType } from '../../tui/clipboard.js';
 import { Canvas } from '../../tui/canvas.js';
 import { openStreamTerminal } from '../../tui/terminal.js';
@@ -152,15 +155,15 @@ test('kitty graphics: an image is sent once, placed where the strip drew it, and
   await makeThumb(i);
   const k = new KittyImages();
   k.begin();
-  k.want(i, 4, 2, 12, 3);
+  k.want(i, 1, 4, 2, 12, 3);
   const first = k.end();
   assert.match(first, /\x1b_Ga=t,f=100,i=1,q=2,m=0;[A-Za-z0-9+/=]+\x1b\\/, 'sent as PNG');
   assert.match(first, /\x1b\[3;5H\x1b_Ga=p,i=1,p=1,c=12,r=3,C=1,q=2\x1b\\/, 'placed at its cells');
   k.begin();
-  k.want(i, 4, 2, 12, 3);
+  k.want(i, 1, 4, 2, 12, 3);
   assert.is(k.end(), '', 'drawn again where it is: nothing sent');
   k.begin();
-  k.want(i, 4, 5, 12, 3);
+  k.want(i, 1, 4, 5, 12, 3);
   const moved = k.end();
   assert.not.match(moved, /a=t/, 'moved: placed again, not sent again');
   assert.match(moved, /\x1b\[6;5H\x1b_Ga=p,i=1/);
@@ -175,6 +178,60 @@ test('kitty graphics: an image is sent once, placed where the strip drew it, and
   } finally {
     dispose();
   }
+});
+
+test('ctrl+o shows the selected image larger; o opens it in the desktop\'s viewer; esc goes back', () => {
+  const e = new Editor();
+  type(e, 'see ');
+  e.attachImage(img(1));
+  assert.equal(e.keyState(), { block: true, reading: false, searching: false, image: true });
+  assert.is(editorHint(true, e.keyState()), 'ctrl+o view it  backspace remove it  enter send  ctrl+j new line  ctrl+z undo  esc close');
+  const calls: string[] = [];
+  e.imageView = { shown: () => calls.push('shown'), open: () => calls.push('open'), close: () => calls.push('close') };
+  e.key(key('C-o'));
+  assert.equal(e.viewedImage()?.n, 1);
+  assert.is(editorHint(true, e.keyState()), 'o open in your image viewer  esc back to the draft');
+  e.key(key('x'));
+  e.key(key('o'));
+  e.key(key('Esc'));
+  assert.equal(calls, ['shown', 'open', 'close']);
+  assert.is(e.viewedImage(), null);
+  assert.is(e.view().lines[0], 'see [Image #1 · 1280×720 png]', 'nothing typed while it was open');
+});
+
+test('the larger view at 16 colours is the image\'s words and where to see it', () => {
+  const { cv, take, dispose } = canvas(80, 10);
+  try {
+    setGraphics(cv, 'words');
+    assert.is(drawImageLarge(cv, 0, 0, 80, 8, { n: 2, image: img(2, 640, 480, 90_000) }, false), 2);
+    cv.draw();
+    const s = take();
+    assert.match(s, /Image #2 · 640×480 png · 90 KB/);
+    assert.match(s, /o opens it in your image viewer/);
+  } finally {
+    dispose();
+  }
+});
+
+test('the viewer gets a private copy, removed when the view closes', () => {
+  const v = new ImageViewer();
+  const i = img(3, 10, 10, 50);
+  const path = process.env.PATH;
+  process.env.PATH = '/nonexistent'; // no opener runs here
+  try {
+    assert.is(v.open(i, 3), null);
+  } finally {
+    process.env.PATH = path;
+  }
+  const dir = v.copy!;
+  assert.is(statSync(dir).mode & 0o777, 0o700);
+  assert.equal(readdirSync(dir), ['image-3.png']);
+  assert.is(statSync(join(dir, 'image-3.png')).mode & 0o777, 0o600);
+  assert.equal(readFileSync(join(dir, 'image-3.png')), i.data);
+  v.close();
+  assert.not.ok(existsSync(dir));
+  assert.equal(opener('linux'), ['xdg-open', []]);
+  assert.equal(opener('darwin'), ['open', []]);
 });
 
 test.run();

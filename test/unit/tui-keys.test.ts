@@ -49,7 +49,7 @@ const TABLES: Array<{ name: string; table: AnyTable; states: unknown[] }> = [
   ...(Object.keys(MAILBOX_KEYS) as MailboxMode[]).map((m) => ({ name: `mailbox ${m}`, table: MAILBOX_KEYS[m] as AnyTable, states: [true, false].map((back): MailboxKeyState => ({ mode: m, back })) })),
   ...[PREFIX_KEYS, GLOBAL_KEYS].map((t, i) => ({ name: i ? 'global' : 'prefix', table: t as AnyTable, states: product<AppKeyState>({ overlay: [false, true], agentsSeen: [false, true] }) })),
   { name: 'confirm', table: CONFIRM_KEYS as AnyTable, states: [null] },
-  { name: 'editor', table: EDITOR_KEYS as AnyTable, states: [null, { block: false, reading: false }, { block: true, reading: false }, { block: true, reading: true }, { block: false, reading: false, searching: true }, { block: true, reading: false, searching: true }] },
+  { name: 'editor', table: EDITOR_KEYS as AnyTable, states: [null, { block: false, reading: false }, { block: true, reading: false }, { block: true, reading: true }, { block: false, reading: false, searching: true }, { block: true, reading: false, searching: true }, { block: true, reading: false, image: true }, { block: true, reading: true, image: true }] },
   { name: 'switcher', table: SWITCHER_KEYS as AnyTable, states: [null] },
   { name: 'compare', table: COMPARE_LIST_KEYS as AnyTable, states: product<CompareKeyState>({ mode: ['list', 'keep', 'verify', 'diff'], marked: [0, 1, 2], hasRows: [false, true] }) },
   ...(Object.keys(REVIEW_KEYS) as ReviewMode[]).map((m) => ({ name: `review ${m}`, table: REVIEW_KEYS[m] as AnyTable, states: product<Omit<ReviewKeyState, 'mode'>>({ onNote: [false, true], onLine: [false, true], unsent: [false, true], fan: [false, true] }).filter((x) => !(x.onNote && x.onLine)).map((x) => ({ ...x, mode: m })) })),
