@@ -8,8 +8,8 @@ import { EDITOR_MAX_ROWS, MAX_DRAFT_CHARS, PASTE_BLOCK_CHARS, PASTE_BLOCK_LINES 
 import type { RememberedReply } from '../core/delivery/reply-history.js';
 import { blockLabel, PARTS_TOO_LARGE, WORDS_TOO_LARGE, type PartParam } from '../core/delivery/parts.js';
 import { MESSAGE_PARTS_MAX_BYTES, PASTE_INLINE_MAX_BYTES, QUEUE_MESSAGE_MAX_BYTES } from '../core/limits.js';
-import { alreadyInMessage, imageLabel, imageRefusal } from '../core/delivery/images.js';
-import type { EditorImage } from './editor-images.js';
+import { alreadyInMessage, imageLabel, imageRefusal, sniffFormat } from '../core/delivery/images.js';
+import { editorImage, type EditorImage } from './editor-images.js';
 
 /** A message as queue-prompt takes it: one text, or parts when blocks go to files (over 12 KB). */
 export type EditorMessage = { text: string } | { parts: PartParam[] };
@@ -44,6 +44,8 @@ export class Editor {
   clipboard: (() => void) | null = null;
   /** ctrl+o on an image (image-paste.ts): it is shown larger, `o` opens it in the desktop's viewer, esc closes both. */
   imageView: { shown(img: EditorImage): void; open(img: EditorImage): void; close(): void } | null = null;
+  /** An image brought back from what was sent: the view reads its size and makes its thumbnail. */
+  restored: ((img: EditorImage) => void) | null = null;
   /** The image ctrl+o shows in place of the draft. */
   private viewing: { n: number; image: EditorImage } | null = null;
   private backslash = false;
@@ -93,7 +95,14 @@ export class Editor {
     let text = '';
     for (const p of m.parts) {
       if ('text' in p) text += p.text;
-      else {
+      else if ('image' in p) {
+        // Its size is read again (restored), its label meanwhile without it.
+        const data = Buffer.from(p.image, 'base64');
+        const img = editorImage(data, { format: sniffFormat(data) ?? 'png', width: 0, height: 0, bytes: data.length });
+        this.images.push(img);
+        this.restored?.(img);
+        text += String.fromCodePoint(IMAGE_BASE + this.images.length - 1);
+      } else {
         this.blocks.push(p.paste);
         text += String.fromCodePoint(BLOCK_BASE + this.blocks.length - 1);
       }
@@ -559,7 +568,7 @@ const searching = (s: EditorKeyState | null) => !!s?.searching;
 /** A remembered message on one line, its blocks as their labels (the ctrl+r list). */
 function oneLine(m: RememberedReply): string {
   let n = 0;
-  return m.parts.map((p) => ('text' in p ? p.text : blockLabel(p.n ?? ++n, p.paste))).join('').replace(/\s+/g, ' ').trim();
+  return m.parts.map((p) => ('text' in p ? p.text : 'image' in p ? `[Image #${p.n ?? 1}]` : blockLabel(p.n ?? ++n, p.paste))).join('').replace(/\s+/g, ' ').trim();
 }
 const onBlock = (s: EditorKeyState | null) => !!s?.block && !s.reading;
 const reading = (s: EditorKeyState | null) => !!s?.reading;

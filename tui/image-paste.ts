@@ -6,6 +6,7 @@ import { imagePathOf } from '../core/delivery/images.js';
 import { readClipboardText } from './clipboard.js';
 import { clipboardImage, imageFromPaste, makeLarge, makeThumb, type Attached } from './editor-images.js';
 import { ImageViewer } from './image-viewer.js';
+import { readImageInfo } from '../core/delivery/image-read.js';
 import { EDITOR_MAX_ROWS } from './limits.js';
 
 /** What wiring a draft's images needs of its view. */
@@ -44,6 +45,15 @@ export function wireImages(ed: Editor, h: ImageHost): void {
     void attach(text, imageFromPaste(text, h.local));
     return true;
   };
+  // An image brought back from the history: its size read again, then its thumbnail.
+  ed.restored = (img) =>
+    void readImageInfo(img.data)
+      .then((info) => {
+        if (info) img.info = info;
+        h.redraw();
+        return makeThumb(img);
+      })
+      .then(() => h.redraw(), () => undefined);
   // ctrl+o: the image larger in place of the draft; o: the desktop's viewer, from a private copy.
   const viewer = new ImageViewer();
   ed.imageView = {

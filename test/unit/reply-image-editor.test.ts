@@ -15,6 +15,7 @@ import { imageType } from '../../tui/clipboard.js';
 import { Canvas } from '../../tui/canvas.js';
 import { openStreamTerminal } from '../../tui/terminal.js';
 import { IMAGE_MAX_BYTES } from '../../core/limits.js';
+import { ReplyHistory } from '../../core/delivery/reply-history.js';
 
 const key = (name: string) => ({ t: 'key' as const, raw: name, name });
 const paste = (text: string) => ({ t: 'paste' as const, raw: `\x1b[200~${text}\x1b[201~`, text });
@@ -232,6 +233,23 @@ test('the viewer gets a private copy, removed when the view closes', () => {
   assert.not.ok(existsSync(dir));
   assert.equal(opener('linux'), ['xdg-open', []]);
   assert.equal(opener('darwin'), ['open', []]);
+});
+
+test('what was sent keeps its images within 256 KB, and up brings one back to send again', () => {
+  const h = new ReplyHistory();
+  const small = Buffer.alloc(100_000, 7).toString('base64');
+  const big = Buffer.alloc(200_000, 8).toString('base64');
+  const r = h.add('claude-code', '/p', [{ text: 'see ' }, { image: small, n: 1 }, { image: big, n: 2 }]);
+  assert.equal(r.parts, [{ text: 'see ' }, { image: small, n: 1 }], 'the second image passed 256 KB');
+  assert.is(r.dropped, 1);
+  const e = new Editor();
+  const restored: EditorImage[] = [];
+  e.restored = (i) => restored.push(i);
+  e.history = () => h.list('claude-code', '/p');
+  e.key(key('Up'));
+  assert.is(restored.length, 1, 'its size is read again');
+  assert.is(e.shownImages().length, 1);
+  assert.equal(e.message(), { parts: [{ text: 'see ' }, { image: small, n: 1 }] });
 });
 
 test.run();
