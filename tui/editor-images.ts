@@ -3,10 +3,9 @@
 // client's memory until the reply is sent. What attaches one: a paste that is only an image
 // file's path, an empty paste, and ctrl+v on a client on the person's machine (clipboard.ts).
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import type { ImageInfo } from '../core/delivery/images.js';
 import { imagePathOf } from '../core/delivery/images.js';
-import { readImageFile, readImageInfo } from '../core/delivery/image-read.js';
+import { loadSharp, readImageFile, readImageInfo } from '../core/delivery/image-read.js';
 import { readClipboardImage } from './clipboard.js';
 
 /** Rows of the strip an image takes (spec: 3 rows high), and at most this many columns. */
@@ -49,6 +48,7 @@ export function thumbCols(info: Pick<ImageInfo, 'width' | 'height'>, rows = THUM
 /** The image scaled to `rows` of half-block pixels pairs, and as a small PNG for kitty graphics. */
 async function scaled(img: EditorImage, rows: number, max: number): Promise<Thumb> {
   const cols = thumbCols(img.info, rows, max);
+  const sharp = await loadSharp();
   const src = () => sharp(img.data, { animated: false }).flatten({ background: '#000000' });
   const rgb = await src().resize(cols, rows * 2, { fit: 'fill' }).removeAlpha().raw().toBuffer();
   const png = await src().resize(cols * 10, rows * 20, { fit: 'inside' }).png().toBuffer();

@@ -3,9 +3,21 @@
 // The daemon reads each image a message brings; the editor reads each image it attaches.
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import sharp from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
 import { sniffFormat, type ImageFormat, type ImageInfo } from './images.js';
 import { IMAGE_MAX_BYTES } from '../limits.js';
+
+type SharpFn = (input: Buffer, options?: SharpOptions) => Sharp;
+let loaded: Promise<SharpFn> | null = null;
+
+/**
+ * sharp, loaded the first time an image is read: libvips is a large native library, and the
+ * processes that only describe the verbs (the CLI, the MCP server) never need it.
+ */
+export function loadSharp(): Promise<SharpFn> {
+  loaded ??= import('sharp').then((m) => (m.default ?? m) as unknown as SharpFn);
+  return loaded;
+}
 
 const FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'gif', 'webp']);
 
@@ -13,6 +25,7 @@ const FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'gif', 'webp']);
 export async function readImageInfo(data: Buffer): Promise<ImageInfo | null> {
   if (!sniffFormat(data)) return null;
   try {
+    const sharp = await loadSharp();
     const m = await sharp(data, { animated: false }).metadata();
     if (!m.format || !FORMATS.has(m.format) || !m.width || !m.height) return null;
     return { format: m.format as ImageFormat, width: m.width, height: m.height, bytes: data.length };
