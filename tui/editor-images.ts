@@ -7,15 +7,11 @@ import type { ImageInfo } from '../core/delivery/images.js';
 import { imagePathOf } from '../core/delivery/images.js';
 import { loadSharp, readImageFile, readImageInfo } from '../core/delivery/image-read.js';
 import { readClipboardImage } from './clipboard.js';
+import { LARGE_MAX_COLS, THUMB_MAX_COLS, THUMB_ROWS } from './limits.js';
 
-/** Rows of the strip an image takes (spec: 3 rows high), and at most this many columns. */
-export const THUMB_ROWS = 3;
-export const THUMB_MAX_COLS = 24;
-/** Images the strip shows; the rest are `+N more`. */
-export const STRIP_MAX = 4;
+export { STRIP_MAX, THUMB_ROWS } from './limits.js';
 
-/** The image shown larger (ctrl+o): as many rows as the draft has, and at most this many columns. */
-export const LARGE_MAX_COLS = 120;
+
 
 export interface Thumb {
   cols: number;
