@@ -229,7 +229,8 @@ export class Tui implements TuiHost, PaintHost {
       if (this.observer) this.dock.say(observeRefusal('Resizing the panes', this.observer) + ' Only your own view changed.');
       this.term.resize(cols, rows);
       this.canvas.resize(cols, rows);
-      this.out.push('\x1b[H\x1b[2J');
+      // The images placed go with the cleared screen: the next frame places them again.
+      this.out.push((this.kitty?.clear() ?? '') + '\x1b[H\x1b[2J');
       this.painter.invalidate();
       this.redraw();
     });
