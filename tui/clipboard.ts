@@ -64,9 +64,9 @@ async function viaFile(): Promise<Buffer | null> {
   const file = join(dir, 'clip.png');
   try {
     if (process.platform === 'darwin') {
-      await run('osascript', ['-e', `set f to open for access POSIX file "${file}" with write permission`, '-e', 'write (the clipboard as «class PNGf») to f', '-e', 'close access f']);
+      await run('osascript', ['-e', `set f to open for access POSIX file "${file.replace(/[\\"]/g, '\\$&')}" with write permission`, '-e', 'write (the clipboard as «class PNGf») to f', '-e', 'close access f']);
     } else {
-      await run('powershell', ['-NoProfile', '-Command', `Add-Type -AssemblyName System.Windows.Forms; $i = [System.Windows.Forms.Clipboard]::GetImage(); if ($i) { $i.Save('${file}', [System.Drawing.Imaging.ImageFormat]::Png) }`]);
+      await run('powershell', ['-NoProfile', '-Command', `Add-Type -AssemblyName System.Windows.Forms; $i = [System.Windows.Forms.Clipboard]::GetImage(); if ($i) { $i.Save('${file.replace(/'/g, "''")}', [System.Drawing.Imaging.ImageFormat]::Png) }`]);
     }
     const b = await readFile(file).catch(() => null);
     return b && b.length > 0 && b.length <= IMAGE_MAX_BYTES ? b : null;
