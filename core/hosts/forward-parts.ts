@@ -55,7 +55,7 @@ export async function callWithParts(call: RemoteCall, host: string, verb: string
       const id = randomBytes(12).toString('base64url');
       for (const text of pieces('paste' in p ? p.paste : image!)) {
         try {
-          await call('stage-paste', { window: params.window, id, text });
+          await call('stage-paste', { window: params.window, id, text, ...(image !== null ? { image: true } : {}) });
         } catch (e) {
           if (e instanceof TuiosError && e.code === 'unknown_verb') return old();
           throw e;

@@ -10,6 +10,7 @@ import type { Caller } from '../rpc/caller.js';
 import type { MessagePart, PartParam } from '../delivery/parts.js';
 import { IMAGE_MAX_BYTES, IMAGES_MAX, PASTE_BLOCKS_MAX, PASTE_STAGE_CHUNK_CHARS } from '../limits.js';
 import { readImageInfo } from '../delivery/image-read.js';
+import { STAGED_IMAGE_MAX_BYTES } from '../delivery/paste-stage.js';
 
 const stageId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const imageNo = z.number().int().min(1).max(IMAGES_MAX).optional().describe('The image\'s number in its label (#N); default its place among the images');
@@ -79,12 +80,13 @@ export function makeStagePaste(whoQueues: (svc: Services, caller: Caller, nonce:
       id: stageId.describe('The block\'s id, chosen by the sender; the message names it'),
       text: z.string().max(PASTE_STAGE_CHUNK_CHARS).describe('The next piece of the block'),
       nonce: z.string().max(128).optional().describe('The attach nonce (sent as human)'),
+      image: z.boolean().optional().describe('The block is an image in base64 (its own size limit)'),
     }),
     result: z.object({ id: z.string(), bytes: z.number().int() }),
     print: (r) => `${r.id} ${r.bytes}`,
     run({ params, svc, caller }) {
       const by = whoQueues(svc, caller, params.nonce);
-      return { id: params.id, bytes: svc.pasteStage.append(by, params.id, params.text) };
+      return { id: params.id, bytes: svc.pasteStage.append(by, params.id, params.text, params.image ? STAGED_IMAGE_MAX_BYTES : undefined) };
     },
   });
 }

@@ -16,7 +16,9 @@ import { readImageFile, readImageInfo } from '../../core/delivery/image-read.js'
 import { pastesOf, renderPieces } from '../../core/delivery/image-parts.js';
 import { checkParts, partsSummary, type ImagePart, type MessagePart } from '../../core/delivery/parts.js';
 import { PasteFolder } from '../../core/delivery/paste-folder.js';
-import { IMAGE_MAX_BYTES, IMAGES_MAX, IMAGES_TOTAL_BYTES, PASTE_INLINE_MAX_BYTES } from '../../core/limits.js';
+import { StagedPastes, STAGED_IMAGE_MAX_BYTES } from '../../core/delivery/paste-stage.js';
+import { callWithParts, pieces } from '../../core/hosts/forward-parts.js';
+import { IMAGE_MAX_BYTES, IMAGES_MAX, IMAGES_TOTAL_BYTES, PASTE_INLINE_MAX_BYTES, PASTE_STAGE_CHUNK_CHARS } from '../../core/limits.js';
 
 const log = { debug() {}, info() {}, warn() {}, error() {} };
 const png = (w: number, h: number, colour = '#3060c0') => sharp({ create: { width: w, height: h, channels: 3, background: colour } }).png().toBuffer();
@@ -158,6 +160,24 @@ test('a harness whose manifest says images = "none" refuses a message with an im
   const m = q.add(w, '', 'human', null, { parts: [words('see '), image(1)] });
   assert.is(m.text, 'see [Image #1 · 1280×720 png]');
   q.dispose();
+});
+
+test('an image sent ahead to another machine travels in pieces as base64, held to its own size', async () => {
+  const calls: Array<[string, Record<string, unknown>]> = [];
+  const big = Buffer.alloc(IMAGE_MAX_BYTES, 5).toString('base64');
+  await callWithParts(async (verb, params) => (calls.push([verb, params]), { id: 'q1' }), 'peer', 'queue-prompt', { window: 'api:w', parts: [{ text: 'see ' }, { image: big, n: 1 }] });
+  const staged = calls.filter(([v]) => v === 'stage-paste');
+  assert.ok(staged.length > 1, 'in pieces');
+  assert.ok(staged.every(([, p]) => p.image === true && (p.text as string).length <= PASTE_STAGE_CHUNK_CHARS));
+  assert.is(staged.map(([, p]) => p.text).join(''), big);
+  const [verb, sent] = calls.at(-1)!;
+  assert.is(verb, 'queue-prompt');
+  assert.equal(sent.parts, [{ text: 'see ' }, { staged: staged[0]![1].id, image: true, n: 1 }]);
+  // The stage holds an image of 8 MB in base64, which passes the 8 MB of a paste block.
+  const st = new StagedPastes();
+  for (const piece of pieces(big)) st.append('h', 'img', piece, STAGED_IMAGE_MAX_BYTES);
+  assert.is(st.take('h', 'img'), big);
+  assert.match(refused(() => pieces(big).forEach((piece) => st.append('h', 'paste', piece))).message, /larger than 8 MB/);
 });
 
 test.run();
