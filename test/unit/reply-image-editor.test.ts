@@ -5,7 +5,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { wireImages } from '../../tui/image-paste.js';
+import { waitFor } from '../helpers/wait.js';
 import { join } from 'node:path';
 import { Editor, editorHint } from '../../tui/editor.js';
 import { ImageViewer, opener } from '../../tui/image-viewer.js';
@@ -250,6 +253,26 @@ test('what was sent keeps its images within 256 KB, and up brings one back to se
   assert.is(restored.length, 1, 'its size is read again');
   assert.is(e.shownImages().length, 1);
   assert.equal(e.message(), { parts: [{ text: 'see ' }, { image: small, n: 1 }] });
+});
+
+test('a draft wired for images: a PNG path attaches it, a path to no file is text, and a client elsewhere reads no clipboard', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tuios-wire-'));
+  const file = join(dir, 'a b.png');
+  writeFileSync(file, await sharp({ create: { width: 12, height: 8, channels: 3, background: '#123456' } }).png().toBuffer());
+  const said: string[] = [];
+  let frames = 0;
+  const e = new Editor();
+  wireImages(e, { say: (t) => said.push(t), redraw: () => frames++, local: false });
+  e.key(paste(file.replace(/ /g, '\\ ')));
+  await waitFor(() => e.shownImages()[0]?.image.thumb ?? null, { timeout: 10_000, what: 'the image and its thumbnail' });
+  assert.is(e.view().lines[0], '[Image #1 · 12×8 png]');
+  assert.ok(frames >= 2, 'drawn when attached and when its thumbnail is there');
+  e.key(paste(' /no/such.png'));
+  await waitFor(() => (e.view().lines[0]!.endsWith('/no/such.png') ? true : null), { timeout: 10_000, what: 'the path as text' });
+  e.key(paste(''));
+  assert.equal(said, [], 'an empty paste on a client elsewhere reads no clipboard');
+  e.key(key('C-v'));
+  assert.equal(said, ['This client runs on another machine and cannot read your clipboard: paste with your terminal.']);
 });
 
 test.run();
