@@ -35,8 +35,9 @@ export function setGraphics(cv: Canvas, mode: Graphics): KittyImages | null {
   return kitty;
 }
 
+/** How `cv` draws images now: an ASCII-only client (--ascii-only) gets the words, as at 16 colours. */
 export function graphicsOf(cv: Canvas): Graphics {
-  return byCanvas.get(cv)?.mode ?? 'blocks';
+  return cv.ascii ? 'words' : (byCanvas.get(cv)?.mode ?? 'blocks');
 }
 
 /** Rows the strip takes for these images, drawn on `cv`. */
@@ -53,7 +54,7 @@ export function drawImageStrip(cv: Canvas, x: number, y: number, w: number, imag
   const end = x + w;
   const more = images.length - STRIP_MAX;
   const moreText = more > 0 ? `+${more} more` : '';
-  if ((g?.mode ?? 'blocks') === 'words') {
+  if (graphicsOf(cv) === 'words') {
     images.slice(0, STRIP_MAX).forEach(({ n, image }, i) => cv.text(x, y + i, fit(imageWords(n, image.info, ascii), w, ascii), roleAttr('muted'), end));
     if (moreText) cv.text(x, y + STRIP_MAX, moreText, roleAttr('muted'), end);
     return stripRows(cv, images);
@@ -80,7 +81,7 @@ export function drawImageLarge(cv: Canvas, x: number, y: number, w: number, rows
   const end = x + w;
   const { n, image } = shown;
   cv.fill(x, y, w, rows);
-  if ((g?.mode ?? 'blocks') === 'words') {
+  if (graphicsOf(cv) === 'words') {
     cv.text(x, y, fit(imageWords(n, image.info, ascii), w, ascii), roleAttr('plain'), end);
     cv.text(x, y + 1, fit('This terminal shows no images: o opens it in your image viewer.', w, ascii), roleAttr('muted'), end);
     return Math.min(rows, 2);

@@ -133,6 +133,18 @@ test('at 16 colours each image is a line of words, at most 4, then +N more', () 
   } finally {
     dispose();
   }
+  // An ASCII-only client gets the words too, whatever its terminal draws.
+  const a = canvas(80, 10);
+  try {
+    setGraphics(a.cv, 'blocks');
+    a.cv.ascii = true;
+    assert.is(stripRows(a.cv, shown(5)), 5);
+    drawImageStrip(a.cv, 0, 0, 80, shown(5), true);
+    a.cv.draw();
+    assert.match(a.take(), /Image #2 - 1280x720 png - 412 KB/);
+  } finally {
+    a.dispose();
+  }
 });
 
 test('with 256 colours each image is 3 rows of half blocks, its colours from the image', async () => {
