@@ -1,6 +1,6 @@
 // A reply draft taking images (spec: Replying to an agent, Images): a paste of an image file's
-// path, an empty paste and ctrl+v attach one at the cursor, read off the keys' path; a refusal
-// (the limits, the same image twice, a file that is no image) goes to the dock line.
+// path, an empty paste and ctrl+v attach one at the cursor once it is read (the keys do not wait
+// for it); a refusal (the limits, the same image twice, a file that is no image) goes to the dock.
 import type { Editor } from './editor.js';
 import { imagePathOf } from '../core/delivery/images.js';
 import { readClipboardText } from './clipboard.js';
@@ -23,10 +23,10 @@ export interface ImageHost {
  */
 export function wireImages(ed: Editor, h: ImageHost): void {
   if (ed.imagePaste) return;
-  const attach = (text: string, found: Promise<Attached>) =>
+  const attach = (text: string, found: Promise<Attached>, none = '') =>
     found.then(
       (a) => {
-        if (!a) return text ? ed.pasteText(text) : undefined;
+        if (!a) return text ? ed.pasteText(text) : none ? h.say(none) : undefined;
         if ('refused' in a) {
           // A path to no file is text after all (a path typed in a message).
           if (text && /ENOENT|ENOTDIR|not a file/.test(a.refused)) ed.pasteText(text);
@@ -73,7 +73,7 @@ export function wireImages(ed: Editor, h: ImageHost): void {
         ed.key({ t: 'paste', raw: text, text });
         return h.redraw();
       }
-      void attach('', clipboardImage()).then(() => undefined);
+      void attach('', clipboardImage(), 'The clipboard holds no text and no image.');
     });
   };
 }
