@@ -15,6 +15,15 @@ export function opener(platform = process.platform): [string, string[]] {
   return ['xdg-open', []];
 }
 
+/** Copies open now, in every client: a client that goes with one open leaves it to the daemon's exit. */
+const open = new Set<string>();
+let hooked = false;
+
+function removeAll(): void {
+  for (const dir of open) rmSync(dir, { recursive: true, force: true });
+  open.clear();
+}
+
 export class ImageViewer {
   private dir: string | null = null;
 
@@ -23,6 +32,11 @@ export class ImageViewer {
     this.close();
     try {
       this.dir = mkdtempSync(join(tmpdir(), 'tuios-image-'));
+      open.add(this.dir);
+      if (!hooked) {
+        hooked = true;
+        process.once('exit', removeAll);
+      }
       const file = join(this.dir, `image-${n}.${img.info.format === 'jpeg' ? 'jpg' : img.info.format}`);
       writeFileSync(file, img.data, { mode: 0o600, flag: 'wx' });
       const [cmd, args] = opener();
@@ -38,7 +52,10 @@ export class ImageViewer {
 
   /** Removes the private copy (the view closed). */
   close(): void {
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir) {
+      rmSync(this.dir, { recursive: true, force: true });
+      open.delete(this.dir);
+    }
     this.dir = null;
   }
 
