@@ -457,8 +457,17 @@ export const PASTE_STAGE_CHUNK_CHARS = 128 * 1024;
 /** Blocks sent ahead and not yet taken by their message, at once, and how long one waits. */
 export const PASTE_STAGES_MAX = 16;
 export const PASTE_STAGE_TTL_MS = 60_000;
-/** Bytes of blocks sent ahead and not yet taken, all together (two largest messages). */
-export const PASTE_STAGES_TOTAL_BYTES = 2 * MESSAGE_PARTS_MAX_BYTES;
+
+/** Images one message holds, each at most IMAGE_MAX_BYTES and all together at most
+ *  IMAGES_TOTAL_BYTES (spec: Replying to an agent, Images: 8 images, 8 MB each and in all). */
+export const IMAGES_MAX = 8;
+export const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
+export const IMAGES_TOTAL_BYTES = 8 * 1024 * 1024;
+/** An image of IMAGE_MAX_BYTES in base64, as it travels in a verb's params or is sent ahead. */
+export const IMAGE_BASE64_MAX_CHARS = Math.ceil(IMAGE_MAX_BYTES / 3) * 4;
+/** Bytes of blocks sent ahead and not yet taken, all together: two of the largest messages, their
+ *  pastes and their images (in base64, as they travel). */
+export const PASTE_STAGES_TOTAL_BYTES = 2 * (MESSAGE_PARTS_MAX_BYTES + Math.ceil(IMAGES_TOTAL_BYTES / 3) * 4);
 /** Reply history (spec: Replying to an agent): pastes one remembered message keeps (a larger
  *  block is not kept, and the editor says so when the message comes back). */
 export const REPLY_HISTORY_PASTE_BYTES = 256 * 1024;

@@ -23,6 +23,7 @@ const external = [
   'pidusage',
   'tuios-peercred',
   'tuios-fd',
+  'sharp',
 ];
 
 // Bundled CommonJS code calls require(); give the ESM bundle a real one.

@@ -9,6 +9,7 @@ import { VIEW_GROUP_TITLE, askText, countedIn, needWord, showsAge, type AgentRow
 import type { CardContent, Card, PeekedPrompt } from './card.js';
 import type { Editor } from './editor.js';
 import { drawEditorBox } from './editor-draw.js';
+import { stripRows } from './image-strip.js';
 import { heldItem, type HeldCard } from './held-card.js';
 import { stateMark, subagentMark, waitsOnSubagents, WAITING, type Glyphs } from './marks.js';
 import { subagentDetail } from './subagent-rows.js';
@@ -240,7 +241,8 @@ function drawFocus(p: AgentsPicture, cv: Canvas, r: Rect, sel: ViewRow | null, n
   if (p.mode === 'reply') {
     const ed = p.model.marks.size ? p.model.mem.bulkDraft : p.model.mem.drafts.get(sel.key);
     const who = p.model.marks.size ? `${p.model.marks.size} marked agents` : sel.type === 'agent' ? `${sel.agent.name} (${sel.agent.state} ${age(now - sel.agent.stateSince)})` : 'it';
-    return drawEditor(p, cv, { x: r.x, y: Math.max(y + 1, r.y + r.h - EDITOR_MAX_ROWS - 2), w: r.w, h: EDITOR_MAX_ROWS + 2 }, ed ?? null, `Reply to ${who}`);
+    const strip = ed ? stripRows(cv, ed.shownImages()) : 0;
+    return drawEditor(p, cv, { x: r.x, y: Math.max(y + 1, r.y + r.h - EDITOR_MAX_ROWS - 2 - strip), w: r.w, h: EDITOR_MAX_ROWS + 2 + strip }, ed ?? null, `Reply to ${who}`);
   }
   const h = heldItem(p.model.itemsOf(sel));
   if (h) {

@@ -13,6 +13,7 @@ import { needsYouRow, type AgentRow } from './rows.js';
 import { remoteAgentSelectorRow, remoteItemSelectorRow } from '../core/hosts/rows.js';
 import { selectorRow } from '../core/verbs/agents.js';
 import { Card, type CardContent, type PeekedPrompt } from './card.js';
+import { wireImages, type ImageHost } from './image-paste.js';
 import { Editor, typeInto } from './editor.js';
 import { takeForSending } from './drafts.js';
 import { replyNames } from './reply-names.js';
@@ -247,6 +248,7 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     const mem = this.model.mem;
     if (this.model.marks.size) {
       mem.bulkDraft ??= new Editor();
+      wireImages(mem.bulkDraft, this.imageHost());
       return this.setMode('reply');
     }
     // On mail: its thread opens with the reply line.
@@ -263,7 +265,13 @@ export class AgentsView implements Overlay, AgentsKeyTarget, AgentsPicture {
     // @ names the agents, the panes and the pane's files; ctrl+g opens the draft in your editor.
     ed.names = replyNames(this.host, r.agent);
     ed.external = () => this.host.track(this.editDraft(ed));
+    wireImages(ed, this.imageHost());
     this.setMode('reply');
+  }
+
+  /** What a draft's images need of this view: the dock, a frame, where the client runs. */
+  private imageHost(): ImageHost {
+    return { say: (t) => this.host.dock.say(t), redraw: () => this.host.redraw(), local: this.host.localClient };
   }
 
   /** ctrl+g: the draft in the person's editor; what was saved comes back as the draft. */

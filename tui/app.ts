@@ -47,6 +47,7 @@ import { observing, observeRefusal, observeWelcome, type ReadOnlyBy } from './ob
 import type { Rect } from './pane-draw.js';
 import { FRAME_INTERVAL_MS, MAX_CLIENT_BACKLOG_BYTES, MAX_INPUT_BYTES } from './limits.js';
 import { runEditor, type EditOutcome, type EditorRun } from './external-editor.js';
+import { graphicsFor, setGraphics, type KittyImages } from './image-strip.js';
 
 const ENTER_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l';
 const LEAVE_SCREEN = '\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?9l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[0m\x1b[?25h\x1b[?1049l';
@@ -74,6 +75,8 @@ export class Tui implements TuiHost, PaintHost {
   private rows: number;
   private readonly term: StreamTerminal;
   private readonly canvas: Canvas;
+  /** The images a reply draft shows with kitty graphics (null: this client's terminal has none). */
+  private readonly kitty: KittyImages | null;
   private readonly painter: Painter;
   private readonly keys = new KeyReader();
   private out: string[] = [];
@@ -138,6 +141,7 @@ export class Tui implements TuiHost, PaintHost {
     );
     this.term = openStreamTerminal(o.cols, o.rows, (s) => this.out.push(s));
     this.canvas = new Canvas(this.term.term, o.cols, o.rows);
+    this.kitty = setGraphics(this.canvas, graphicsFor(o.term));
     this.painter = new Painter(this, this.canvas);
     this.layout = new LayoutActs({
       svc: this.svc,
@@ -200,6 +204,10 @@ export class Tui implements TuiHost, PaintHost {
     return glyphsFor(this.svc.config.current.appearance, this.o.ascii);
   }
 
+  get localClient(): boolean {
+    return !!this.o.local;
+  }
+
   get ascii(): boolean {
     return this.glyphs.ascii;
   }
@@ -248,7 +256,8 @@ export class Tui implements TuiHost, PaintHost {
       if (this.observer) this.dock.say(observeRefusal('Resizing the panes', this.observer) + ' Only your own view changed.');
       this.term.resize(cols, rows);
       this.canvas.resize(cols, rows);
-      this.out.push('\x1b[H\x1b[2J');
+      // The images placed go with the cleared screen: the next frame places them again.
+      this.out.push((this.kitty?.clear() ?? '') + '\x1b[H\x1b[2J');
       this.painter.invalidate();
       this.redraw();
     });
@@ -257,7 +266,7 @@ export class Tui implements TuiHost, PaintHost {
   close(reason: string): void {
     if (this.closed) return;
     try {
-      this.flush(this.title.leave() + LEAVE_SCREEN);
+      this.flush((this.kitty?.clear() ?? '') + this.title.leave() + LEAVE_SCREEN);
     } catch (e) {
       // The stream that failed may fail again: the client closes all the same.
       this.svc.log.debug('tui could not leave the screen', { client: this.o.client.id, error: String(e) });
@@ -668,6 +677,7 @@ export class Tui implements TuiHost, PaintHost {
       if (focused) cursor = this.painter.paneCursor(this.panes.tiles, focused);
     } else {
       this.structureChanged = false;
+      this.kitty?.begin();
       if (!this.agentsSeen && (this.agentRows().length > 0 || this.svc.inbox.list().length > 0)) this.seeAgents();
       const railW = this.panes.railWidth(this.cols);
       const railOn = railW > 0;
@@ -693,6 +703,8 @@ export class Tui implements TuiHost, PaintHost {
       this.drawnFrom = { session: s, workspace: ws, layout, zoomed: layout.zoomed, focused: focused?.id ?? null, second: Math.floor(now / 1000) };
     }
     const cells = cv.draw();
+    const images = this.kitty?.end();
+    if (images) this.out.push(images);
     this.painter.placeCursor(cursor, cells > 0);
     const paneModes = this.overlay?.paneModes?.();
     const want = paneModes ? modesFrom(paneModes) : this.overlay ? { ...NO_MODES, bracketedPaste: true } : modesFrom(focused ? this.painter.source(focused).modes() : null);

@@ -7,12 +7,23 @@ import { editorHint, type Editor } from './editor.js';
 import { fit } from './text.js';
 import { EDITOR_MAX_ROWS } from './limits.js';
 import { drawNameList, nameRows } from './names-draw.js';
+import { drawImageLarge, drawImageStrip } from './image-strip.js';
 
 /** Draws `ed` in `r` under `title`; `keys` adds the editor's key line under its text. Returns where the cursor goes. */
 export function drawEditorBox(cv: Canvas, r: Rect, ed: Editor, title: string, ascii: boolean, keys: boolean): { x: number; y: number } {
   const end = r.x + r.w;
   cv.fill(r.x, r.y, r.w, r.h);
   cv.text(r.x, r.y, fit(title, r.w, ascii), attr(-1, -1, A_BOLD), end);
+  // The draft's images, above it (spec: Images); the rest of the box moves down by the strip.
+  const strip = drawImageStrip(cv, r.x + 2, r.y + 1, r.w - 3, ed.shownImages(), ascii);
+  r = { ...r, y: r.y + strip, h: r.h - strip };
+  const big = ed.viewedImage();
+  if (big) {
+    // ctrl+o on an image: it, larger, in place of the draft, and its keys under it.
+    const rows = drawImageLarge(cv, r.x + 2, r.y + 1, r.w - 3, Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2)), big, ascii);
+    if (keys) cv.text(r.x, r.y + 1 + rows, fit(ed.notice || editorHint(ascii, ed.keyState()), r.w, ascii), roleAttr('muted'), end);
+    return { x: r.x + 2, y: r.y + 1 };
+  }
   // `@`: the list of names goes under the draft, which gives up rows for it.
   const listH = nameRows(ed);
   const v = ed.view(Math.max(1, Math.min(EDITOR_MAX_ROWS, r.h - 2 - listH)));

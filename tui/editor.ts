@@ -10,12 +10,16 @@ import { blockLabel, PARTS_TOO_LARGE, WORDS_TOO_LARGE, type PartParam } from '..
 import { MESSAGE_PARTS_MAX_BYTES, PASTE_INLINE_MAX_BYTES, QUEUE_MESSAGE_MAX_BYTES } from '../core/limits.js';
 import { candidates, NameList, opensList, type NameEntry, type NameSource } from './names.js';
 import { rejoinBlocks } from './draft-file.js';
+import { alreadyInMessage, imageLabel, imageRefusal, sniffFormat } from '../core/delivery/images.js';
+import { editorImage, type EditorImage } from './editor-images.js';
 
 /** A message as queue-prompt takes it: one text, or parts when blocks go to files (over 12 KB). */
 export type EditorMessage = { text: string } | { parts: PartParam[] };
 
 /** A pasted block sits in the text as one private-use character that stands for it. */
 const BLOCK_BASE = 0xf0000;
+/** An attached image likewise (editor-images.ts), from here up. */
+const IMAGE_BASE = 0xf8000;
 
 export type EditorResult = 'send' | 'close' | 'handled' | 'ignored';
 
@@ -27,6 +31,8 @@ export interface EditorKeyState {
   searching?: boolean;
   /** `@`: the list of names is open under the draft. */
   naming?: boolean;
+  /** The block selected or open is an image. */
+  image?: boolean;
 }
 
 export class Editor {
@@ -35,6 +41,17 @@ export class Editor {
   private undo: Array<[string, number]> = [];
   private redo: Array<[string, number]> = [];
   private blocks: string[] = [];
+  private images: EditorImage[] = [];
+  /** Offered each paste first: true when it attaches an image (an image path, an empty paste), set by the view. */
+  imagePaste: ((text: string) => boolean) | null = null;
+  /** ctrl+v: the clipboard's text or image, read by the view (editor-images.ts); null pastes nothing. */
+  clipboard: (() => void) | null = null;
+  /** ctrl+o on an image (image-paste.ts): it is shown larger, `o` opens it in the desktop's viewer, esc closes both. */
+  imageView: { shown(img: EditorImage): void; open(img: EditorImage): void; close(): void } | null = null;
+  /** An image brought back from what was sent: the view reads its size and makes its thumbnail. */
+  restored: ((img: EditorImage) => void) | null = null;
+  /** The image ctrl+o shows in place of the draft. */
+  private viewing: { n: number; image: EditorImage } | null = null;
   private backslash = false;
   /** The key before this one typed a backslash (see enter). */
   private afterBackslash = false;
@@ -88,7 +105,14 @@ export class Editor {
     let text = '';
     for (const p of m.parts) {
       if ('text' in p) text += p.text;
-      else {
+      else if ('image' in p) {
+        // Its size is read again (restored), its label meanwhile without it.
+        const data = Buffer.from(p.image, 'base64');
+        const img = editorImage(data, { format: sniffFormat(data) ?? 'png', width: 0, height: 0, bytes: data.length });
+        this.images.push(img);
+        this.restored?.(img);
+        text += String.fromCodePoint(IMAGE_BASE + this.images.length - 1);
+      } else {
         this.blocks.push(p.paste);
         text += String.fromCodePoint(BLOCK_BASE + this.blocks.length - 1);
       }
@@ -99,7 +123,8 @@ export class Editor {
   }
 
   keyState(): EditorKeyState {
-    return { block: this.blockBefore() !== null, reading: this.reading !== null, searching: this.search !== null, ...(this.naming ? { naming: true } : {}) };
+    const image = this.viewing !== null || (this.reading === null && this.imageBefore() !== null);
+    return { block: this.blockBefore() !== null || this.imageBefore() !== null, reading: this.reading !== null, searching: this.search !== null, ...(this.naming ? { naming: true } : {}), ...(image ? { image } : {}) };
   }
 
   /** ctrl+r: what was sent, narrowed by what is typed; the arrows choose, enter loads it. */
@@ -135,6 +160,39 @@ export class Editor {
     return 'handled';
   }
 
+  /** The image right before the cursor (its index), or null. */
+  private imageBefore(): number | null {
+    const cp = [...this.text.slice(Math.max(0, this.pos - 2), this.pos)].pop()?.codePointAt(0) ?? 0;
+    return cp >= IMAGE_BASE && cp < IMAGE_BASE + this.images.length ? cp - IMAGE_BASE : null;
+  }
+
+  /** The images in the draft, in order, with their numbers (the strip above it). */
+  shownImages(): Array<{ n: number; image: EditorImage }> {
+    const out: Array<{ n: number; image: EditorImage }> = [];
+    for (const ch of this.text) {
+      const i = ch.codePointAt(0)! - IMAGE_BASE;
+      if (i >= 0 && i < this.images.length) out.push({ n: i + 1, image: this.images[i]! });
+    }
+    return out;
+  }
+
+  /** Attaches an image at the cursor, as one edit; answers why not (the limits, the same image twice). */
+  attachImage(img: EditorImage): string | null {
+    const held = this.shownImages();
+    const same = held.find((h) => h.image.hash === img.hash);
+    if (same) return alreadyInMessage(same.n);
+    const why = imageRefusal(held.map((h) => h.image.data.length), img.data.length);
+    if (why) return why;
+    this.images.push(img);
+    const before = this.text.length;
+    this.insert(String.fromCodePoint(IMAGE_BASE + this.images.length - 1));
+    if (this.text.length === before) {
+      this.images.pop();
+      return 'The draft is full.';
+    }
+    return null;
+  }
+
   /** The index of the block right before the cursor, or null. */
   private blockBefore(): number | null {
     const ch = [...this.text.slice(Math.max(0, this.pos - 2), this.pos)].pop();
@@ -145,11 +203,30 @@ export class Editor {
   openBlock(): EditorResult {
     const i = this.blockBefore();
     if (i !== null) this.reading = { lines: this.blocks[i]!.split('\n'), top: 0 };
+    const img = this.imageBefore();
+    if (img !== null) {
+      this.reading = { lines: [], top: 0 };
+      this.viewing = { n: img + 1, image: this.images[img]! };
+      this.imageView?.shown(this.viewing.image);
+    }
     return 'handled';
   }
 
   closeBlock(): EditorResult {
+    if (this.viewing) this.imageView?.close();
     this.reading = null;
+    this.viewing = null;
+    return 'handled';
+  }
+
+  /** The image open in place of the draft (ctrl+o), or null. */
+  viewedImage(): { n: number; image: EditorImage } | null {
+    return this.viewing;
+  }
+
+  /** `o` on an image open: the desktop's image viewer shows it. */
+  openViewer(): EditorResult {
+    if (this.viewing) this.imageView?.open(this.viewing.image);
     return 'handled';
   }
 
@@ -209,6 +286,13 @@ export class Editor {
     const out: PartParam[] = [];
     let words = '';
     for (const ch of this.text) {
+      const img = ch.codePointAt(0)! - IMAGE_BASE;
+      if (img >= 0 && img < this.images.length) {
+        if (words) out.push({ text: words });
+        words = '';
+        out.push({ image: this.images[img]!.data.toString('base64'), n: img + 1 });
+        continue;
+      }
       if (!this.isBlock(ch)) {
         words += ch;
         continue;
@@ -228,6 +312,7 @@ export class Editor {
     let total = 0;
     let blocks = 0;
     for (const p of this.parts()) {
+      if ('image' in p) continue; // held to the images' limits as they are attached
       const b = Buffer.byteLength('text' in p ? p.text : 'paste' in p ? p.paste : '');
       total += b;
       if ('text' in p) words += b;
@@ -247,6 +332,7 @@ export class Editor {
   /** What to queue: a message of 12 KB or less as one text, blocks in place; a larger one in parts. */
   message(): EditorMessage {
     const s = this.sizes();
+    if (this.shownImages().length > 0) return { parts: this.parts() };
     return s.blocks === 0 || s.total <= PASTE_INLINE_MAX_BYTES ? { text: this.value() } : { parts: this.parts() };
   }
 
@@ -260,6 +346,7 @@ export class Editor {
 
   private expand(ch: string): string {
     const cp = ch.codePointAt(0)!;
+    if (cp >= IMAGE_BASE && cp < IMAGE_BASE + this.images.length) return '';
     return cp >= BLOCK_BASE && cp < BLOCK_BASE + this.blocks.length ? this.blocks[cp - BLOCK_BASE]! : ch;
   }
 
@@ -282,7 +369,19 @@ export class Editor {
     this.pos += s.length;
   }
 
+  /** A paste as text, never as an image (a path that named no image after all). */
+  pasteText(s: string): void {
+    const hook = this.imagePaste;
+    this.imagePaste = null;
+    try {
+      this.paste(s);
+    } finally {
+      this.imagePaste = hook;
+    }
+  }
+
   private paste(s: string): void {
+    if (this.imagePaste?.(s)) return;
     const t = s.replace(/\r\n?/g, '\n');
     if (t.length > PASTE_BLOCK_CHARS || t.split('\n').length > PASTE_BLOCK_LINES) {
       this.blocks.push(t);
@@ -400,7 +499,14 @@ export class Editor {
 
   /** The draft as ctrl+g writes it to a file: each block's text in its place. */
   fileText(): string {
-    return this.value();
+    // An image is its label in the file (the editor shows text only); the label coming back
+    // whole brings the image back, as a block's text does.
+    return [...this.text].map((ch) => this.imageLabelOf(ch) ?? this.expand(ch)).join('');
+  }
+
+  private imageLabelOf(ch: string): string | null {
+    const img = ch.codePointAt(0)! - IMAGE_BASE;
+    return img >= 0 && img < this.images.length ? imageLabel(img + 1, this.images[img]!.info) : null;
   }
 
   /**
@@ -409,7 +515,12 @@ export class Editor {
    * answered) and the draft stays as it was; undo brings back the draft from before.
    */
   fromFile(edited: string): string | null {
-    const blocks = this.parts().flatMap((p) => ('paste' in p && p.n !== undefined ? [{ ch: String.fromCodePoint(BLOCK_BASE + p.n - 1), text: p.paste }] : []));
+    // In the order they stand in the draft, as the file has them: blocks by their text, images by their label.
+    const blocks = [...this.text].flatMap((ch) => {
+      const label = this.imageLabelOf(ch);
+      if (label !== null) return [{ ch, text: label }];
+      return this.isBlock(ch) ? [{ ch, text: this.expand(ch) }] : [];
+    });
     const text = rejoinBlocks(edited.replace(/\r\n?/g, '\n').replace(/\n$/, ''), blocks);
     if (text.length > MAX_DRAFT_CHARS) return 'The file is larger than a draft holds; the draft stays as it was.';
     this.save();
@@ -533,7 +644,9 @@ export class Editor {
     let i = 0;
     for (const ch of this.text) {
       if (i === this.pos) cursorAt = shown.length;
-      if (this.isBlock(ch)) {
+      const img = ch.codePointAt(0)! - IMAGE_BASE;
+      if (img >= 0 && img < this.images.length) shown += imageLabel(img + 1, this.images[img]!.info);
+      else if (this.isBlock(ch)) {
         const b = this.blocks[ch.codePointAt(0)! - BLOCK_BASE]!;
         shown += blockLabel(ch.codePointAt(0)! - BLOCK_BASE + 1, b);
       } else shown += ch;
@@ -547,8 +660,9 @@ export class Editor {
     const top = Math.max(0, cy - rows + 1);
     const sel = this.blockBefore();
     // The selected block's label ends at the cursor: that many columns before it are drawn selected.
-    const selectedCols = sel === null ? 0 : [...blockLabel(sel + 1, this.blocks[sel]!)].length;
-    return { lines: all.slice(top, top + rows), cursor: { x: cx, y: cy - top }, selectedBlock: sel !== null, selectedCols };
+    const img = this.imageBefore();
+    const selectedCols = sel !== null ? [...blockLabel(sel + 1, this.blocks[sel]!)].length : img !== null ? [...imageLabel(img + 1, this.images[img]!.info)].length : 0;
+    return { lines: all.slice(top, top + rows), cursor: { x: cx, y: cy - top }, selectedBlock: sel !== null || img !== null, selectedCols };
   }
 }
 
@@ -563,7 +677,7 @@ const searching = (s: EditorKeyState | null) => !!s?.searching;
 /** A remembered message on one line, its blocks as their labels (the ctrl+r list). */
 function oneLine(m: RememberedReply): string {
   let n = 0;
-  return m.parts.map((p) => ('text' in p ? p.text : blockLabel(p.n ?? ++n, p.paste))).join('').replace(/\s+/g, ' ').trim();
+  return m.parts.map((p) => ('text' in p ? p.text : 'image' in p ? `[Image #${p.n ?? 1}]` : blockLabel(p.n ?? ++n, p.paste))).join('').replace(/\s+/g, ' ').trim();
 }
 const onBlock = (s: EditorKeyState | null) => !!s?.block && !s.reading;
 const reading = (s: EditorKeyState | null) => !!s?.reading;
@@ -572,7 +686,8 @@ type EditorRow = KeyRow<EditorKeyState | null, Editor, EditorResult>;
 
 /** A block open to read (ctrl+o): the arrows and page keys scroll it, esc goes back to the draft. */
 const READING_KEYS: EditorRow[] = [
-  { keys: ['Up', 'Down', 'PgUp', 'PgDn'], label: 'up/down', help: 'scroll', when: reading, run: (e, k) => e.scrollBlock(k) },
+  { keys: ['Up', 'Down', 'PgUp', 'PgDn'], label: 'up/down', help: 'scroll', when: (s) => reading(s) && !s?.image, run: (e, k) => e.scrollBlock(k) },
+  { keys: ['o'], help: 'open in your image viewer', when: (s) => reading(s) && !!s?.image, run: (e) => e.openViewer() },
   { keys: ['Esc'], label: 'esc', help: 'back to the draft', when: reading, run: (e) => e.closeBlock() },
   { keys: [OTHER_KEY], help: 'nothing while reading', when: reading, footer: false, run: () => 'handled' },
 ];
@@ -597,8 +712,9 @@ const NAMING_KEYS: EditorRow[] = [
 /** The draft's keys, none of which applies while a block is open to read. */
 const DRAFT_KEYS: EditorRow[] = [
   // The cursor right after a block: the block is selected, and these are its keys.
-  { keys: ['C-o'], help: 'read it', when: onBlock, run: (e) => e.openBlock() },
-  { keys: ['C-e'], help: 'edit it', when: onBlock, run: (e) => e.expandBlock() },
+  { keys: ['C-o'], help: 'read it', when: (s) => onBlock(s) && !s?.image, run: (e) => e.openBlock() },
+  { keys: ['C-o'], help: 'view it', when: (s) => onBlock(s) && !!s?.image, run: (e) => e.openBlock() },
+  { keys: ['C-e'], help: 'edit it', when: (s) => onBlock(s) && !s?.image, run: (e) => e.expandBlock() },
   { keys: ['BSpace'], label: 'backspace', help: 'remove it', when: onBlock, run: (e) => e.erase('back') },
   { keys: ['Enter'], help: 'send', when: plain, run: (e) => e.enter() },
   { keys: ['C-j', 'M-Enter', 'S-Enter'], help: 'new line', run: (e) => e.newLine() },
@@ -608,7 +724,7 @@ const DRAFT_KEYS: EditorRow[] = [
   { keys: ['Left', 'Right'], label: 'left/right', help: 'move a character', footer: false, run: (e, k) => (k === 'Left' ? e.left() : e.right()) },
   { keys: ['M-Left', 'C-Left', 'M-b', 'M-Right', 'C-Right', 'M-f'], label: 'alt+left/right', help: 'move a word', footer: false, run: (e, k) => e.jump(/Left|b$/.test(k) ? 'word-left' : 'word-right') },
   { keys: ['Home', 'C-a', 'End'], label: 'home/end', help: 'line start, end', footer: false, run: (e, k) => e.jump(k === 'Home' || k === 'C-a' ? 'line-start' : 'line-end') },
-  { keys: ['C-e'], help: 'line end', when: (s) => !s?.block, footer: false, run: (e) => e.jump('line-end') },
+  { keys: ['C-e'], help: 'line end', when: (s) => !s?.block || !!s.image, footer: false, run: (e) => e.jump('line-end') },
   { keys: ['Up', 'Down'], label: 'up/down', help: 'move a line', when: notNaming, footer: false, run: (e, k) => e.vertical(k === 'Up') },
   { keys: ['BSpace'], label: 'backspace', help: 'delete a character', when: (s) => !s?.block, footer: false, run: (e) => e.erase('back') },
   { keys: ['Delete'], help: 'delete the next character', footer: false, run: (e) => e.erase('forward') },
@@ -618,6 +734,7 @@ const DRAFT_KEYS: EditorRow[] = [
   { keys: ['C-c'], help: 'clear', footer: false, run: (e) => (e.clear(), 'handled') },
   { keys: ['C-r'], help: 'search what was sent', footer: false, run: (e) => e.openSearch() },
   { keys: ['C-g'], help: 'open the draft in $VISUAL or $EDITOR', footer: false, run: (e) => e.openExternal() },
+  { keys: ['C-v'], help: 'paste the clipboard (its image when it holds no text)', footer: false, run: (e) => (e.clipboard?.(), 'handled') },
 ];
 
 export const EDITOR_KEYS: KeyTable<EditorKeyState | null, Editor, EditorResult> = [

@@ -69,3 +69,15 @@ export const NAMES_SHOWN_MAX = 6;
 export const NAMES_FOLDERS_CACHED = 32;
 /** ctrl+g: a file the person's editor saved is read back only up to this (the largest message, 8 MB, and its words). */
 export const DRAFT_FILE_MAX_BYTES = 8 * 1024 * 1024 + 64 * 1024;
+
+/** A clipboard tool (wl-paste, xclip, osascript, PowerShell) answers within this, or is stopped:
+ *  a clipboard owner that hangs must not hold the reply editor. */
+export const CLIPBOARD_READ_MS = 3000;
+
+/** The strip of a reply draft's images (spec: Images): each image this many rows high, at most
+ *  THUMB_MAX_COLS wide (a panorama is cut to a strip's share), STRIP_MAX shown, then `+N more`. */
+export const THUMB_ROWS = 3;
+export const THUMB_MAX_COLS = 24;
+export const STRIP_MAX = 4;
+/** The image ctrl+o shows larger: the draft's rows high, at most this many columns wide. */
+export const LARGE_MAX_COLS = 120;

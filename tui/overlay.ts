@@ -26,6 +26,8 @@ export interface TuiHost {
   readonly overSsh: boolean;
   /** ctrl+g: `text` in the person's editor, the client's terminal given to it until it exits. */
   editExternally(text: string): Promise<EditOutcome>;
+  /** The client runs on the person's machine (`tuios attach`, not ssh): ctrl+v reads their clipboard. */
+  readonly localClient: boolean;
   /** Sessions this client may show. */
   visible(sessionId: string): boolean;
   /** Shows a window: its session, its workspace, focus; `zoom` zooms it. */

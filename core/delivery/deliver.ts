@@ -18,6 +18,7 @@ import { TuiosError } from '../errors.js';
 import { TYPE_QUIET_MS, TYPE_QUIET_MAX_MS, PROMPT_TAKE_MS } from '../limits.js';
 import { canShowWorking } from '../detection/rules/compile.js';
 import { typePrompt, DEFAULT_INPUT, type InputSpec } from './typing.js';
+import type { PromptPiece } from './image-parts.js';
 
 export function inputOf(svc: PaneWatchDeps, w: Window): InputSpec {
   const h = svc.agents.harnessOf(w);
@@ -111,7 +112,7 @@ export function watchDelivery(svc: PaneWatchDeps, w: Window): Watch {
 export async function deliverPrompt(
   svc: PaneWatchDeps,
   w: Window,
-  text: string,
+  text: string | readonly PromptPiece[],
   recheck: () => void,
   opts: { maxBytes?: number } = {},
 ): Promise<{ watch: Watch; submittedAt: number; taken: boolean; preState: AgentState }> {

@@ -5,11 +5,15 @@
 // names the file. Pure: writing a file is the caller's `write`.
 import { TuiosError } from '../errors.js';
 import { MESSAGE_PARTS_MAX_BYTES, PASTE_BLOCKS_MAX, PASTE_INLINE_MAX_BYTES, QUEUE_MESSAGE_MAX_BYTES } from '../limits.js';
+import { imageLabel, imageRefusal, type ImageInfo } from './images.js';
 
-export type MessagePart = { kind: 'text'; text: string } | { kind: 'paste'; text: string; n: number };
+/** An image (images.ts): its bytes, and its number in the message's images. `text` is empty. */
+export type ImagePart = { kind: 'image'; text: ''; data: Buffer; n: number; info: ImageInfo };
 
-/** A part as a caller sends it (queue-prompt `parts`): words, a block, or a block sent ahead. */
-export type PartParam = { text: string } | { paste: string; n?: number } | { staged: string; n?: number };
+export type MessagePart = { kind: 'text'; text: string } | { kind: 'paste'; text: string; n: number } | ImagePart;
+
+/** A part as a caller sends it (queue-prompt `parts`): words, a block, a block sent ahead, an image (base64, or sent ahead). */
+export type PartParam = { text: string } | { paste: string; n?: number } | { staged: string; n?: number; image?: true } | { image: string; n?: number };
 
 /** The spec's refusals, word for word: the editor shows them and the daemon answers them. */
 export const WORDS_TOO_LARGE = 'The message is larger than 16 KB. Make it shorter to send.';
@@ -28,6 +32,7 @@ export function partsBytes(parts: readonly MessagePart[]): { words: number; tota
   let total = 0;
   let blocks = 0;
   for (const p of parts) {
+    if (p.kind === 'image') continue; // held to the images' own limits (checkParts)
     const b = Buffer.byteLength(p.text);
     total += b;
     if (p.kind === 'text') words += b;
@@ -42,6 +47,13 @@ export function checkParts(parts: readonly MessagePart[]): void {
   if (words > QUEUE_MESSAGE_MAX_BYTES) throw new TuiosError('queue_full', WORDS_TOO_LARGE, `The typed words of a message are at most ${QUEUE_MESSAGE_MAX_BYTES} bytes; paste the rest as a block.`);
   if (total > MESSAGE_PARTS_MAX_BYTES) throw new TuiosError('queue_full', PARTS_TOO_LARGE, `A message in parts is at most ${MESSAGE_PARTS_MAX_BYTES} bytes.`);
   if (blocks > PASTE_BLOCKS_MAX) throw new TuiosError('queue_full', `A message holds at most ${PASTE_BLOCKS_MAX} paste blocks.`, 'Join some of them into one paste.');
+  const held: number[] = [];
+  for (const p of parts) {
+    if (p.kind !== 'image') continue;
+    const why = imageRefusal(held, p.data.length);
+    if (why) throw new TuiosError('queue_full', why, 'Remove an image to send.');
+    held.push(p.data.length);
+  }
 }
 
 /** The label the editor shows for a block: `[Pasted text #1 · 42 lines]`. */
@@ -56,7 +68,7 @@ export function fileLabel(n: number, path: string, text: string): string {
 
 /** The message as a list shows it: the words, each block as its editor label. */
 export function partsSummary(parts: readonly MessagePart[]): string {
-  return parts.map((p) => (p.kind === 'text' ? p.text : blockLabel(p.n, p.text))).join('');
+  return parts.map((p) => (p.kind === 'text' ? p.text : p.kind === 'image' ? imageLabel(p.n, p.info) : blockLabel(p.n, p.text))).join('');
 }
 
 /** Every block's text in its place: what a message of at most 12 KB types. */

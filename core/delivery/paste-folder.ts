@@ -14,11 +14,11 @@ import { PASTE_FILE_KEEP_MS, PASTE_SWEEP_MS } from '../limits.js';
 const FILE_PREFIX = 'tuios-paste-';
 
 /** `tuios-paste-reply-20261016-101500-3fa2c1.txt`: the kind, when (local time), a random tail. */
-export function pasteFileName(kind: string, at: Date, tail: string): string {
+export function pasteFileName(kind: string, at: Date, tail: string, ext = 'txt'): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const day = `${at.getFullYear()}${p(at.getMonth() + 1)}${p(at.getDate())}`;
   const time = `${p(at.getHours())}${p(at.getMinutes())}${p(at.getSeconds())}`;
-  return `${FILE_PREFIX}${kind}-${day}-${time}-${tail}.txt`;
+  return `${FILE_PREFIX}${kind}-${day}-${time}-${tail}.${ext}`;
 }
 
 export class PasteFolder implements Disposable {
@@ -42,6 +42,14 @@ export class PasteFolder implements Disposable {
     ensurePrivateDir(this.dir);
     const path = join(this.dir, pasteFileName(kind, new Date(), randomBytes(3).toString('hex')));
     writeFileSync(path, sanitizePaste(text), { mode: 0o600, flag: 'wx' });
+    return path;
+  }
+
+  /** Writes one image of a reply (spec: Images), named for its format; answers its path. */
+  writeImage(data: Uint8Array, format: string): string {
+    ensurePrivateDir(this.dir);
+    const path = join(this.dir, pasteFileName('image', new Date(), randomBytes(3).toString('hex'), format === 'jpeg' ? 'jpg' : format));
+    writeFileSync(path, data, { mode: 0o600, flag: 'wx' });
     return path;
   }
 

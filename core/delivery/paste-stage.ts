@@ -5,6 +5,7 @@
 import { TuiosError } from '../errors.js';
 import { MESSAGE_PARTS_MAX_BYTES, PASTE_STAGES_MAX, PASTE_STAGES_TOTAL_BYTES, PASTE_STAGE_TTL_MS } from '../limits.js';
 
+
 interface Stage {
   chunks: string[];
   bytes: number;
@@ -30,8 +31,8 @@ export class StagedPastes {
     }
   }
 
-  /** Adds a piece to `owner`'s block `id`; answers the block's bytes so far. */
-  append(owner: string, id: string, text: string): number {
+  /** Adds a piece to `owner`'s block `id` (at most `max` bytes in all); answers the block's bytes so far. */
+  append(owner: string, id: string, text: string, max = MESSAGE_PARTS_MAX_BYTES): number {
     this.expire();
     const k = this.key(owner, id);
     let s = this.stages.get(k);
@@ -41,7 +42,7 @@ export class StagedPastes {
       s = { chunks: [], bytes: 0, at: this.now() };
       this.stages.set(k, s);
     }
-    if (s.bytes + bytes > MESSAGE_PARTS_MAX_BYTES) throw new TuiosError('queue_full', 'The message is larger than 8 MB. Remove a paste to send.', `A paste block is at most ${MESSAGE_PARTS_MAX_BYTES} bytes.`);
+    if (s.bytes + bytes > max) throw new TuiosError('queue_full', 'The message is larger than 8 MB. Remove a paste to send.', `A paste block is at most ${MESSAGE_PARTS_MAX_BYTES} bytes.`);
     if (this.total + bytes > PASTE_STAGES_TOTAL_BYTES) throw new TuiosError('queue_full', 'The paste blocks waiting for their messages are too large together.', 'Send those messages first.');
     s.chunks.push(text);
     s.bytes += bytes;

@@ -13,8 +13,10 @@ import type { Window } from '../model/window.js';
 import type { Caller } from '../rpc/caller.js';
 import { TuiosError } from '../errors.js';
 import { canShowIdle } from '../detection/rules/compile.js';
-import { deliverPrompt, showsWorking, type PaneWatchDeps } from './deliver.js';
-import { checkParts, partsBytes, partsSummary, renderParts, type MessagePart } from './parts.js';
+import { deliverPrompt, inputOf, showsWorking, type PaneWatchDeps } from './deliver.js';
+import { checkParts, partsBytes, partsSummary, type MessagePart } from './parts.js';
+import { renderPieces, type PromptPiece } from './image-parts.js';
+import { IMAGES_REFUSED } from './images.js';
 import { PARTS_TYPED_MAX_BYTES, PROMPT_MAX_BYTES, QUEUE_ALL_TOTAL_BYTES, QUEUE_MESSAGE_MAX_BYTES, QUEUE_PANE_TOTAL_BYTES } from '../limits.js';
 
 export const REST_MS = 1000;
@@ -38,13 +40,13 @@ export interface QueuedMessage {
   wake?: true;
   /** A message in parts (an Inbox reply with paste blocks); `text` is then its summary. */
   parts?: MessagePart[];
-  /** What typing it types, once its blocks are placed (files written once, at its first typing). */
-  rendered?: string;
+  /** What typing it types, once its blocks and images are placed (files written once, at its first typing). */
+  rendered?: PromptPiece[];
 }
 
 /** Bytes a message holds in the queue: its parts when it has them. */
 function heldBytes(m: QueuedMessage): number {
-  return m.parts ? partsBytes(m.parts).total : Buffer.byteLength(m.text);
+  return m.parts ? partsBytes(m.parts).total + m.parts.reduce((n, p) => n + (p.kind === 'image' ? p.data.length : 0), 0) : Buffer.byteLength(m.text);
 }
 
 interface PaneQueue {
@@ -68,7 +70,7 @@ export interface QueueDeps extends PaneWatchDeps {
   /** The grants check right before a queued message is typed (security/access.ts enforce). */
   enforce(caller: Caller, o: EnforceOpts): void;
   /** Where a large message's paste blocks are written when it is typed (paste-folder.ts). */
-  readonly pastes: { write(text: string): string };
+  readonly pastes: { write(text: string): string; writeImage(data: Uint8Array, format: string): string };
 }
 
 export class DeliveryQueue implements Disposable {
@@ -133,7 +135,10 @@ export class DeliveryQueue implements Disposable {
     const q = this.pane(w.id);
     if (q.messages.length >= max) throw new TuiosError('queue_full', `${w.name} already has ${max} queued messages.`, 'Wait for it to take them, or drop one: tuios queue rm ID');
     if (opts.parts) checkParts(opts.parts);
-    const bytes = opts.parts ? partsBytes(opts.parts).total : Buffer.byteLength(text);
+    if (opts.parts?.some((p) => p.kind === 'image') && inputOf(this.deps, w).images === 'none') {
+      throw new TuiosError('unsupported', IMAGES_REFUSED, `The ${this.deps.agents.harnessOf(w) ?? 'agent'} manifest says [input] images = "none".`);
+    }
+    const bytes = opts.parts ? heldBytes({ parts: opts.parts } as QueuedMessage) : Buffer.byteLength(text);
     if (!opts.parts && bytes > QUEUE_MESSAGE_MAX_BYTES) throw new TuiosError('queue_full', `A queued message is at most ${QUEUE_MESSAGE_MAX_BYTES} bytes of typed text.`, 'Send a shorter message, or mail it.');
     const paneBytes = q.messages.reduce((n, m) => n + heldBytes(m), 0);
     if (paneBytes + bytes > QUEUE_PANE_TOTAL_BYTES || this.totalBytes() + bytes > QUEUE_ALL_TOTAL_BYTES) throw new TuiosError('queue_full', 'The delivery queues are full.', 'Wait for agents to take what is queued.');
@@ -274,9 +279,10 @@ export class DeliveryQueue implements Disposable {
    * typed (spec: written when the reply is typed) and keeps what it typed, so a message that waits
    * again after a prompt appeared writes no second file.
    */
-  private typedText(m: QueuedMessage): string {
+  private typedText(m: QueuedMessage): string | PromptPiece[] {
     if (!m.parts) return m.text;
-    m.rendered ??= renderParts(m.parts, (text) => this.deps.pastes.write(text)).text;
+    const pastes = this.deps.pastes;
+    m.rendered ??= renderPieces(m.parts, { text: (text) => pastes.write(text), image: (p) => pastes.writeImage(p.data, p.info.format) });
     return m.rendered;
   }
 

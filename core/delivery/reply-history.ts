@@ -7,8 +7,8 @@ import { REPLY_HISTORY_AGENTS, REPLY_HISTORY_PASTE_BYTES, REPLY_HISTORY_PER_AGEN
 
 export interface RememberedReply {
   /** The words and the blocks kept, in order. */
-  parts: Array<{ text: string } | { paste: string; n?: number }>;
-  /** Blocks left out: the message's pastes passed 256 KB. */
+  parts: Array<{ text: string } | { paste: string; n?: number } | { image: string; n?: number }>;
+  /** Blocks and images left out: the message's pastes and images passed 256 KB. */
   dropped: number;
   at: number;
 }
@@ -27,7 +27,15 @@ export class ReplyHistory {
     const kept: RememberedReply['parts'] = [];
     for (const p of parts) {
       if ('text' in p) kept.push({ text: p.text });
-      else if ('paste' in p) {
+      else if ('image' in p && typeof p.image === 'string') {
+        // An image counts its bytes, not its base64 (spec: 256 KB of pastes and images).
+        const b = Math.floor((p.image.length * 3) / 4);
+        if (pastes + b > REPLY_HISTORY_PASTE_BYTES) dropped++;
+        else {
+          pastes += b;
+          kept.push({ image: p.image, ...(p.n !== undefined ? { n: p.n } : {}) });
+        }
+      } else if ('paste' in p) {
         const b = Buffer.byteLength(p.paste);
         if (pastes + b > REPLY_HISTORY_PASTE_BYTES) dropped++;
         else {

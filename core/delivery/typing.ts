@@ -5,12 +5,15 @@
 import type { Window } from '../model/window.js';
 import { encodePaste } from '../pty/paste.js';
 import { TuiosError } from '../errors.js';
+import { pastesOf, type ImagesMode, type PromptPiece } from './image-parts.js';
 import { SUBMIT_DELAY_MS, SUBMIT_ECHO_MAX_MS, SUBMIT_PLACEHOLDER_QUIET_MS, SUBMIT_SLOW_MAX_MS, PROMPT_MAX_BYTES } from '../limits.js';
 
 export interface InputSpec {
   submit: 'cr' | 'lf';
   bracketed_paste: boolean;
   focus_before_submit: boolean;
+  /** How the harness takes an image's path (image-parts.ts); path_text when the manifest says nothing. */
+  images?: ImagesMode;
 }
 
 /** Re-exported for core/verbs/fan.ts until the verb records land; the limit is core/limits.ts's. */
@@ -29,7 +32,8 @@ export interface TypeResult {
  * Types `text` and submits it. `recheck` runs before the paste and again before the submit key;
  * it throws to stop (the paste then stays unsubmitted in the input box: the recoverable failure).
  */
-export function typePrompt(w: Window, text: string, input: InputSpec, recheck: () => void, maxBytes = PROMPT_MAX_BYTES): Promise<TypeResult> {
+export function typePrompt(w: Window, prompt: string | readonly PromptPiece[], input: InputSpec, recheck: () => void, maxBytes = PROMPT_MAX_BYTES): Promise<TypeResult> {
+  const text = typeof prompt === 'string' ? prompt : prompt.map((p) => p.text).join('');
   if (Buffer.byteLength(text) > maxBytes) {
     throw new TuiosError('invalid_params', `A prompt is at most ${maxBytes} bytes.`, 'Send it as mail, or attach a file.', { field: 'text' });
   }
@@ -41,14 +45,21 @@ export function typePrompt(w: Window, text: string, input: InputSpec, recheck: (
     if (!bracketed && /[\r\n]/.test(text)) {
       throw new TuiosError('invalid_params', 'The text holds a line break, and this pane takes no bracketed paste, so it would be submitted line by line.', 'Send one line, or mail the rest.', { field: 'text' });
     }
-    const bytes = encodePaste(text, bracketed);
-    const before = w.outputBytes;
-    w.write(bytes);
-    await echoed(w, before, text);
+    // An image's path in a paste of its own (spec: `[input] images`), the text around it in its own
+    // pastes; each shown before the next goes, so the harness places them in order.
+    const pastes = typeof prompt === 'string' ? [text] : pastesOf(prompt, bracketed && input.images === 'path_paste');
+    let sent = 0;
+    for (const p of pastes) {
+      const bytes = encodePaste(p, bracketed);
+      const before = w.outputBytes;
+      w.write(bytes);
+      sent += Buffer.byteLength(bytes);
+      await echoed(w, before, p);
+    }
     recheck();
     if (input.focus_before_submit && w.screen.modes.sendFocus) w.write('\x1b[I');
     w.write(input.submit === 'lf' ? '\n' : '\r');
-    return { bytes: Buffer.byteLength(bytes) + 1, bracketed, submittedAt: Date.now() };
+    return { bytes: sent + 1, bracketed, submittedAt: Date.now() };
   });
 }
 

@@ -24,7 +24,7 @@ export function pieces(text: string, max = PASTE_STAGE_CHUNK_CHARS): string[] {
 }
 
 function partsChars(parts: PartParam[]): number {
-  return parts.reduce((n, p) => n + ('text' in p ? p.text.length : 'paste' in p ? p.paste.length : 0), 0);
+  return parts.reduce((n, p) => n + ('text' in p ? p.text.length : 'paste' in p ? p.paste.length : 'image' in p && typeof p.image === 'string' ? p.image.length : 0), 0);
 }
 
 function inline(parts: PartParam[]): string {
@@ -46,20 +46,22 @@ export async function callWithParts(call: RemoteCall, host: string, verb: string
   if (partsChars(parts) > PASTE_STAGE_CHUNK_CHARS) {
     sent = [];
     for (const p of parts) {
-      if (!('paste' in p)) {
+      // An image travels as its base64, sent ahead the same way; the machine there writes its file.
+      const image = 'image' in p && typeof p.image === 'string' ? p.image : null;
+      if (!('paste' in p) && image === null) {
         sent.push(p);
         continue;
       }
       const id = randomBytes(12).toString('base64url');
-      for (const text of pieces(p.paste)) {
+      for (const text of pieces('paste' in p ? p.paste : image!)) {
         try {
-          await call('stage-paste', { window: params.window, id, text });
+          await call('stage-paste', { window: params.window, id, text, ...(image !== null ? { image: true } : {}) });
         } catch (e) {
           if (e instanceof TuiosError && e.code === 'unknown_verb') return old();
           throw e;
         }
       }
-      sent.push({ staged: id, ...(p.n !== undefined ? { n: p.n } : {}) });
+      sent.push({ staged: id, ...(image !== null ? { image: true as const } : {}), ...('n' in p && p.n !== undefined ? { n: p.n } : {}) });
     }
   }
   try {
@@ -71,6 +73,8 @@ export async function callWithParts(call: RemoteCall, host: string, verb: string
   }
 
   function old(): Promise<unknown> {
+    // An image cannot become text: a daemon from before images takes no message with one.
+    if (parts.some((p) => 'image' in p)) throw tooOld(host);
     const text = inline(parts);
     if (Buffer.byteLength(text) > QUEUE_MESSAGE_MAX_BYTES) throw tooOld(host);
     const { parts: _, ...rest } = params;

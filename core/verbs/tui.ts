@@ -27,6 +27,8 @@ export interface TuiOptions {
   overSsh?: boolean;
   /** The client's $VISUAL or $EDITOR (ctrl+g in a reply), from a client outside every pane only. */
   editor?: string;
+  /** The client runs on this machine (`tuios attach`): the clipboard here is the person's. */
+  local?: boolean;
   /** Bytes for the client's terminal. */
   write(data: string): void;
   /** Bytes written that the client has not taken yet (frames wait while it is behind). */
@@ -120,6 +122,7 @@ export function attachTui(ctx: VerbContext<AttachTuiParams>): unknown {
     ascii: !!params.ascii,
     // A command the daemon runs for ctrl+g: only the person's own terminal (outside every pane) names it.
     ...(params.editor && !client.inside ? { editor: params.editor } : {}),
+    local: true,
     write: (data) => ctx.emit({ type: 'output', data }),
     pendingBytes: () => ctx.pendingBytes(),
     onClose: close,

@@ -243,7 +243,7 @@ export const queuePrompt = defineVerb({
   }),
   result: z.object({ id: z.string(), window_id: z.string(), position: z.number().int(), by: z.string() }),
   print: (r) => r.id,
-  run({ params, svc, caller, window }) {
+  async run({ params, svc, caller, window }) {
     const w = window!;
     if ((params.text === undefined) === (params.parts === undefined)) throw new TuiosError('invalid_params', 'queue-prompt takes the message as text or as parts, one of them.', 'Give TEXT, or parts.', { field: 'text' });
     const by = whoQueues(svc, caller, params.nonce);
@@ -253,7 +253,7 @@ export const queuePrompt = defineVerb({
     // Access was decided once, by the dispatcher, from this record (write, types): a pane queueing
     // to a pane on its prompt is refused now, at queue time, unless it holds respond (spec: Queued
     // messages). The queue checks the grants again right before it types (core/delivery/queue.ts).
-    const parts = params.parts ? messageParts(svc, caller, by, params.parts) : undefined;
+    const parts = params.parts ? await messageParts(svc, caller, by, params.parts) : undefined;
     const m = svc.queue.add(w, params.text ?? '', by, by === 'human' ? null : caller, parts ? { parts } : {});
     return { id: m.id, window_id: w.id, position: svc.queue.list(w).indexOf(m) + 1, by };
   },

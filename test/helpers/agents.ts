@@ -377,7 +377,8 @@ export function agentHome(id: string, opts: AgentHomeOptions): AgentRun {
           npm: '@ai-sdk/openai-compatible',
           name: 'Fake',
           options: { baseURL: `${api}/v1`, apiKey: 'sk-test' },
-          models: { 'fake-model': { name: 'Fake Model', tool_call: true, limit: { context: 128000, output: 8192 } } },
+          // Images in: an image attached to a prompt reaches the fake API (reply-images-harnesses).
+          models: { 'fake-model': { name: 'Fake Model', tool_call: true, attachment: true, modalities: { input: ['text', 'image'], output: ['text'] }, limit: { context: 128000, output: 8192 } } },
         },
       },
     });
