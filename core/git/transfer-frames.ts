@@ -14,10 +14,15 @@ export const FRAME_NEXT = 4;
 export const PULL_FORMAT = 1;
 
 export function frame(type: number, payload: Buffer): Buffer {
+  return Buffer.concat([frameHead(type, payload.length), payload]);
+}
+
+/** A frame's 5 bytes before its payload: a pack's megabyte is written after them as it is, never copied. */
+export function frameHead(type: number, length: number): Buffer {
   const h = Buffer.alloc(5);
   h.writeUInt8(type, 0);
-  h.writeUInt32BE(payload.length, 1);
-  return Buffer.concat([h, payload]);
+  h.writeUInt32BE(length, 1);
+  return h;
 }
 
 export interface Frame {
@@ -35,7 +40,9 @@ export class FrameReader {
 
   private take(n: number): Buffer {
     const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
-    const out = Buffer.from(all.subarray(0, n));
+    // A view, not a copy: a frame's payload is hashed and spooled at once, and the chunk under
+    // it is freed with it (copying each megabyte was 0.27 CPU-s of a 28 MB transfer).
+    const out = all.subarray(0, n);
     const rest = all.subarray(n);
     this.parts = rest.length ? [rest] : [];
     this.held = rest.length;
