@@ -14,12 +14,13 @@
 // lacks, as `git bundle` packs them; none when it lacks none), one NEXT, the PACK frames of the
 // work pack (I and W, thin against HEAD), one END (JSON: each pack's length and sha256). Together
 // that is a bundle whose prerequisites are the receiver's own commits. A stream that ends before
-// END, or whose packs do not match END, is cut:
-// the receiver spools everything first and runs git only on a whole, checked transfer, and it
-// builds the worktree under a temporary name, renaming it at the end.
+// END, or whose packs do not match END, is cut. The receiver indexes each pack as it arrives,
+// into a quarantine object folder whose pack reaches the clone only once git has indexed it
+// whole; it makes no ref and no file before the transfer is whole and checked, and it builds
+// the worktree under a temporary name, renaming it at the end.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { TuiosError } from '../errors.js';
@@ -307,83 +308,150 @@ function num(v: unknown): number {
 /** The number of packs a transfer holds: the history, then the work commits. */
 const PACKS = 2;
 
-/** Reads the whole transfer into `spools` (one file per pack) and answers the header; throws on a cut or bad stream. */
-async function spoolTransfer(
+/**
+ * One pack on its way into the clone: `git index-pack --stdin` reads it as it arrives, into a
+ * quarantine object folder of its own (as receive-pack does) whose alternate is the clone's, and
+ * its files are moved into the clone only once it is whole and indexed. A pack cut midway leaves
+ * its temporary file in the quarantine, which goes with the transfer's folder.
+ */
+interface Indexing {
+  input: PassThrough;
+  done: Promise<void>;
+  /** Set once index-pack failed: the rest of the stream is still read, to tell a damaged transfer from a bad pack. */
+  failed: boolean;
+}
+
+function indexInto(cwd: string, objects: string, quarantine: string, signal?: AbortSignal): Indexing {
+  const input = new PassThrough({ highWaterMark: PULL_CHUNK_BYTES });
+  // Destroyed with an error when the transfer stops: git's runner ends index-pack for it.
+  input.on('error', noop);
+  const ix: Indexing = { input, failed: false, done: Promise.resolve() };
+  ix.done = (async () => {
+    await mkdir(join(quarantine, 'pack'), { recursive: true, mode: 0o700 });
+    await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input, env: { GIT_OBJECT_DIRECTORY: quarantine, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects }, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    // Each pack's data before its index: git finds a pack by its .idx, never one without its data.
+    const names = (await readdir(join(quarantine, 'pack'))).filter((n) => /^pack-[0-9a-f]+\.[a-z]+$/.test(n));
+    names.sort((a, b) => Number(a.endsWith('.idx')) - Number(b.endsWith('.idx')));
+    for (const n of names) await rename(join(quarantine, 'pack', n), join(objects, 'pack', n));
+  })();
+  ix.done.catch(() => {
+    ix.failed = true;
+  });
+  return ix;
+}
+
+/** Gives index-pack one frame's bytes, waiting while its pipe is full; nothing once it has failed. */
+async function feedIndex(ix: Indexing, payload: Buffer): Promise<void> {
+  if (ix.failed || ix.input.write(payload)) return;
+  await Promise.race([new Promise<void>((r) => ix.input.once('drain', () => r())), ix.done.then(noop, noop)]);
+}
+
+function noop(): void {}
+
+/**
+ * Reads the whole transfer, each pack into index-pack as it arrives, and answers the header once
+ * both packs are in the clone; throws on a cut or bad stream (checked before a failure of
+ * index-pack, which a damaged stream causes too). `onHistory` is called once the history's objects
+ * are in the clone, while the work pack is still on its way.
+ */
+async function receiveTransfer(
   input: Readable,
-  spools: string[],
-  o: { maxBytes: number; signal?: AbortSignal; progress: (bytes: number, objects: number) => void; onHistory: (header: PackHeader, bytes: number) => void },
+  o: {
+    cwd: string;
+    objects: string;
+    work: string;
+    maxBytes: number;
+    signal?: AbortSignal;
+    progress: (bytes: number, objects: number) => void;
+    onHeader: (header: PackHeader) => void;
+    /** The history has arrived, before its objects are waited for: a throw ends the transfer. */
+    onNext: (header: PackHeader) => Promise<void>;
+    onHistory: (header: PackHeader) => void;
+  },
 ): Promise<{ header: PackHeader; bytes: number; packBytes: number[] }> {
   const reader = new FrameReader();
-  const files = spools.map((p) => createWriteStream(p, { mode: 0o600 }));
-  const filesDone = files.map(
-    (file) =>
-      new Promise<void>((resolve, reject) => {
-        file.once('finish', resolve);
-        file.once('error', reject);
-      }),
-  );
-  const hashes = spools.map(() => createHash('sha256'));
-  const packBytes = spools.map(() => 0);
+  const indexing: Array<Indexing | null> = Array.from({ length: PACKS }, () => null);
+  const hashes = indexing.map(() => createHash('sha256'));
+  const packBytes = indexing.map(() => 0);
   // Each pack starts "PACK", version, object count (4 bytes each): the count is known early.
-  const packHeads = spools.map(() => Buffer.alloc(0));
-  const objects = spools.map(() => 0);
+  const packHeads = indexing.map(() => Buffer.alloc(0));
+  const objects = indexing.map(() => 0);
   let cur = 0;
   let header: PackHeader | null = null;
   let end = null as { packs: Array<{ bytes: number; sha256: string }> } | null;
+  /** The first pack that did not index: its error, once the stream is known to be whole. */
+  let packError: unknown = null;
+  const settle = async (i: number) => {
+    const ix = indexing[i];
+    if (!ix) return;
+    ix.input.end();
+    await ix.done.catch((e: unknown) => {
+      packError ??= e;
+    });
+  };
   const onAbort = () => input.destroy(new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.'));
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      if (reader.bytes + chunk.length > o.maxBytes) throw new TuiosError('limit_reached', `The worktree transfer is larger than ${Math.round(o.maxBytes / 1024 / 1024)} MB. Nothing was made.`);
-      for (const f of reader.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))) {
-        if (end) throw badStream('it goes on after its end');
-        if (f.type === FRAME_HEADER) {
-          if (header) throw badStream('it has two headers');
-          header = checkHeader(f.payload);
-        } else if (f.type === FRAME_PACK) {
-          if (!header) throw badStream('its pack comes before its header');
-          hashes[cur]!.update(f.payload);
-          packBytes[cur]! += f.payload.length;
-          if (packHeads[cur]!.length < 12) {
-            const h = (packHeads[cur] = Buffer.concat([packHeads[cur]!, f.payload.subarray(0, 12 - packHeads[cur]!.length)]));
-            if (h.length === 12 && h.subarray(0, 4).toString('latin1') === 'PACK') objects[cur] = h.readUInt32BE(8);
-          }
-          const file = files[cur]!;
-          if (!file.write(f.payload)) await new Promise<void>((r) => file.once('drain', () => r()));
-        } else if (f.type === FRAME_NEXT) {
-          if (!header || cur + 1 >= spools.length) throw badStream('it holds more packs than it may');
-          // The history pack is whole: it can be indexed while the work pack arrives.
-          files[cur]!.end();
-          await filesDone[cur];
-          o.onHistory(header, packBytes[cur]!);
-          cur++;
-        } else {
-          if (!header) throw badStream('it ends before its header');
-          try {
-            end = JSON.parse(f.payload.toString('utf8')) as { packs: Array<{ bytes: number; sha256: string }> };
-          } catch {
-            throw badStream('its end is not JSON');
+    try {
+      for await (const chunk of input as AsyncIterable<Buffer>) {
+        if (reader.bytes + chunk.length > o.maxBytes) throw new TuiosError('limit_reached', `The worktree transfer is larger than ${Math.round(o.maxBytes / 1024 / 1024)} MB. Nothing was made.`);
+        for (const f of reader.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))) {
+          if (end) throw badStream('it goes on after its end');
+          if (f.type === FRAME_HEADER) {
+            if (header) throw badStream('it has two headers');
+            header = checkHeader(f.payload);
+            o.onHeader(header);
+          } else if (f.type === FRAME_PACK) {
+            if (!header) throw badStream('its pack comes before its header');
+            hashes[cur]!.update(f.payload);
+            packBytes[cur]! += f.payload.length;
+            if (packHeads[cur]!.length < 12) {
+              const h = (packHeads[cur] = Buffer.concat([packHeads[cur]!, f.payload.subarray(0, 12 - packHeads[cur]!.length)]));
+              if (h.length === 12 && h.subarray(0, 4).toString('latin1') === 'PACK') objects[cur] = h.readUInt32BE(8);
+            }
+            // The work pack is thin against the history's objects: it is indexed only on them.
+            if (packError === null) await feedIndex((indexing[cur] ??= indexInto(o.cwd, o.objects, join(o.work, `objects-${cur}`), o.signal)), f.payload);
+          } else if (f.type === FRAME_NEXT) {
+            if (!header || cur + 1 >= PACKS) throw badStream('it holds more packs than it may');
+            // The history is whole: its objects go into the clone while the work pack arrives
+            // (meanwhile that waits in the link's window).
+            await o.onNext(header);
+            await settle(cur);
+            if (packError === null) o.onHistory(header);
+            cur++;
+          } else {
+            if (!header) throw badStream('it ends before its header');
+            try {
+              end = JSON.parse(f.payload.toString('utf8')) as { packs: Array<{ bytes: number; sha256: string }> };
+            } catch {
+              throw badStream('its end is not JSON');
+            }
           }
         }
+        o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0));
       }
-      o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0));
+    } catch (e) {
+      if (e instanceof TuiosError) throw e;
+      // The input broke (a link that went down, a peer that failed): the same as a cut.
+      throw cutStream(reader.bytes);
     }
+    if (!header || !end || reader.pending) throw cutStream(reader.bytes);
+    if (cur !== PACKS - 1 || !Array.isArray(end.packs) || end.packs.length !== PACKS) throw badStream('its packs do not match its end record');
+    for (let i = 0; i < PACKS; i++) {
+      if (end.packs[i]?.bytes !== packBytes[i] || end.packs[i]?.sha256 !== hashes[i]!.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
+    }
+    await settle(cur);
+    if (packError !== null) throw packError;
+    return { header, bytes: reader.bytes, packBytes };
   } catch (e) {
-    for (const file of files) file.destroy();
-    if (e instanceof TuiosError) throw e;
-    // The input broke (a link that went down, a peer that failed): the same as a cut.
-    throw cutStream(reader.bytes);
+    // An index-pack still reading is killed (an input that fails ends its git), and waited for,
+    // so nothing writes into the transfer's folder once it is removed.
+    for (const ix of indexing) if (ix && !ix.input.writableFinished) ix.input.destroy(new Error('the transfer stopped'));
+    await Promise.all(indexing.map((ix) => ix?.done.catch(noop)));
+    throw e;
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
   }
-  for (const file of files) if (!file.writableEnded) file.end();
-  await Promise.all(filesDone);
-  if (!header || !end || reader.pending) throw cutStream(reader.bytes);
-  if (cur !== spools.length - 1 || !Array.isArray(end.packs) || end.packs.length !== spools.length) throw badStream('its packs do not match its end record');
-  for (let i = 0; i < spools.length; i++) {
-    if (end.packs[i]?.bytes !== packBytes[i] || end.packs[i]?.sha256 !== hashes[i]!.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
-  }
-  return { header, bytes: reader.bytes, packBytes };
 }
 
 /**
@@ -423,18 +491,12 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   let tmpTree: string | null = null;
   let madeBranch: string | null = null;
   let branch = '';
-  const spools = Array.from({ length: PACKS }, (_, i) => join(work, `pack-${i}`));
-  // Once the history pack is whole, its commits are indexed and the worktree is made under a
-  // temporary name while the work pack is still on its way. A cut after that removes both.
-  // The history's objects in the clone: the checkout and the work pack's index both need them.
-  const indexHistory = async (header: PackHeader, historyBytes: number) => {
+  // The receiver's commits the transfer is thin against, checked once the header names them.
+  const checkPrerequisites = async (header: PackHeader) => {
     for (const p of header.prerequisites) {
       const r = await git(['cat-file', '-e', `${p}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
       if (r.code !== 0) throw new TuiosError('conflict', `The transfer needs commit ${p.slice(0, 12)}, which this clone does not have.`, 'Pull again: the offer of what this clone has is read anew each time.');
     }
-    progress('index', true);
-    // index-pack checks the pack's own checksum: a damaged pack indexes nothing.
-    if (historyBytes > 0) await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[0]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
   };
   const addWorktree = async (header: PackHeader) => {
     const wanted = opts.branch ?? header.branch ?? 'pulled';
@@ -457,12 +519,16 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     madeBranch = branch;
     await git(['worktree', 'add', '--quiet', '--no-checkout', '--no-track', '-b', branch, tmpTree, header.head], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
   };
-  let indexed: Promise<void> | null = null;
+  let prerequisites: Promise<void> | null = null;
+  // Once the history's objects are in the clone, the worktree is made under a temporary name
+  // while the work pack is still on its way. A cut after that removes it.
   let early: Promise<void> | null = null;
-  let workIndexed: Promise<unknown> | null = null;
   try {
     progress('receive', true);
-    const { header, bytes, packBytes } = await spoolTransfer(input, spools, {
+    const { header, bytes, packBytes } = await receiveTransfer(input, {
+      cwd,
+      objects: join(repo.commonDir, 'objects'),
+      work,
       maxBytes: opts.maxBytes ?? PULL_MAX_BYTES,
       signal,
       progress: (b, n) => {
@@ -471,22 +537,23 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
         objects = n;
         progress('receive', phaseObjects);
       },
-      onHistory: (h, n) => {
-        indexed = indexHistory(h, n);
-        early = indexed.then(() => addWorktree(h));
-        // Awaited below; a failure there is this call's failure.
-        indexed.catch(() => undefined);
+      onHeader: (h) => {
+        prerequisites = checkPrerequisites(h);
+        // Awaited when the history has arrived; a failure there is this call's failure.
+        prerequisites.catch(() => undefined);
+      },
+      onNext: async () => {
+        await prerequisites;
+        progress('index', true);
+      },
+      onHistory: (h) => {
+        early = addWorktree(h);
         early.catch(() => undefined);
       },
     });
-    if (!early || !indexed) throw badStream('it has no history pack');
-    await indexed;
+    if (!early) throw badStream('it has no history pack');
     received = bytes;
-    progress('index', true);
-    // The work pack is thin against the history's objects; it is indexed while the worktree is made.
-    workIndexed = packBytes[1]! > 0 ? git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[1]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS }) : Promise.resolve();
-    workIndexed.catch(() => undefined);
-    await Promise.all([early, workIndexed]);
+    await early;
     // The work commits must be what the header says: W on HEAD and I, I on HEAD.
     const parents = async (c: string) => (await gitText(['rev-list', '--parents', '-n', '1', c], { cwd, signal })).split(' ').slice(1);
     const [wp, ip] = await Promise.all([parents(header.work_commit), parents(header.index_commit)]);
@@ -511,7 +578,6 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     // Leave nothing half-made: the temporary worktree and its branch go, once the early
     // checkout (if it started) has stopped.
     if (early) await (early as Promise<void>).catch(() => undefined);
-    if (workIndexed) await (workIndexed as Promise<unknown>).catch(() => undefined);
     if (tmpTree) {
       await git(['worktree', 'remove', '--force', '--force', tmpTree], { cwd, okCodes: [0, 1, 128] }).catch(() => undefined);
       await rm(tmpTree, { recursive: true, force: true });

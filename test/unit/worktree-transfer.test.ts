@@ -124,6 +124,7 @@ async function expectNothingMade(input: Readable, dest: string, reason: string) 
   assert.is(sh(clone, ['branch', '--list']), branches0, 'no branch');
   assert.is(sh(clone, ['worktree', 'list']), wts0, 'no worktree registered');
   assert.equal(readdirSync(join(clone, '.git')).filter((f) => f.startsWith('tuios-pull-')), pulls0, 'no spool left');
+  assert.equal(readdirSync(join(clone, '.git', 'objects', 'pack')).filter((f) => f.startsWith('tmp_')), [], 'no half-written pack in the clone');
   assert.ok(!readdirSync(join(root, 'pulled')).some((f) => f.includes('.tmp-')), 'no temporary worktree');
 }
 
@@ -142,7 +143,7 @@ test('a stream broken by its sender (an error, as a link going down) leaves noth
   await expectNothingMade(pipe, join(root, 'pulled', 'broken'), 'cut');
 });
 
-test('a changed byte in the pack is caught before git runs', async () => {
+test('a changed byte in the pack is caught as a damaged stream, not only as a pack git refuses', async () => {
   const whole = Buffer.from(await packToBuffer(wt, await listHaves(clone)));
   whole.writeUInt8(whole.readUInt8(whole.length - 200) ^ 0xff, whole.length - 200);
   await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped'), 'bad_stream');
