@@ -258,12 +258,13 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       await p.done;
       sums.push({ bytes: n, sha256: hash.digest('hex') });
     };
+    // The work pack starts once its commits exist, while the history's goes out: its counting and
+    // delta search are most of its cost (its blobs' bytes are copied from the pack git add wrote),
+    // and its output waits in the pipe until the history has gone.
+    const work = packInto(`${workCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_DELTA_WINDOW}`], packing.signal);
     if (history) await sendFrom(history);
     else sums.push({ bytes: 0, sha256: createHash('sha256').digest('hex') });
     await send(frame(FRAME_NEXT, Buffer.alloc(0)));
-    // The work pack after the history's: at once, two pack-objects (each with its delta threads)
-    // measured slower on two busy cores than in turn.
-    const work = packInto(`${workCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_DELTA_WINDOW}`], packing.signal);
     await sendFrom(work);
     await send(frame(FRAME_END, Buffer.from(JSON.stringify({ packs: sums }))));
     await new Promise<void>((resolve) => out.end(resolve));
