@@ -11,6 +11,12 @@ export const FRAME_PACK = 2;
 export const FRAME_END = 3;
 /** The pack frames after it belong to the next pack. */
 export const FRAME_NEXT = 4;
+/**
+ * Before the header, a commit the receiver has near HEAD (JSON {commit}): it may write that
+ * commit's files into the new worktree while the packs come. Sent only to a receiver that asked
+ * for it (PackOptions.earlyBase), so an older receiver never meets a frame it does not know.
+ */
+export const FRAME_BASE = 5;
 export const PULL_FORMAT = 1;
 
 export function frame(type: number, payload: Buffer): Buffer {
@@ -73,7 +79,7 @@ export class FrameReader {
       const h = this.peek(5);
       const type = h.readUInt8(0);
       const len = h.readUInt32BE(1);
-      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END && type !== FRAME_NEXT) throw badStream(`it holds a frame of unknown type ${type}`);
+      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END && type !== FRAME_NEXT && type !== FRAME_BASE) throw badStream(`it holds a frame of unknown type ${type}`);
       const limit = type === FRAME_PACK ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
       if (len > limit) throw badStream(`a frame of ${len} bytes is past its limit of ${limit}`);
       if (this.held < 5 + len) break;

@@ -24,7 +24,7 @@ import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { TuiosError } from '../errors.js';
-import { FRAME_END, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, frameHead, writeOut } from './transfer-frames.js';
+import { FRAME_BASE, FRAME_END, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, frameHead, writeOut } from './transfer-frames.js';
 import { git, gitText, forgetSafety } from './run.js';
 import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, workingTrees, type WorkingTrees } from './repo.js';
 import { GIT_TRANSFER_TIMEOUT_MS, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_PROGRESS_BYTES } from '../limits.js';
@@ -93,6 +93,8 @@ export interface PackOptions {
   onProgress?: (p: PullProgress) => void;
   signal?: AbortSignal;
   maxUntrackedBytes?: number;
+  /** The receiver reads a BASE frame (it said so when it asked): it is sent when there is one. */
+  earlyBase?: boolean;
 }
 
 export interface PackSummary {
@@ -179,6 +181,14 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       prerequisites = r.stdout.toString().split('\n').filter((l) => l.endsWith(' commit')).map((l) => l.split(' ')[0]!);
     }
     const not = prerequisites.map((p) => `^${p}\n`).join('');
+    const headNow = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
+    await send(PULL_MAGIC);
+    // Where HEAD meets what the receiver has: the receiver writes its files while this side
+    // packs, and later only what differs from it.
+    if (opts.earlyBase && headNow && prerequisites.length) {
+      const near = (await git(['merge-base', headNow, ...prerequisites], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim();
+      if (SHA_RE.test(near)) await send(frame(FRAME_BASE, Buffer.from(JSON.stringify({ commit: near }))));
+    }
 
     // Two packs, both thin (as `git bundle` packs): the history, then the work commits, so a
     // modified file travels as a delta on the version the receiver has. Their delta search is
@@ -208,7 +218,6 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       const own = new AbortController();
       return { head, stop: () => own.abort(), ...packInto(`${head}\n${not}`, ['--thin', `--window=${PULL_DELTA_WINDOW}`], AbortSignal.any([packing.signal, own.signal])) };
     };
-    const headNow = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
     let history = await startHistory(headNow);
     const [trees, status, branchOut] = await Promise.all([
       workingTrees(top, { signal, maxUntrackedBytes: opts.maxUntrackedBytes, timeoutMs: GIT_TRANSFER_TIMEOUT_MS, packCompression: PULL_PACK_COMPRESSION }),
@@ -237,7 +246,6 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       counts: { staged: status.staged, modified: status.modified, deleted: status.deleted, untracked: status.untracked },
       skipped: trees.skipped,
     };
-    await send(PULL_MAGIC);
     await send(frame(FRAME_HEADER, Buffer.from(JSON.stringify(header))));
     report('pack', true);
 
@@ -364,6 +372,8 @@ async function receiveTransfer(
     maxBytes: number;
     signal?: AbortSignal;
     progress: (bytes: number, objects: number) => void;
+    /** BASE, before the header: a commit id, checked. */
+    onBase: (commit: string) => void;
     onHeader: (header: PackHeader) => void;
     /** The history has arrived, before its objects are waited for: a throw ends the transfer. */
     onNext: (header: PackHeader) => Promise<void>;
@@ -379,6 +389,7 @@ async function receiveTransfer(
   const objects = indexing.map(() => 0);
   let cur = 0;
   let header: PackHeader | null = null;
+  let baseSeen = false;
   let end = null as { packs: Array<{ bytes: number; sha256: string }> } | null;
   /** The first pack that did not index: its error, once the stream is known to be whole. */
   let packError: unknown = null;
@@ -398,7 +409,18 @@ async function receiveTransfer(
         if (reader.bytes + chunk.length > o.maxBytes) throw new TuiosError('limit_reached', `The worktree transfer is larger than ${Math.round(o.maxBytes / 1024 / 1024)} MB. Nothing was made.`);
         for (const f of reader.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))) {
           if (end) throw badStream('it goes on after its end');
-          if (f.type === FRAME_HEADER) {
+          if (f.type === FRAME_BASE) {
+            if (header || baseSeen) throw badStream('its base comes after its header, or twice');
+            baseSeen = true;
+            let commit: unknown;
+            try {
+              commit = (JSON.parse(f.payload.toString('utf8')) as { commit?: unknown }).commit;
+            } catch {
+              throw badStream('its base is not JSON');
+            }
+            if (typeof commit !== 'string' || !SHA_RE.test(commit)) throw badStream('its base is not a commit id');
+            o.onBase(commit);
+          } else if (f.type === FRAME_HEADER) {
             if (header) throw badStream('it has two headers');
             header = checkHeader(f.payload);
             o.onHeader(header);
@@ -499,6 +521,21 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
       if (r.code !== 0) throw new TuiosError('conflict', `The transfer needs commit ${p.slice(0, 12)}, which this clone does not have.`, 'Pull again: the offer of what this clone has is read anew each time.');
     }
   };
+  // A commit of this clone near HEAD (BASE): its files are written into the new worktree while
+  // the packs come, and at the end only what W changes from it. Built in dest's folder under a
+  // temporary name (every name dest gives is in one folder), named once the branch is known.
+  let based: string | null = null;
+  let staged: Promise<void> | null = null;
+  const checkoutBase = async (commit: string) => {
+    const r = await git(['cat-file', '-e', `${commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
+    if (r.code !== 0) return; // not in this clone: W's files are all written at the end
+    const stage = dirname(typeof opts.dest === 'string' ? opts.dest : opts.dest(opts.branch ?? 'pulled'));
+    await mkdir(stage, { recursive: true, mode: 0o700 });
+    tmpTree = join(stage, `pull.tmp-${randomBytes(4).toString('hex')}`);
+    await git(['worktree', 'add', '--quiet', '--no-checkout', '--detach', tmpTree, commit], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', `${commit}^{tree}`], { cwd: tmpTree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    based = commit;
+  };
   const addWorktree = async (header: PackHeader) => {
     const wanted = opts.branch ?? header.branch ?? 'pulled';
     await checkBranchName(wanted, cwd);
@@ -511,6 +548,14 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     if (typeof opts.dest === 'function') {
       dest = opts.dest(branch);
       if (existsSync(dest)) throw taken(dest);
+    }
+    await staged;
+    if (based && tmpTree) {
+      // The base's files are there: the branch at HEAD, and the worktree on it.
+      await git(['branch', '--no-track', '--', branch, header.head], { cwd, signal });
+      madeBranch = branch;
+      await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { cwd: tmpTree, signal });
+      return;
     }
     await mkdir(dirname(dest), { recursive: true, mode: 0o700 });
     tmpTree = `${dest}.tmp-${randomBytes(4).toString('hex')}`;
@@ -538,6 +583,11 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
         objects = n;
         progress('receive', phaseObjects);
       },
+      onBase: (commit) => {
+        staged = checkoutBase(commit);
+        // Awaited once the branch is made; a failure there is this call's failure.
+        staged.catch(() => undefined);
+      },
       onHeader: (h) => {
         prerequisites = checkPrerequisites(h);
         // Awaited when the history has arrived; a failure there is this call's failure.
@@ -560,12 +610,14 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     const [wp, ip] = await Promise.all([parents(header.work_commit), parents(header.index_commit)]);
     if (wp.join(' ') !== `${header.head} ${header.index_commit}` || ip.join(' ') !== header.head) throw badStream('its work commits do not sit on its HEAD');
 
-    // The files of W written into the empty worktree (through the filters the person's global
-    // config names, as a checkout does), then the index to I without touching the files: what
-    // was untracked leaves the index, an unstaged deletion comes back.
+    // The files of W written into the worktree (through the filters the person's global config
+    // names, as a checkout does): all of them into an empty one, or what W changes from the base
+    // whose files are there. Then the index to I without touching the files: what was untracked
+    // leaves the index, an unstaged deletion comes back.
     const tree = tmpTree!;
     progress('checkout', true);
-    await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', `${header.work_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    const from = based ? [`${based}^{tree}`] : [];
+    await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', ...from, `${header.work_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     await git(['read-tree', '-m', `${header.work_commit}^{tree}`, `${header.index_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     await git(['update-index', '-q', '--refresh'], { cwd: tree, signal, okCodes: [0, 1], timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     if (signal?.aborted) throw new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.');
@@ -578,6 +630,7 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   } catch (e) {
     // Leave nothing half-made: the temporary worktree and its branch go, once the early
     // checkout (if it started) has stopped.
+    if (staged) await (staged as Promise<void>).catch(() => undefined);
     if (early) await (early as Promise<void>).catch(() => undefined);
     if (tmpTree) {
       await git(['worktree', 'remove', '--force', '--force', tmpTree], { cwd, okCodes: [0, 1, 128] }).catch(() => undefined);

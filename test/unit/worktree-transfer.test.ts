@@ -8,6 +8,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../../core/git/transfer.js';
 import { FrameReader, PULL_MAGIC, frame, FRAME_PACK } from '../../core/git/transfer-frames.js';
 import { TuiosError } from '../../core/errors.js';
+import { waitFor } from '../helpers/wait.js';
 import { commit, identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
 
 let root: string;
@@ -16,7 +17,7 @@ let wt: string;
 let clone: string;
 
 /** Everything packWorktree writes, as one buffer. */
-async function packToBuffer(src: string, haves: string[]): Promise<Buffer> {
+async function packToBuffer(src: string, haves: string[], earlyBase = false): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const sink = new Writable({
     write(c: Buffer, _e, cb) {
@@ -24,7 +25,7 @@ async function packToBuffer(src: string, haves: string[]): Promise<Buffer> {
       cb();
     },
   });
-  await packWorktree(src, sink, { haves });
+  await packWorktree(src, sink, { haves, earlyBase });
   return Buffer.concat(chunks);
 }
 
@@ -154,6 +155,40 @@ test('a changed byte in the history pack is caught too, after HEAD was checked o
   const at = whole.indexOf('PACK') + 60;
   whole.writeUInt8(whole.readUInt8(at) ^ 0xff, at);
   await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped-history'), 'bad_stream');
+});
+
+test('with a base the clone has, its files are written before the packs arrive, and the pull ends the same', async () => {
+  const whole = await packToBuffer(wt, await listHaves(clone), true);
+  // The magic, then the BASE frame: [type 5][length u32][JSON].
+  assert.is(whole.readUInt8(8), 5, 'the base goes first');
+  const upTo = 8 + 5 + whole.readUInt32BE(9);
+  const base = (JSON.parse(whole.subarray(13, upTo).toString()) as { commit: string }).commit;
+  // The nearest commit the clone has: HEAD itself here, which the pulls above brought.
+  assert.is(base, sh(wt, ['rev-parse', 'HEAD']).trim(), 'the base is the nearest commit the clone has');
+  const pipe = new PassThrough();
+  const dest = join(root, 'pulled', 'based');
+  const pending = unpackWorktree(pipe, { repo: clone, dest, branch: 'feat/based' });
+  pipe.write(whole.subarray(0, upTo));
+  // Nothing else has come: the base's files are written all the same, under a temporary name.
+  const staging = await waitFor(() => readdirSync(join(root, 'pulled')).find((f) => f.includes('.tmp-') && existsSync(join(root, 'pulled', f, 'keep.txt'))), { what: 'the base checked out early' });
+  assert.ok(existsSync(join(root, 'pulled', staging, 'del.txt')), 'the base\'s own files, before W deletes one');
+  pipe.end(whole.subarray(upTo));
+  const res = await pending;
+  assert.is(res.path, dest);
+  assert.equal(log(dest), log(wt));
+  assert.is(sh(dest, ['symbolic-ref', '--short', 'HEAD']).trim(), 'feat/based');
+  assert.is(status(dest), status(wt).replace(/^!!.*\n/gm, ''));
+  assert.not.ok(existsSync(join(dest, 'del.txt')), 'the deleted file is gone');
+  assert.is(readFileSync(join(dest, 'mod.txt'), 'utf8'), 'mod.txt changed, not staged\n');
+  assert.not.ok(readdirSync(join(root, 'pulled')).some((f) => f.includes('.tmp-')), 'no temporary worktree');
+});
+
+test('a stream cut after its base was checked out leaves nothing either', async () => {
+  const whole = await packToBuffer(wt, await listHaves(clone), true);
+  const upTo = 8 + 5 + whole.readUInt32BE(9);
+  for (const at of [upTo, upTo + 40, Math.floor(whole.length / 2)]) {
+    await expectNothingMade(Readable.from([whole.subarray(0, at)]), join(root, 'pulled', `cut-based-${at}`), 'cut');
+  }
 });
 
 test('frames: magic first, a frame split across chunks reads whole, an oversized frame is refused', () => {
