@@ -48,6 +48,8 @@ test.before(() => {
 
 test.after(() => removeDir(root));
 
+const cloneOf = () => clone;
+
 test('pull recreates commits with their hashes and the uncommitted work as it was, touching nothing at the source', async () => {
   const indexPath = sh(wt, ['rev-parse', '--path-format=absolute', '--git-path', 'index']).trim();
   const index0 = sha256File(indexPath);
@@ -110,7 +112,7 @@ test('a clone that has none of the history gets all of it', async () => {
   assert.is(status(dest), status(wt));
 });
 
-async function expectNothingMade(input: Readable, dest: string, reason: string) {
+async function expectNothingMade(input: Readable, dest: string, reason: string, clone = cloneOf()) {
   const branches0 = sh(clone, ['branch', '--list']);
   const wts0 = sh(clone, ['worktree', 'list']);
   const pulls0 = readdirSync(join(clone, '.git')).filter((f) => f.startsWith('tuios-pull-'));
@@ -157,38 +159,56 @@ test('a changed byte in the history pack is caught too, after HEAD was checked o
   await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped-history'), 'bad_stream');
 });
 
+/** A clone of a repository of 30 files, and a worktree of it whose work changes five. */
+function biggerRepo(): { clone: string; wt: string } {
+  const dir = join(root, 'bigger');
+  const org = makeRepo(join(dir, 'origin'));
+  for (let i = 0; i < 24; i++) commit(org, `more/f${i}.txt`, `file ${i}\n`, `file ${i}`);
+  const c = join(dir, 'clone');
+  sh(dir, ['clone', '-q', org, c]);
+  identity(c);
+  const w = join(dir, 'wt');
+  sh(org, ['worktree', 'add', '-q', '-b', 'feat/based', w, 'main']);
+  makeMessyWork(w);
+  return { clone: c, wt: w };
+}
+
 test('with a base the clone has, its files are written before the packs arrive, and the pull ends the same', async () => {
-  const whole = await packToBuffer(wt, await listHaves(clone), true);
+  const b = biggerRepo();
+  const whole = await packToBuffer(b.wt, await listHaves(b.clone), true);
   // The magic, then the BASE frame: [type 5][length u32][JSON].
   assert.is(whole.readUInt8(8), 5, 'the base goes first');
   const upTo = 8 + 5 + whole.readUInt32BE(9);
   const base = (JSON.parse(whole.subarray(13, upTo).toString()) as { commit: string }).commit;
-  // The nearest commit the clone has: HEAD itself here, which the pulls above brought.
-  assert.is(base, sh(wt, ['rev-parse', 'HEAD']).trim(), 'the base is the nearest commit the clone has');
+  assert.is(base, sh(b.clone, ['rev-parse', 'main']).trim(), 'the base is where the branch left the clone\'s main');
   const pipe = new PassThrough();
   const dest = join(root, 'pulled', 'based');
-  const pending = unpackWorktree(pipe, { repo: clone, dest, branch: 'feat/based' });
+  const pending = unpackWorktree(pipe, { repo: b.clone, dest });
   pipe.write(whole.subarray(0, upTo));
   // Nothing else has come: the base's files are written all the same, under a temporary name.
-  const staging = await waitFor(() => readdirSync(join(root, 'pulled')).find((f) => f.includes('.tmp-') && existsSync(join(root, 'pulled', f, 'keep.txt'))), { what: 'the base checked out early' });
+  const staging = await waitFor(() => readdirSync(join(root, 'pulled')).find((f) => f.includes('.tmp-') && existsSync(join(root, 'pulled', f, 'more', 'f23.txt'))), { what: 'the base checked out early' });
   assert.ok(existsSync(join(root, 'pulled', staging, 'del.txt')), 'the base\'s own files, before W deletes one');
   pipe.end(whole.subarray(upTo));
   const res = await pending;
   assert.is(res.path, dest);
-  assert.equal(log(dest), log(wt));
+  assert.equal(log(dest), log(b.wt));
   assert.is(sh(dest, ['symbolic-ref', '--short', 'HEAD']).trim(), 'feat/based');
-  assert.is(status(dest), status(wt).replace(/^!!.*\n/gm, ''));
+  assert.is(status(dest), status(b.wt).replace(/^!!.*\n/gm, ''));
   assert.not.ok(existsSync(join(dest, 'del.txt')), 'the deleted file is gone');
   assert.is(readFileSync(join(dest, 'mod.txt'), 'utf8'), 'mod.txt changed, not staged\n');
+  assert.is(readFileSync(join(dest, 'feature.txt'), 'utf8'), 'feature v2\n');
   assert.not.ok(readdirSync(join(root, 'pulled')).some((f) => f.includes('.tmp-')), 'no temporary worktree');
+
+  // A stream cut right after its base, a little later, or midway leaves nothing either.
+  for (const at of [upTo, upTo + 40, Math.floor(whole.length / 2)]) {
+    await expectNothingMade(Readable.from([whole.subarray(0, at)]), join(root, 'pulled', `cut-based-${at}`), 'cut', b.clone);
+  }
 });
 
-test('a stream cut after its base was checked out leaves nothing either', async () => {
+test('no base when the work changes most of its files: W is written once, at the end', async () => {
+  // The small repository: 6 files, of which the commits and the work change 5.
   const whole = await packToBuffer(wt, await listHaves(clone), true);
-  const upTo = 8 + 5 + whole.readUInt32BE(9);
-  for (const at of [upTo, upTo + 40, Math.floor(whole.length / 2)]) {
-    await expectNothingMade(Readable.from([whole.subarray(0, at)]), join(root, 'pulled', `cut-based-${at}`), 'cut');
-  }
+  assert.is(whole.readUInt8(8), 1, 'the header goes first');
 });
 
 test('frames: magic first, a frame split across chunks reads whole, an oversized frame is refused', () => {
