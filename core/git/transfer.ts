@@ -385,6 +385,11 @@ function noop(): void {}
  * both packs are in the clone; throws on a cut or bad stream (checked before a failure of
  * index-pack, which a damaged stream causes too). `onHistory` is called once the history's objects
  * are in the clone, while the work pack is still on its way.
+ *
+ * The stream is read on while the history is indexed (a large history's deltas take minutes to
+ * resolve, and a reader that stops that long has its stream ended `slow`): the work pack goes to
+ * its index-pack as it comes, less its last frame. index-pack needs the bases of a thin pack only
+ * once it has read the pack whole, so that frame waits for the history's objects.
  */
 async function receiveTransfer(
   input: Readable,
@@ -416,6 +421,10 @@ async function receiveTransfer(
   let end = null as { packs: Array<{ bytes: number; sha256: string }> } | null;
   /** The first pack that did not index: its error, once the stream is known to be whole. */
   let packError: unknown = null;
+  /** The history's objects in the clone (or its failure in packError). */
+  let historyDone: Promise<void> = Promise.resolve();
+  /** The work pack's last frame so far, held back from its index-pack until the history is in. */
+  let held: Buffer | null = null;
   const settle = async (i: number) => {
     const ix = indexing[i];
     if (!ix) return;
@@ -455,15 +464,21 @@ async function receiveTransfer(
               const h = (packHeads[cur] = Buffer.concat([packHeads[cur]!, f.payload.subarray(0, 12 - packHeads[cur]!.length)]));
               if (h.length === 12 && h.subarray(0, 4).toString('latin1') === 'PACK') objects[cur] = h.readUInt32BE(8);
             }
-            // The work pack is thin against the history's objects: it is indexed only on them.
-            if (packError === null) await feedIndex((indexing[cur] ??= indexInto(o.cwd, o.objects, join(o.work, `objects-${cur}`), o.signal)), f.payload);
+            if (packError !== null) continue;
+            const ix = (indexing[cur] ??= indexInto(o.cwd, o.objects, join(o.work, `objects-${cur}`), o.signal));
+            if (cur < PACKS - 1) await feedIndex(ix, f.payload);
+            else {
+              if (held) await feedIndex(ix, held);
+              held = f.payload;
+            }
           } else if (f.type === FRAME_NEXT) {
             if (!header || cur + 1 >= PACKS) throw badStream('it holds more packs than it may');
-            // The history is whole: its objects go into the clone while the work pack arrives
-            // (meanwhile that waits in the link's window).
+            // The history is whole: its objects go into the clone while the work pack arrives.
             await o.onNext(header);
-            await settle(cur);
-            if (packError === null) o.onHistory(header);
+            const h = header;
+            historyDone = settle(cur).then(() => {
+              if (packError === null) o.onHistory(h);
+            });
             cur++;
           } else {
             if (!header) throw badStream('it ends before its header');
@@ -486,7 +501,12 @@ async function receiveTransfer(
     for (let i = 0; i < PACKS; i++) {
       if (end.packs[i]?.bytes !== packBytes[i] || end.packs[i]?.sha256 !== hashes[i]!.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
     }
-    await settle(cur);
+    await historyDone;
+    const work = indexing[cur];
+    if (work && packError === null) {
+      if (held) await feedIndex(work, held);
+      await settle(cur);
+    }
     if (packError !== null) throw packError;
     return { header, bytes: reader.bytes, packBytes };
   } catch (e) {
@@ -494,6 +514,7 @@ async function receiveTransfer(
     // so nothing writes into the transfer's folder once it is removed.
     for (const ix of indexing) if (ix && !ix.input.writableFinished) ix.input.destroy(new Error('the transfer stopped'));
     await Promise.all(indexing.map((ix) => ix?.done.catch(noop)));
+    await historyDone;
     throw e;
   } finally {
     o.signal?.removeEventListener('abort', onAbort);

@@ -2,7 +2,7 @@
 // into another, through a byte stream as the link will carry it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../../core/git/transfer.js';
@@ -203,6 +203,32 @@ test('with a base the clone has, its files are written before the packs arrive, 
   for (const at of [upTo, upTo + 40, Math.floor(whole.length / 2)]) {
     await expectNothingMade(Readable.from([whole.subarray(0, at)]), join(root, 'pulled', `cut-based-${at}`), 'cut', b.clone);
   }
+});
+
+test('a work pack thin against the history\'s own objects is indexed once the history is in', async () => {
+  // A large file changed in a commit the clone lacks, and again, a line, in the uncommitted work:
+  // the work pack carries that change as a delta on the commit's version, which only the history
+  // pack brings. The work pack's last bytes wait for the history to be indexed.
+  const dir = join(root, 'thin');
+  const org = makeRepo(join(dir, 'origin'));
+  const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `line ${i} of the large file, ${tag} ${(i * 2654435761) % 1000003}`).join('\n') + '\n';
+  commit(org, 'large.txt', lines(3000, 'v0'), 'large');
+  const c = join(dir, 'clone');
+  sh(dir, ['clone', '-q', org, c]);
+  identity(c);
+  const w = join(dir, 'wt');
+  sh(org, ['worktree', 'add', '-q', '-b', 'feat/thin', w, 'main']);
+  commit(w, 'large.txt', lines(3000, 'v1'), 'large, every line changed');
+  writeFileSync(join(w, 'large.txt'), lines(3000, 'v1').replace('line 7 of', 'line seven of'));
+  const pipe = new PassThrough();
+  const dest = join(root, 'pulled', 'thin');
+  const [res, sum] = await Promise.all([unpackWorktree(pipe, { repo: c, dest }), packWorktree(w, pipe, { haves: await listHaves(c) })]);
+  assert.is(status(dest), status(w));
+  assert.is(readFileSync(join(dest, 'large.txt'), 'utf8'), readFileSync(join(w, 'large.txt'), 'utf8'));
+  assert.equal(log(dest), log(w));
+  // The history carries the large file once; the work adds only a delta on it.
+  assert.ok(res.pack_bytes < statSync(join(w, 'large.txt')).size, `${res.pack_bytes} bytes of packs for a ${statSync(join(w, 'large.txt')).size}-byte file changed twice`);
+  assert.ok(sum.pack_bytes === res.pack_bytes);
 });
 
 test('no base when the work changes most of its files: W is written once, at the end', async () => {
