@@ -223,6 +223,21 @@ export const LINK_REFUSALS_KEPT = 16;
 export const LINK_STREAM_CHUNK_BYTES = 64 * 1024;
 /** Bytes one stream may hold in the link's send buffer before its source waits. */
 export const LINK_STREAM_HIGH_WATER = 1024 * 1024;
+/**
+ * A stream's window: bytes its opener takes unread before the server's source waits for credit
+ * (StreamCredit, granted as the opener's reader takes them). Under LINK_MAX_PENDING_BYTES, so a
+ * reader that stops is paused, never cut for what it holds; 4 MB keeps a 64 KB-frame stream going
+ * through a credit's round trip on a loaded event loop (100 ms at 40 MB/s).
+ */
+export const LINK_STREAM_WINDOW_BYTES = 4 * 1024 * 1024;
+/** Credit is granted in steps of at least this (one small frame per MB read), at most the window. */
+export const LINK_STREAM_CREDIT_BYTES = 1024 * 1024;
+/**
+ * A source that waits this long for credit ends its stream `slow`: the opener holds a full window
+ * and reads none of it. Long enough for a reader that spools to a busy disk, short enough that a
+ * dead one does not hold a git process or a pane's stream for long.
+ */
+export const LINK_STREAM_UNREAD_MS = 120_000;
 
 // ---- panes on another machine (new-window --host) ----
 /** Processes one daemon runs for windows held on other machines. */

@@ -16,7 +16,7 @@ import type { KnownHosts } from './transport/known-hosts.js';
 import { OpenedStream } from './streams.js';
 import { settleResult, peerLine } from './clean.js';
 import { runHostedReport } from '../core/hosts/hosted-report.js';
-import { LINK_CALL_TIMEOUT_MS, LINK_MAX_INFLIGHT_CALLS, LINK_MAX_STREAMS, LINK_REDIAL_FIRST_MS, LINK_REDIAL_MAX_MS, LINK_SEND_TIMEOUT_MS } from '../core/limits.js';
+import { LINK_CALL_TIMEOUT_MS, LINK_MAX_INFLIGHT_CALLS, LINK_MAX_STREAMS, LINK_REDIAL_FIRST_MS, LINK_REDIAL_MAX_MS, LINK_SEND_TIMEOUT_MS, LINK_STREAM_WINDOW_BYTES } from '../core/limits.js';
 
 // Call: only a hosted pane's report (as_window), run here as that window; StreamControl: a hosted
 // pane's start and exit.
@@ -344,6 +344,9 @@ export class PeerLink {
     if (!s || !this.isUp) throw this.downError();
     if (this.streams.size >= LINK_MAX_STREAMS) throw new TuiosError('limit_reached', `${LINK_MAX_STREAMS} streams to ${this.cfg.name} are open.`);
     const id = this.nextStream++;
+    // A host of a build that reads StreamCredit sends no more than this unread; an older one sends
+    // as its link takes it, and the stream is cut here past LINK_MAX_PENDING_BYTES unread.
+    const window = s.peerReads('StreamCredit') ? LINK_STREAM_WINDOW_BYTES : 0;
     const st = new OpenedStream(
       id,
       () => {
@@ -353,10 +356,12 @@ export class PeerLink {
       {
         data: (data) => this.session === s && s.send('StreamData', { stream: id, data }),
         control: (op, params) => this.session === s && s.send('StreamControl', { stream: id, op, params: JSON.stringify(params) }),
+        credit: (bytes) => this.session === s && s.send('StreamCredit', { stream: id, bytes }),
       },
+      window,
     );
     this.streams.set(id, st);
-    if (!s.send('StreamOpen', { stream: id, kind, params: JSON.stringify(params) })) {
+    if (!s.send('StreamOpen', { stream: id, kind, params: JSON.stringify(params), window })) {
       this.streams.delete(id);
       throw new TuiosError('limit_reached', 'The stream request is larger than one link frame.');
     }

@@ -104,6 +104,11 @@ export class LinkSession {
     return !this.closed && this.peer !== null;
   }
 
+  /** True when the other side's schema has this frame: it reads it (a newer frame is not sent to an older build). */
+  peerReads(kind: BranchName): boolean {
+    return !!this.peerSchema?.knows(kind);
+  }
+
   /** Bytes written that the other side has not taken yet. */
   get pending(): number {
     return this.stream.writableLength;

@@ -5,6 +5,13 @@
 // bytes back (StreamData) and both sides control words (StreamControl): a hosted pane's input,
 // resize and flow control. Each side holds at most LINK_MAX_STREAMS; a kind nobody registered is
 // closed with `unsupported`.
+//
+// Flow control: an opener whose peer reads StreamCredit opens with a window (StreamOpen.window,
+// LINK_STREAM_WINDOW_BYTES) and grants credit (StreamCredit) as its reader takes bytes, so it never
+// holds more than the window. The server's sink sends no byte past its credit: its write waits,
+// and so does whatever feeds it (a git pipe, a PTY). A wait for credit past LINK_STREAM_UNREAD_MS
+// ends the stream `slow`. With a peer of an older build (window 0) nothing waits for credit and the
+// opener still ends a stream it holds LINK_MAX_PENDING_BYTES of.
 import { Readable } from 'node:stream';
 import type { Services } from '../core/daemon/services.js';
 import { TuiosError, toErrorBody } from '../core/errors.js';
@@ -13,7 +20,7 @@ import type { LinkPolicy } from './policy.js';
 import { jsonObject, type StreamKinds, type StreamSink } from '../core/hosts/streams.js';
 
 export type { StreamKind, StreamSink } from '../core/hosts/streams.js';
-import { LINK_MAX_PENDING_BYTES, LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_HIGH_WATER } from '../core/limits.js';
+import { LINK_MAX_PENDING_BYTES, LINK_MAX_STREAMS, LINK_STREAM_CHUNK_BYTES, LINK_STREAM_CREDIT_BYTES, LINK_STREAM_HIGH_WATER, LINK_STREAM_UNREAD_MS } from '../core/limits.js';
 import { EARLY_MAX_ITEMS } from './limits.js';
 
 /** A call back to the opener's machine as one of its windows (a hosted pane's report). */
@@ -26,6 +33,15 @@ interface Served {
   /** What the opener sent before the handler listened (it starts a turn later), in order. */
   early: Array<{ data: Buffer } | { op: string; params: Record<string, unknown> }>;
   earlyBytes: number;
+  /** Bytes the opener lets this side send before it grants more; null: it grants none (an older build). */
+  credit: number | null;
+  /** Writes waiting for credit, woken by a grant or the stream's end. */
+  waiting: Set<() => void>;
+}
+
+export interface ServedStreamsOptions {
+  /** How long a write waits for credit before the stream is ended `slow` (tests shorten it). */
+  unreadMs?: number;
 }
 
 const noCalls: CallAs = () => Promise.reject(new TuiosError('unsupported', 'This link does not call back to the opener.'));
@@ -46,9 +62,11 @@ export class ServedStreams {
     private readonly host: string,
     private readonly policy: () => LinkPolicy,
     private readonly callAs: CallAs = noCalls,
+    private readonly o: ServedStreamsOptions = {},
   ) {}
 
-  onOpen(id: number, kind: string, paramsJson: string): void {
+  /** `window`: the opener's StreamOpen window; 0 (an older opener) sends as the link takes it. */
+  onOpen(id: number, kind: string, paramsJson: string, window = 0): void {
     const close = (reason: string): void => {
       this.session.send('StreamClose', { stream: id, reason: reason.slice(0, 500) });
     };
@@ -65,7 +83,9 @@ export class ServedStreams {
     const params = jsonObject(paramsJson);
     if (!params) return close('invalid_params: the stream params are not a JSON object');
     const ctl = new AbortController();
-    const entry: Served = { ctl, input: null, control: null, early: [], earlyBytes: 0 };
+    const credit = Number.isSafeInteger(window) && window > 0 ? Math.min(window, LINK_MAX_PENDING_BYTES) : null;
+    const entry: Served = { ctl, input: null, control: null, early: [], earlyBytes: 0, credit, waiting: new Set() };
+    ctl.signal.addEventListener('abort', () => wake(entry), { once: true });
     // Held words go to their listener once it is set, in the order they came.
     const flush = () => {
       const keep: Served['early'] = [];
@@ -95,10 +115,18 @@ export class ServedStreams {
       control: (op, p) => !ended && this.session.send('StreamControl', { stream: id, op, params: JSON.stringify(p) }),
       callAs: (asWindow, verb, p, signal, timeoutMs) => this.callAs(asWindow, verb, p, signal, timeoutMs),
       write: async (data) => {
-        for (let off = 0; off < data.length && !ended && !this.session.isClosed; off += LINK_STREAM_CHUNK_BYTES) {
+        let off = 0;
+        while (off < data.length && !ended && !this.session.isClosed) {
           if (this.session.pending > LINK_STREAM_HIGH_WATER) await this.drained();
+          if (entry.credit !== null && entry.credit <= 0 && !(await this.credited(entry))) {
+            if (!ended) sink.end(`slow: ${this.host} read nothing of the stream for ${Math.round(this.unreadMs / 1000)} s; open it again`);
+            return;
+          }
           if (ended || this.session.isClosed) return;
-          this.session.send('StreamData', { stream: id, data: data.subarray(off, off + LINK_STREAM_CHUNK_BYTES) });
+          const n = Math.min(LINK_STREAM_CHUNK_BYTES, data.length - off, entry.credit ?? Infinity);
+          this.session.send('StreamData', { stream: id, data: data.subarray(off, off + n) });
+          if (entry.credit !== null) entry.credit -= n;
+          off += n;
         }
       },
       end: (reason) => {
@@ -142,6 +170,41 @@ export class ServedStreams {
     this.hold(id, e, { op: op.slice(0, 64), params }, 0);
   }
 
+  /** Streams whose writes wait for their opener's credit now (it holds a full window unread). */
+  get waitingForCredit(): number {
+    let n = 0;
+    for (const e of this.open.values()) if (e.waiting.size > 0) n++;
+    return n;
+  }
+
+  /** The opener read `bytes` more: its stream's writes may send that many more. */
+  onCredit(id: number, bytes: number): void {
+    const e = this.open.get(id);
+    if (!e || e.credit === null || !Number.isSafeInteger(bytes) || bytes <= 0) return;
+    // An honest opener never grants past its window; a bigger grant is held to the opener's own cut.
+    e.credit = Math.min(e.credit + bytes, LINK_MAX_PENDING_BYTES);
+    wake(e);
+  }
+
+  private get unreadMs(): number {
+    return this.o.unreadMs ?? LINK_STREAM_UNREAD_MS;
+  }
+
+  /** Waits for credit: true once there is some, false after unreadMs without (the caller ends the stream). */
+  private credited(e: Served): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(t);
+        e.waiting.delete(onWake);
+        resolve(ok);
+      };
+      const onWake = () => done(true);
+      const t = setTimeout(() => done(false), this.unreadMs);
+      t.unref();
+      e.waiting.add(onWake);
+    });
+  }
+
   /** A kind that never listens (a one-way stream) is ended once too much waits for it. */
   private hold(id: number, e: Served, x: Served['early'][number], bytes: number): void {
     if (e.early.length >= EARLY_MAX_ITEMS || e.earlyBytes + bytes > LINK_STREAM_HIGH_WATER) {
@@ -178,10 +241,16 @@ export class ServedStreams {
   }
 }
 
+function wake(e: Served): void {
+  for (const fn of [...e.waiting]) fn();
+}
+
 /** How an opened stream reaches the other side besides closing. */
 export interface StreamOut {
   data(data: Buffer): boolean;
   control(op: string, params: Record<string, unknown>): boolean;
+  /** Grants the server `bytes` more (StreamCredit); only called on a stream opened with a window. */
+  credit?(bytes: number): boolean;
 }
 
 const noOut: StreamOut = { data: () => false, control: () => false };
@@ -192,13 +261,23 @@ export class OpenedStream extends Readable {
   closeReason: string | null = null;
 
   private controlListener: ((op: string, params: Record<string, unknown>) => void) | null = null;
+  /** Bytes fed, and bytes granted back as credit (the server may send window + granted in all). */
+  private received = 0;
+  private granted = 0;
+  private readonly step: number;
 
+  /**
+   * `window`: what StreamOpen told the server it may send unread (0: it grants no credit, and a
+   * reader that leaves LINK_MAX_PENDING_BYTES unread ends the stream).
+   */
   constructor(
     readonly id: number,
     private readonly cancel: () => void,
     private readonly out: StreamOut = noOut,
+    readonly window = 0,
   ) {
     super({ highWaterMark: LINK_STREAM_HIGH_WATER });
+    this.step = Math.max(1, Math.min(LINK_STREAM_CREDIT_BYTES, window));
   }
 
   /** Bytes to the serving side, cut to frames of at most LINK_STREAM_CHUNK_BYTES. */
@@ -224,18 +303,43 @@ export class OpenedStream extends Readable {
   }
 
   override _read(): void {
-    // Data is pushed as frames arrive; there is no credit to ask for.
+    // Data is pushed as frames arrive; credit is granted as it is read (read, below).
   }
 
-  /** Called by the link: one frame's data. A reader that takes nothing is ended, not buffered for. */
+  /** Every way bytes leave the buffer (read(), flowing 'data', pipe, async iteration) passes here. */
+  override read(size?: number): ReturnType<Readable['read']> {
+    const r: unknown = super.read(size);
+    if (this.window) this.grant();
+    return r;
+  }
+
+  /**
+   * Grants what the reader took since the last grant, once it is a step: the server then may send
+   * up to `window` past what was read. A reader that drains its buffer always grants (the step is
+   * at most the window), so a server waiting for credit is always woken.
+   */
+  private grant(): void {
+    if (this.closeReason !== null) return;
+    const owed = this.received - this.readableLength - this.granted;
+    if (owed >= this.step && this.out.credit?.(owed)) this.granted += owed;
+  }
+
+  /**
+   * Called by the link: one frame's data. Without a window, a reader that takes nothing is ended,
+   * not buffered for; with one, the server never sends past it, and a server that does is cut.
+   */
   feed(data: Buffer): void {
     if (this.closeReason !== null) return;
-    if (this.readableLength > LINK_MAX_PENDING_BYTES) {
+    const limit = this.window || LINK_MAX_PENDING_BYTES;
+    if (this.readableLength + data.length > limit) {
       this.cancel();
-      this.finish('slow: the stream was not read; open it again');
+      this.finish(this.window ? 'protocol: the other side sent past the stream\'s credit' : 'slow: the stream was not read; open it again');
       return;
     }
+    this.received += data.length;
     this.push(Buffer.from(data));
+    // Pushed straight to a flowing reader, the bytes are taken already.
+    if (this.window) this.grant();
   }
 
   /** Called by the link: the stream ended, cleanly or with a reason. */

@@ -32,7 +32,8 @@ export const worktreePackStream: StreamKind<Services> = {
     const wt = worktreeOf(s);
     const top = wt?.path ?? s.cwd;
     const haves = Array.isArray(params.haves) ? params.haves.filter((h): h is string => typeof h === 'string').slice(0, PULL_MAX_HAVES) : [];
-    await packWorktree(top, writableOver(sink), { haves, base: wt ? { name: wt.base, commit: wt.base_commit } : undefined, signal: sink.signal });
+    // early_base: the opener reads a BASE frame (a build that does not ask never gets one).
+    await packWorktree(top, writableOver(sink), { haves, base: wt ? { name: wt.base, commit: wt.base_commit } : undefined, signal: sink.signal, earlyBase: params.early_base === true });
     sink.end();
   },
 };

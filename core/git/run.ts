@@ -271,6 +271,12 @@ function spawnGit(argv: string[], opts: GitOptions): Promise<GitResult> {
         failure = new TuiosError('git_failed', `git ${sub}: its input failed: ${e.message}.`);
         killGroup();
       });
+      // An input that failed before git started has told its error already: git gets no end of
+      // its input, so it is stopped here.
+      if (input.errored) {
+        failure = new TuiosError('git_failed', `git ${sub}: its input failed before it started.`);
+        killGroup();
+      }
       input.pipe(child.stdin);
     }
 

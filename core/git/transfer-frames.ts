@@ -11,13 +11,24 @@ export const FRAME_PACK = 2;
 export const FRAME_END = 3;
 /** The pack frames after it belong to the next pack. */
 export const FRAME_NEXT = 4;
+/**
+ * Before the header, a commit the receiver has near HEAD (JSON {commit}): it may write that
+ * commit's files into the new worktree while the packs come. Sent only to a receiver that asked
+ * for it (PackOptions.earlyBase), so an older receiver never meets a frame it does not know.
+ */
+export const FRAME_BASE = 5;
 export const PULL_FORMAT = 1;
 
 export function frame(type: number, payload: Buffer): Buffer {
+  return Buffer.concat([frameHead(type, payload.length), payload]);
+}
+
+/** A frame's 5 bytes before its payload: a pack's megabyte is written after them as it is, never copied. */
+export function frameHead(type: number, length: number): Buffer {
   const h = Buffer.alloc(5);
   h.writeUInt8(type, 0);
-  h.writeUInt32BE(payload.length, 1);
-  return Buffer.concat([h, payload]);
+  h.writeUInt32BE(length, 1);
+  return h;
 }
 
 export interface Frame {
@@ -35,7 +46,9 @@ export class FrameReader {
 
   private take(n: number): Buffer {
     const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.held);
-    const out = Buffer.from(all.subarray(0, n));
+    // A view, not a copy: a frame's payload is hashed and spooled at once, and the chunk under
+    // it is freed with it (copying each megabyte was 0.27 CPU-s of a 28 MB transfer).
+    const out = all.subarray(0, n);
     const rest = all.subarray(n);
     this.parts = rest.length ? [rest] : [];
     this.held = rest.length;
@@ -66,7 +79,7 @@ export class FrameReader {
       const h = this.peek(5);
       const type = h.readUInt8(0);
       const len = h.readUInt32BE(1);
-      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END && type !== FRAME_NEXT) throw badStream(`it holds a frame of unknown type ${type}`);
+      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END && type !== FRAME_NEXT && type !== FRAME_BASE) throw badStream(`it holds a frame of unknown type ${type}`);
       const limit = type === FRAME_PACK ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
       if (len > limit) throw badStream(`a frame of ${len} bytes is past its limit of ${limit}`);
       if (this.held < 5 + len) break;

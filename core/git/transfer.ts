@@ -14,26 +14,38 @@
 // lacks, as `git bundle` packs them; none when it lacks none), one NEXT, the PACK frames of the
 // work pack (I and W, thin against HEAD), one END (JSON: each pack's length and sha256). Together
 // that is a bundle whose prerequisites are the receiver's own commits. A stream that ends before
-// END, or whose packs do not match END, is cut:
-// the receiver spools everything first and runs git only on a whole, checked transfer, and it
-// builds the worktree under a temporary name, renaming it at the end.
+// END, or whose packs do not match END, is cut. The receiver indexes each pack as it arrives,
+// into a quarantine object folder whose pack reaches the clone only once git has indexed it
+// whole; it makes no ref and no file before the transfer is whole and checked, and it builds
+// the worktree under a temporary name, renaming it at the end.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { TuiosError } from '../errors.js';
-import { FRAME_END, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, writeOut } from './transfer-frames.js';
+import { FRAME_BASE, FRAME_END, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, frameHead, writeOut } from './transfer-frames.js';
 import { git, gitText, forgetSafety } from './run.js';
-import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, workingTrees, type WorkingTrees } from './repo.js';
+import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, workingTrees, type WorkingTrees, type WorktreeStatus } from './repo.js';
 import { GIT_TRANSFER_TIMEOUT_MS, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_PROGRESS_BYTES } from '../limits.js';
 
 /**
- * Delta search window of the work pack (uncommitted files). A changed file's base, its version at
- * HEAD, sorts beside it: on 1,666 files with a line added, window 2 packs 557 KB, 10 packs 554 KB
- * and 0 packs 2 MB, while on thousands of new files a wide window costs seconds for nothing.
+ * Delta search window of both packs. A changed file's base, its other version (at HEAD, in an
+ * earlier commit, or at the receiver's commit the pack is thin against), has its name and sorts
+ * beside it: on 1,666 files with a line added, window 2 packs 557 KB, 10 packs 554 KB and 0 packs
+ * 2 MB; tuios's own last 200 commits pack to 1,086,830 bytes at window 2 and 1,086,254 at git's 10.
+ * A wide window searches thousands of new blobs for nothing: the bench's history (2,048 files of
+ * 10 KB in 2 commits) packed in 1.58 CPU-s at 10 and 0.76 at 2, to the same size.
  */
-const PULL_WORK_DELTA_WINDOW = 2;
+const PULL_DELTA_WINDOW = 2;
+/**
+ * Processes that write the new worktree's files (git's parallel checkout). Writing thousands of
+ * small files waits on the disk more than on the CPU: W's 8,000 files of the bench took 3.3 s
+ * with one and 1.1-1.2 s with four, under load 6 on 2 cores.
+ */
+const PULL_CHECKOUT_WORKERS = 4;
+/** The share of the base's files the pulled work may change for the receiver to write the base first. */
+const PULL_BASE_REWRITES = 0.5;
 /**
  * zlib level of both packs. Deflate is most of a pull's CPU: on 50 MB of source-like changes
  * level 1 packs in ~20% less CPU than git's default (6) for ~6% more bytes (bench: worktree).
@@ -83,6 +95,8 @@ export interface PackOptions {
   onProgress?: (p: PullProgress) => void;
   signal?: AbortSignal;
   maxUntrackedBytes?: number;
+  /** The receiver reads a BASE frame (it said so when it asked): it is sent when there is one. */
+  earlyBase?: boolean;
 }
 
 export interface PackSummary {
@@ -161,18 +175,6 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
   try {
     report('scan', true);
     const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: worktree, signal });
-    const [trees, status, branchOut] = await Promise.all([
-      workingTrees(top, { signal, maxUntrackedBytes: opts.maxUntrackedBytes, timeoutMs: GIT_TRANSFER_TIMEOUT_MS, packCompression: PULL_PACK_COMPRESSION }),
-      statusOf(top, signal),
-      git(['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: top, signal, okCodes: [0, 1] }),
-    ]);
-    if (!trees.head) throw new TuiosError('not_ready', `The worktree ${top} has no commits yet; there is nothing to pull.`, 'Make a first commit there.');
-    const head = trees.head;
-    const commitTree = (tree: string, parents: string[], msg: string) =>
-      gitText(['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p]), '-m', msg], { cwd: top, signal, env: WORK_IDENTITY });
-    const indexCommit = await commitTree(trees.indexTree, [head], 'tuios: index');
-    const workCommit = await commitTree(trees.workTree, [head, indexCommit], 'tuios: worktree');
-
     // What the receiver has, of the commits this clone knows.
     const offered = (opts.haves ?? []).filter((h) => SHA_RE.test(h)).slice(0, PULL_MAX_HAVES);
     let prerequisites: string[] = [];
@@ -180,6 +182,62 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       const r = await git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { cwd: top, signal, input: offered.join('\n') + '\n' });
       prerequisites = r.stdout.toString().split('\n').filter((l) => l.endsWith(' commit')).map((l) => l.split(' ')[0]!);
     }
+    const not = prerequisites.map((p) => `^${p}\n`).join('');
+    const headNow = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
+    await send(PULL_MAGIC);
+    const statusNow = statusOf(top, signal);
+    statusNow.catch(() => undefined); // awaited for the header
+
+    // Two packs, both thin (as `git bundle` packs): the history, then the work commits, so a
+    // modified file travels as a delta on the version the receiver has. Their delta search is
+    // narrow (PULL_DELTA_WINDOW): a new version's best base sorts beside it.
+    let packBytes = 0;
+    const sums: Array<{ bytes: number; sha256: string }> = [];
+    const packInto = (revs: string, extra: string[], stop: AbortSignal) => {
+      const pass = new PassThrough({ highWaterMark: PULL_CHUNK_BYTES });
+      const done = git(['-c', `pack.compression=${PULL_PACK_COMPRESSION}`, 'pack-objects', '--revs', '--stdout', '-q', '--delta-base-offset', ...extra], { cwd: top, signal: stop, input: revs, stdout: pass, timeoutMs: GIT_TRANSFER_TIMEOUT_MS }).then(
+        () => void pass.end(),
+        (e: unknown) => {
+          pass.destroy(e as Error);
+          throw e;
+        },
+      );
+      done.catch(() => undefined); // awaited where its pack is sent
+      return { pass, done };
+    };
+    // The history's pack starts before the work is hashed, from HEAD as it is now: its counting
+    // and delta search, most of its cost, run while `git add` reads the files, and its output
+    // waits in the pipe (a chunk) until the header has gone. Should HEAD move meanwhile (a commit
+    // made there), it starts again from the HEAD the work commits sit on.
+    const startHistory = async (head: string | null) => {
+      if (!head) return null;
+      const newCommits = Number(await gitText(['rev-list', '--count', '--stdin'], { cwd: top, signal, input: `${head}\n${not}` }));
+      if (newCommits === 0) return null;
+      const own = new AbortController();
+      return { head, stop: () => own.abort(), ...packInto(`${head}\n${not}`, ['--thin', `--window=${PULL_DELTA_WINDOW}`], AbortSignal.any([packing.signal, own.signal])) };
+    };
+    let history = await startHistory(headNow);
+    // Beside the hashing: the commit whose files the receiver may write while this side packs.
+    const based = opts.earlyBase && headNow && prerequisites.length ? nearBase(top, headNow, prerequisites, statusNow, signal) : Promise.resolve(null);
+    const baseSent = based.then(async (near) => {
+      if (near) await send(frame(FRAME_BASE, Buffer.from(JSON.stringify({ commit: near }))));
+    });
+    baseSent.catch(() => undefined); // awaited before the header
+    const [trees, status, branchOut] = await Promise.all([
+      workingTrees(top, { signal, maxUntrackedBytes: opts.maxUntrackedBytes, timeoutMs: GIT_TRANSFER_TIMEOUT_MS, packCompression: PULL_PACK_COMPRESSION }),
+      statusNow,
+      git(['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: top, signal, okCodes: [0, 1] }),
+    ]);
+    if (!trees.head) throw new TuiosError('not_ready', `The worktree ${top} has no commits yet; there is nothing to pull.`, 'Make a first commit there.');
+    const head = trees.head;
+    if (head !== headNow) {
+      history?.stop();
+      history = await startHistory(head);
+    }
+    const commitTree = (tree: string, parents: string[], msg: string) =>
+      gitText(['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p]), '-m', msg], { cwd: top, signal, env: WORK_IDENTITY });
+    const indexCommit = await commitTree(trees.indexTree, [head], 'tuios: index');
+    const workCommit = await commitTree(trees.workTree, [head, indexCommit], 'tuios: worktree');
     const header: PackHeader = {
       format: PULL_FORMAT,
       branch: branchOut.stdout.toString().trim() || null,
@@ -192,30 +250,10 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       counts: { staged: status.staged, modified: status.modified, deleted: status.deleted, untracked: status.untracked },
       skipped: trees.skipped,
     };
-    await send(PULL_MAGIC);
+    await baseSent;
     await send(frame(FRAME_HEADER, Buffer.from(JSON.stringify(header))));
     report('pack', true);
 
-    // Two packs, both thin (as `git bundle` packs): the history, then the work commits, so a
-    // modified file travels as a delta on the version the receiver has. The second
-    // pack's delta search is narrow: its objects are new files and new versions of files, whose
-    // best base sorts beside them, and a wide search over thousands of new blobs costs seconds.
-    // One after the other: at once, two pack-objects (each with its delta threads) measured
-    // slower on two busy cores than in turn.
-    let packBytes = 0;
-    const sums: Array<{ bytes: number; sha256: string }> = [];
-    const packInto = (revs: string, extra: string[]) => {
-      const pass = new PassThrough({ highWaterMark: PULL_CHUNK_BYTES });
-      const done = git(['-c', `pack.compression=${PULL_PACK_COMPRESSION}`, 'pack-objects', '--revs', '--stdout', '-q', '--delta-base-offset', ...extra], { cwd: top, signal: packing.signal, input: revs, stdout: pass, timeoutMs: GIT_TRANSFER_TIMEOUT_MS }).then(
-        () => void pass.end(),
-        (e: unknown) => {
-          pass.destroy(e as Error);
-          throw e;
-        },
-      );
-      done.catch(() => undefined); // awaited where its pack is sent
-      return { pass, done };
-    };
     const sendFrom = async (p: { pass: PassThrough; done: Promise<void> }) => {
       const hash = createHash('sha256');
       let n = 0;
@@ -225,20 +263,21 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
           hash.update(part);
           n += part.length;
           packBytes += part.length;
-          await send(frame(FRAME_PACK, part));
+          await send(frameHead(FRAME_PACK, part.length));
+          await send(part);
           report('pack');
         }
       }
       await p.done;
       sums.push({ bytes: n, sha256: hash.digest('hex') });
     };
-    const not = prerequisites.map((p) => `^${p}\n`).join('');
-    const newCommits = Number(await gitText(['rev-list', '--count', '--stdin'], { cwd: top, signal, input: `${head}\n${not}` }));
-    const history = newCommits > 0 ? packInto(`${head}\n${not}`, ['--thin']) : null;
+    // The work pack starts once its commits exist, while the history's goes out: its counting and
+    // delta search are most of its cost (its blobs' bytes are copied from the pack git add wrote),
+    // and its output waits in the pipe until the history has gone.
+    const work = packInto(`${workCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_DELTA_WINDOW}`], packing.signal);
     if (history) await sendFrom(history);
     else sums.push({ bytes: 0, sha256: createHash('sha256').digest('hex') });
     await send(frame(FRAME_NEXT, Buffer.alloc(0)));
-    const work = packInto(`${workCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_WORK_DELTA_WINDOW}`]);
     await sendFrom(work);
     await send(frame(FRAME_END, Buffer.from(JSON.stringify({ packs: sums }))));
     await new Promise<void>((resolve) => out.end(resolve));
@@ -252,6 +291,24 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
   } finally {
     signal?.removeEventListener('abort', stopPacking);
   }
+}
+
+/**
+ * Where HEAD meets the receiver's commits, when the receiver writing its files first pays: when
+ * the commits and the uncommitted work change fewer than PULL_BASE_REWRITES of its files. Past
+ * that, writing the base and then W's changes writes most files twice (the bench's repository
+ * changes 60% of them), and W alone is written at the end. Null when there is none.
+ */
+async function nearBase(top: string, head: string, prerequisites: string[], status: Promise<WorktreeStatus>, signal?: AbortSignal): Promise<string | null> {
+  const near = (await git(['merge-base', head, ...prerequisites], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim();
+  if (!SHA_RE.test(near)) return null;
+  // A list past git's output cut counts as endless: a repository that large keeps most files.
+  const count = async (args: string[]) => {
+    const r = await git(args, { cwd: top, signal, cut: true, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    return r.truncated ? Infinity : r.stdout.toString('utf8').split('\0').filter(Boolean).length;
+  };
+  const [files, committed, st] = await Promise.all([count(['ls-tree', '-r', '-z', '--name-only', near]), count(['diff', '--name-only', '-z', '--no-renames', near, head]), status]);
+  return committed + st.dirty < files * PULL_BASE_REWRITES ? near : null;
 }
 
 // ---- unpacking ----
@@ -283,83 +340,185 @@ function num(v: unknown): number {
 /** The number of packs a transfer holds: the history, then the work commits. */
 const PACKS = 2;
 
-/** Reads the whole transfer into `spools` (one file per pack) and answers the header; throws on a cut or bad stream. */
-async function spoolTransfer(
+/**
+ * One pack on its way into the clone: `git index-pack --stdin` reads it as it arrives, into a
+ * quarantine object folder of its own (as receive-pack does) whose alternate is the clone's, and
+ * its files are moved into the clone only once it is whole and indexed. A pack cut midway leaves
+ * its temporary file in the quarantine, which goes with the transfer's folder.
+ */
+interface Indexing {
+  input: PassThrough;
+  done: Promise<void>;
+  /** Set once index-pack failed: the rest of the stream is still read, to tell a damaged transfer from a bad pack. */
+  failed: boolean;
+}
+
+function indexInto(cwd: string, objects: string, quarantine: string, signal?: AbortSignal): Indexing {
+  const input = new PassThrough({ highWaterMark: PULL_CHUNK_BYTES });
+  // Destroyed with an error when the transfer stops: git's runner ends index-pack for it.
+  input.on('error', noop);
+  const ix: Indexing = { input, failed: false, done: Promise.resolve() };
+  ix.done = (async () => {
+    await mkdir(join(quarantine, 'pack'), { recursive: true, mode: 0o700 });
+    await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input, env: { GIT_OBJECT_DIRECTORY: quarantine, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects }, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    // Each pack's data before its index: git finds a pack by its .idx, never one without its data.
+    const names = (await readdir(join(quarantine, 'pack'))).filter((n) => /^pack-[0-9a-f]+\.[a-z]+$/.test(n));
+    names.sort((a, b) => Number(a.endsWith('.idx')) - Number(b.endsWith('.idx')));
+    for (const n of names) await rename(join(quarantine, 'pack', n), join(objects, 'pack', n));
+  })();
+  ix.done.catch(() => {
+    ix.failed = true;
+  });
+  return ix;
+}
+
+/** Gives index-pack one frame's bytes, waiting while its pipe is full; nothing once it has failed. */
+async function feedIndex(ix: Indexing, payload: Buffer): Promise<void> {
+  if (ix.failed || ix.input.write(payload)) return;
+  await Promise.race([new Promise<void>((r) => ix.input.once('drain', () => r())), ix.done.then(noop, noop)]);
+}
+
+function noop(): void {}
+
+/**
+ * Reads the whole transfer, each pack into index-pack as it arrives, and answers the header once
+ * both packs are in the clone; throws on a cut or bad stream (checked before a failure of
+ * index-pack, which a damaged stream causes too). `onHistory` is called once the history's objects
+ * are in the clone, while the work pack is still on its way.
+ *
+ * The stream is read on while the history is indexed (a large history's deltas take minutes to
+ * resolve, and a reader that stops that long has its stream ended `slow`): the work pack goes to
+ * its index-pack as it comes, less its last frame. index-pack needs the bases of a thin pack only
+ * once it has read the pack whole, so that frame waits for the history's objects.
+ */
+async function receiveTransfer(
   input: Readable,
-  spools: string[],
-  o: { maxBytes: number; signal?: AbortSignal; progress: (bytes: number, objects: number) => void; onHistory: (header: PackHeader, bytes: number) => void },
+  o: {
+    cwd: string;
+    objects: string;
+    work: string;
+    maxBytes: number;
+    signal?: AbortSignal;
+    progress: (bytes: number, objects: number) => void;
+    /** BASE, before the header: a commit id, checked. */
+    onBase: (commit: string) => void;
+    onHeader: (header: PackHeader) => void;
+    /** The history has arrived, before its objects are waited for: a throw ends the transfer. */
+    onNext: (header: PackHeader) => Promise<void>;
+    onHistory: (header: PackHeader) => void;
+  },
 ): Promise<{ header: PackHeader; bytes: number; packBytes: number[] }> {
   const reader = new FrameReader();
-  const files = spools.map((p) => createWriteStream(p, { mode: 0o600 }));
-  const filesDone = files.map(
-    (file) =>
-      new Promise<void>((resolve, reject) => {
-        file.once('finish', resolve);
-        file.once('error', reject);
-      }),
-  );
-  const hashes = spools.map(() => createHash('sha256'));
-  const packBytes = spools.map(() => 0);
+  const indexing: Array<Indexing | null> = Array.from({ length: PACKS }, () => null);
+  const hashes = indexing.map(() => createHash('sha256'));
+  const packBytes = indexing.map(() => 0);
   // Each pack starts "PACK", version, object count (4 bytes each): the count is known early.
-  const packHeads = spools.map(() => Buffer.alloc(0));
-  const objects = spools.map(() => 0);
+  const packHeads = indexing.map(() => Buffer.alloc(0));
+  const objects = indexing.map(() => 0);
   let cur = 0;
   let header: PackHeader | null = null;
+  let baseSeen = false;
   let end = null as { packs: Array<{ bytes: number; sha256: string }> } | null;
+  /** The first pack that did not index: its error, once the stream is known to be whole. */
+  let packError: unknown = null;
+  /** The history's objects in the clone (or its failure in packError). */
+  let historyDone: Promise<void> = Promise.resolve();
+  /** The work pack's last frame so far, held back from its index-pack until the history is in. */
+  let held: Buffer | null = null;
+  const settle = async (i: number) => {
+    const ix = indexing[i];
+    if (!ix) return;
+    ix.input.end();
+    await ix.done.catch((e: unknown) => {
+      packError ??= e;
+    });
+  };
   const onAbort = () => input.destroy(new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.'));
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      if (reader.bytes + chunk.length > o.maxBytes) throw new TuiosError('limit_reached', `The worktree transfer is larger than ${Math.round(o.maxBytes / 1024 / 1024)} MB. Nothing was made.`);
-      for (const f of reader.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))) {
-        if (end) throw badStream('it goes on after its end');
-        if (f.type === FRAME_HEADER) {
-          if (header) throw badStream('it has two headers');
-          header = checkHeader(f.payload);
-        } else if (f.type === FRAME_PACK) {
-          if (!header) throw badStream('its pack comes before its header');
-          hashes[cur]!.update(f.payload);
-          packBytes[cur]! += f.payload.length;
-          if (packHeads[cur]!.length < 12) {
-            const h = (packHeads[cur] = Buffer.concat([packHeads[cur]!, f.payload.subarray(0, 12 - packHeads[cur]!.length)]));
-            if (h.length === 12 && h.subarray(0, 4).toString('latin1') === 'PACK') objects[cur] = h.readUInt32BE(8);
-          }
-          const file = files[cur]!;
-          if (!file.write(f.payload)) await new Promise<void>((r) => file.once('drain', () => r()));
-        } else if (f.type === FRAME_NEXT) {
-          if (!header || cur + 1 >= spools.length) throw badStream('it holds more packs than it may');
-          // The history pack is whole: it can be indexed while the work pack arrives.
-          files[cur]!.end();
-          await filesDone[cur];
-          o.onHistory(header, packBytes[cur]!);
-          cur++;
-        } else {
-          if (!header) throw badStream('it ends before its header');
-          try {
-            end = JSON.parse(f.payload.toString('utf8')) as { packs: Array<{ bytes: number; sha256: string }> };
-          } catch {
-            throw badStream('its end is not JSON');
+    try {
+      for await (const chunk of input as AsyncIterable<Buffer>) {
+        if (reader.bytes + chunk.length > o.maxBytes) throw new TuiosError('limit_reached', `The worktree transfer is larger than ${Math.round(o.maxBytes / 1024 / 1024)} MB. Nothing was made.`);
+        for (const f of reader.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))) {
+          if (end) throw badStream('it goes on after its end');
+          if (f.type === FRAME_BASE) {
+            if (header || baseSeen) throw badStream('its base comes after its header, or twice');
+            baseSeen = true;
+            let commit: unknown;
+            try {
+              commit = (JSON.parse(f.payload.toString('utf8')) as { commit?: unknown }).commit;
+            } catch {
+              throw badStream('its base is not JSON');
+            }
+            if (typeof commit !== 'string' || !SHA_RE.test(commit)) throw badStream('its base is not a commit id');
+            o.onBase(commit);
+          } else if (f.type === FRAME_HEADER) {
+            if (header) throw badStream('it has two headers');
+            header = checkHeader(f.payload);
+            o.onHeader(header);
+          } else if (f.type === FRAME_PACK) {
+            if (!header) throw badStream('its pack comes before its header');
+            hashes[cur]!.update(f.payload);
+            packBytes[cur]! += f.payload.length;
+            if (packHeads[cur]!.length < 12) {
+              const h = (packHeads[cur] = Buffer.concat([packHeads[cur]!, f.payload.subarray(0, 12 - packHeads[cur]!.length)]));
+              if (h.length === 12 && h.subarray(0, 4).toString('latin1') === 'PACK') objects[cur] = h.readUInt32BE(8);
+            }
+            if (packError !== null) continue;
+            const ix = (indexing[cur] ??= indexInto(o.cwd, o.objects, join(o.work, `objects-${cur}`), o.signal));
+            if (cur < PACKS - 1) await feedIndex(ix, f.payload);
+            else {
+              if (held) await feedIndex(ix, held);
+              held = f.payload;
+            }
+          } else if (f.type === FRAME_NEXT) {
+            if (!header || cur + 1 >= PACKS) throw badStream('it holds more packs than it may');
+            // The history is whole: its objects go into the clone while the work pack arrives.
+            await o.onNext(header);
+            const h = header;
+            historyDone = settle(cur).then(() => {
+              if (packError === null) o.onHistory(h);
+            });
+            cur++;
+          } else {
+            if (!header) throw badStream('it ends before its header');
+            try {
+              end = JSON.parse(f.payload.toString('utf8')) as { packs: Array<{ bytes: number; sha256: string }> };
+            } catch {
+              throw badStream('its end is not JSON');
+            }
           }
         }
+        o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0));
       }
-      o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0));
+    } catch (e) {
+      if (e instanceof TuiosError) throw e;
+      // The input broke (a link that went down, a peer that failed): the same as a cut.
+      throw cutStream(reader.bytes);
     }
+    if (!header || !end || reader.pending) throw cutStream(reader.bytes);
+    if (cur !== PACKS - 1 || !Array.isArray(end.packs) || end.packs.length !== PACKS) throw badStream('its packs do not match its end record');
+    for (let i = 0; i < PACKS; i++) {
+      if (end.packs[i]?.bytes !== packBytes[i] || end.packs[i]?.sha256 !== hashes[i]!.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
+    }
+    await historyDone;
+    const work = indexing[cur];
+    if (work && packError === null) {
+      if (held) await feedIndex(work, held);
+      await settle(cur);
+    }
+    if (packError !== null) throw packError;
+    return { header, bytes: reader.bytes, packBytes };
   } catch (e) {
-    for (const file of files) file.destroy();
-    if (e instanceof TuiosError) throw e;
-    // The input broke (a link that went down, a peer that failed): the same as a cut.
-    throw cutStream(reader.bytes);
+    // An index-pack still reading is killed (an input that fails ends its git), and waited for,
+    // so nothing writes into the transfer's folder once it is removed.
+    for (const ix of indexing) if (ix && !ix.input.writableFinished) ix.input.destroy(new Error('the transfer stopped'));
+    await Promise.all(indexing.map((ix) => ix?.done.catch(noop)));
+    await historyDone;
+    throw e;
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
   }
-  for (const file of files) if (!file.writableEnded) file.end();
-  await Promise.all(filesDone);
-  if (!header || !end || reader.pending) throw cutStream(reader.bytes);
-  if (cur !== spools.length - 1 || !Array.isArray(end.packs) || end.packs.length !== spools.length) throw badStream('its packs do not match its end record');
-  for (let i = 0; i < spools.length; i++) {
-    if (end.packs[i]?.bytes !== packBytes[i] || end.packs[i]?.sha256 !== hashes[i]!.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
-  }
-  return { header, bytes: reader.bytes, packBytes };
 }
 
 /**
@@ -399,18 +558,27 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   let tmpTree: string | null = null;
   let madeBranch: string | null = null;
   let branch = '';
-  const spools = Array.from({ length: PACKS }, (_, i) => join(work, `pack-${i}`));
-  // Once the history pack is whole, its commits are indexed and the worktree is made under a
-  // temporary name while the work pack is still on its way. A cut after that removes both.
-  // The history's objects in the clone: the checkout and the work pack's index both need them.
-  const indexHistory = async (header: PackHeader, historyBytes: number) => {
+  // The receiver's commits the transfer is thin against, checked once the header names them.
+  const checkPrerequisites = async (header: PackHeader) => {
     for (const p of header.prerequisites) {
       const r = await git(['cat-file', '-e', `${p}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
       if (r.code !== 0) throw new TuiosError('conflict', `The transfer needs commit ${p.slice(0, 12)}, which this clone does not have.`, 'Pull again: the offer of what this clone has is read anew each time.');
     }
-    progress('index', true);
-    // index-pack checks the pack's own checksum: a damaged pack indexes nothing.
-    if (historyBytes > 0) await git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[0]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+  };
+  // A commit of this clone near HEAD (BASE): its files are written into the new worktree while
+  // the packs come, and at the end only what W changes from it. Built in dest's folder under a
+  // temporary name (every name dest gives is in one folder), named once the branch is known.
+  let based: string | null = null;
+  let staged: Promise<void> | null = null;
+  const checkoutBase = async (commit: string) => {
+    const r = await git(['cat-file', '-e', `${commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
+    if (r.code !== 0) return; // not in this clone: W's files are all written at the end
+    const stage = dirname(typeof opts.dest === 'string' ? opts.dest : opts.dest(opts.branch ?? 'pulled'));
+    await mkdir(stage, { recursive: true, mode: 0o700 });
+    tmpTree = join(stage, `pull.tmp-${randomBytes(4).toString('hex')}`);
+    await git(['worktree', 'add', '--quiet', '--no-checkout', '--detach', tmpTree, commit], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', `${commit}^{tree}`], { cwd: tmpTree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    based = commit;
   };
   const addWorktree = async (header: PackHeader) => {
     const wanted = opts.branch ?? header.branch ?? 'pulled';
@@ -425,6 +593,14 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
       dest = opts.dest(branch);
       if (existsSync(dest)) throw taken(dest);
     }
+    await staged;
+    if (based && tmpTree) {
+      // The base's files are there: the branch at HEAD, and the worktree on it.
+      await git(['branch', '--no-track', '--', branch, header.head], { cwd, signal });
+      madeBranch = branch;
+      await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { cwd: tmpTree, signal });
+      return;
+    }
     await mkdir(dirname(dest), { recursive: true, mode: 0o700 });
     tmpTree = `${dest}.tmp-${randomBytes(4).toString('hex')}`;
     // The branch at HEAD, and no files yet: they are written once, from W, when it is here.
@@ -433,12 +609,16 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     madeBranch = branch;
     await git(['worktree', 'add', '--quiet', '--no-checkout', '--no-track', '-b', branch, tmpTree, header.head], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
   };
-  let indexed: Promise<void> | null = null;
+  let prerequisites: Promise<void> | null = null;
+  // Once the history's objects are in the clone, the worktree is made under a temporary name
+  // while the work pack is still on its way. A cut after that removes it.
   let early: Promise<void> | null = null;
-  let workIndexed: Promise<unknown> | null = null;
   try {
     progress('receive', true);
-    const { header, bytes, packBytes } = await spoolTransfer(input, spools, {
+    const { header, bytes, packBytes } = await receiveTransfer(input, {
+      cwd,
+      objects: join(repo.commonDir, 'objects'),
+      work,
       maxBytes: opts.maxBytes ?? PULL_MAX_BYTES,
       signal,
       progress: (b, n) => {
@@ -447,33 +627,41 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
         objects = n;
         progress('receive', phaseObjects);
       },
-      onHistory: (h, n) => {
-        indexed = indexHistory(h, n);
-        early = indexed.then(() => addWorktree(h));
-        // Awaited below; a failure there is this call's failure.
-        indexed.catch(() => undefined);
+      onBase: (commit) => {
+        staged = checkoutBase(commit);
+        // Awaited once the branch is made; a failure there is this call's failure.
+        staged.catch(() => undefined);
+      },
+      onHeader: (h) => {
+        prerequisites = checkPrerequisites(h);
+        // Awaited when the history has arrived; a failure there is this call's failure.
+        prerequisites.catch(() => undefined);
+      },
+      onNext: async () => {
+        await prerequisites;
+        progress('index', true);
+      },
+      onHistory: (h) => {
+        early = addWorktree(h);
         early.catch(() => undefined);
       },
     });
-    if (!early || !indexed) throw badStream('it has no history pack');
-    await indexed;
+    if (!early) throw badStream('it has no history pack');
     received = bytes;
-    progress('index', true);
-    // The work pack is thin against the history's objects; it is indexed while the worktree is made.
-    workIndexed = packBytes[1]! > 0 ? git(['index-pack', '--stdin', '--strict', '--fix-thin'], { cwd, signal, input: createReadStream(spools[1]!), timeoutMs: GIT_TRANSFER_TIMEOUT_MS }) : Promise.resolve();
-    workIndexed.catch(() => undefined);
-    await Promise.all([early, workIndexed]);
+    await early;
     // The work commits must be what the header says: W on HEAD and I, I on HEAD.
     const parents = async (c: string) => (await gitText(['rev-list', '--parents', '-n', '1', c], { cwd, signal })).split(' ').slice(1);
     const [wp, ip] = await Promise.all([parents(header.work_commit), parents(header.index_commit)]);
     if (wp.join(' ') !== `${header.head} ${header.index_commit}` || ip.join(' ') !== header.head) throw badStream('its work commits do not sit on its HEAD');
 
-    // The files of W written into the empty worktree (through the filters the person's global
-    // config names, as a checkout does), then the index to I without touching the files: what
-    // was untracked leaves the index, an unstaged deletion comes back.
+    // The files of W written into the worktree (through the filters the person's global config
+    // names, as a checkout does): all of them into an empty one, or what W changes from the base
+    // whose files are there. Then the index to I without touching the files: what was untracked
+    // leaves the index, an unstaged deletion comes back.
     const tree = tmpTree!;
     progress('checkout', true);
-    await git(['read-tree', '-m', '-u', `${header.work_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    const from = based ? [`${based}^{tree}`] : [];
+    await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', ...from, `${header.work_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     await git(['read-tree', '-m', `${header.work_commit}^{tree}`, `${header.index_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     await git(['update-index', '-q', '--refresh'], { cwd: tree, signal, okCodes: [0, 1], timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     if (signal?.aborted) throw new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.');
@@ -486,8 +674,8 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   } catch (e) {
     // Leave nothing half-made: the temporary worktree and its branch go, once the early
     // checkout (if it started) has stopped.
+    if (staged) await (staged as Promise<void>).catch(() => undefined);
     if (early) await (early as Promise<void>).catch(() => undefined);
-    if (workIndexed) await (workIndexed as Promise<unknown>).catch(() => undefined);
     if (tmpTree) {
       await git(['worktree', 'remove', '--force', '--force', tmpTree], { cwd, okCodes: [0, 1, 128] }).catch(() => undefined);
       await rm(tmpTree, { recursive: true, force: true });

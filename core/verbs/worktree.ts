@@ -413,7 +413,7 @@ async function pullFromHost(svc: Services, caller: Caller, host: string, session
   const haves = await listHaves(dest.top, signal);
   const from = `${host}:${session}`;
   const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: from, phase: p.phase, bytes: p.bytes, objects: p.objects ?? 0, pull_id: params.progress_id ?? null });
-  const st = remote.openStream(host, WORKTREE_PACK_STREAM, { session, haves });
+  const st = remote.openStream(host, WORKTREE_PACK_STREAM, { session, haves, early_base: true });
   let r;
   try {
     r = await unpackWorktree(st, { repo: dest.top, dest: (branch) => worktreePathFor(svc.paths.stateDir, dest, branch), branch: params.branch, onProgress: progress, signal });
@@ -490,7 +490,7 @@ export const pullWorktree = defineVerb({
       pipe.destroy();
       throw e;
     });
-    const packed = packWorktree(from.top, pipe, { haves, base: srcWt ? { name: srcWt.base, commit: srcWt.base_commit } : undefined, signal });
+    const packed = packWorktree(from.top, pipe, { haves, base: srcWt ? { name: srcWt.base, commit: srcWt.base_commit } : undefined, signal, earlyBase: true });
     const [u, p] = await Promise.allSettled([unpacked, packed]);
     // The side that failed first has the reason; the other only saw its stream cut.
     const isCut = (e: unknown) => e instanceof TuiosError && e.extra.reason === 'cut';

@@ -120,7 +120,11 @@ export const BRANCH_SCHEMAS = [
     ],
   },
   { type: 'record', name: 'Result', fields: [long('id'), bool('ok'), str('result', 'null'), str('error', 'null')] },
-  { type: 'record', name: 'StreamOpen', fields: [long('stream'), str('kind'), str('params', '{}')] },
+  /**
+   * window: the bytes the opener takes before it grants more with StreamCredit (0, an older
+   * opener's default: it grants none, and the server sends as its link takes them).
+   */
+  { type: 'record', name: 'StreamOpen', fields: [long('stream'), str('kind'), str('params', '{}'), long('window')] },
   { type: 'record', name: 'StreamData', fields: [long('stream'), { name: 'data', type: 'bytes', default: '' }] },
   { type: 'record', name: 'StreamClose', fields: [long('stream'), str('reason')] },
   { type: 'record', name: 'Ping', fields: [long('t')] },
@@ -133,6 +137,11 @@ export const BRANCH_SCHEMAS = [
    * resume and kill from the opener; its start and exit from the server. Params are JSON.
    */
   { type: 'record', name: 'StreamControl', fields: [long('stream'), str('op'), str('params', '{}')] },
+  /**
+   * The opener read `bytes` more of a stream it opened with a window: the server may send that
+   * many more. Only sent to a peer whose schema has it, which also reads StreamOpen's window.
+   */
+  { type: 'record', name: 'StreamCredit', fields: [long('stream'), long('bytes')] },
 ] as const;
 
 export type BranchName = (typeof BRANCH_SCHEMAS)[number]['name'];
@@ -194,7 +203,8 @@ export interface Bodies {
   MailAck: { id: string; ok: boolean; code: string; message: string; message_id: number; thread: number; held: boolean; held_for: string | null };
   Call: { id: number; verb: string; params: string; outside: boolean; as_window: string | null };
   Result: { id: number; ok: boolean; result: string; error: string };
-  StreamOpen: { stream: number; kind: string; params: string };
+  /** window: 0 when the opener grants no credit; a frame read here always has it (its default). */
+  StreamOpen: { stream: number; kind: string; params: string; window?: number };
   StreamData: { stream: number; data: Buffer };
   StreamClose: { stream: number; reason: string };
   Ping: { t: number };
@@ -202,6 +212,7 @@ export interface Bodies {
   Unsupported: { branch: string; reason: string };
   Bye: { reason: string };
   StreamControl: { stream: number; op: string; params: string };
+  StreamCredit: { stream: number; bytes: number };
 }
 
 export type Frame = { [K in BranchName]: { kind: K; body: Bodies[K] } }[BranchName];

@@ -23,9 +23,10 @@ interface PendingCall {
   timer: NodeJS.Timeout;
 }
 
-// StreamData and StreamControl: a hosted pane's input and control; Result: the answer to a hosted
-// pane's report, which this side calls the dialer with (Call with as_window).
-const ACCEPTS: ReadonlySet<BranchName> = new Set(['Follow', 'Mail', 'Call', 'StreamOpen', 'StreamClose', 'StreamData', 'StreamControl', 'Result']);
+// StreamData and StreamControl: a hosted pane's input and control; StreamCredit: what the opener
+// of a stream has read; Result: the answer to a hosted pane's report, which this side calls the
+// dialer with (Call with as_window).
+const ACCEPTS: ReadonlySet<BranchName> = new Set(['Follow', 'Mail', 'Call', 'StreamOpen', 'StreamClose', 'StreamData', 'StreamControl', 'StreamCredit', 'Result']);
 
 export interface ServeDeps {
   svc: Services;
@@ -99,13 +100,15 @@ export class ServedLink {
       case 'Call':
         return this.call(f.body);
       case 'StreamOpen':
-        return this.streams?.onOpen(f.body.stream, f.body.kind, f.body.params);
+        return this.streams?.onOpen(f.body.stream, f.body.kind, f.body.params, f.body.window ?? 0);
       case 'StreamClose':
         return this.streams?.onClose(f.body.stream);
       case 'StreamData':
         return this.streams?.onData(f.body.stream, f.body.data);
       case 'StreamControl':
         return this.streams?.onControl(f.body.stream, f.body.op, f.body.params);
+      case 'StreamCredit':
+        return this.streams?.onCredit(f.body.stream, f.body.bytes);
       case 'Result':
         return this.onResult(f.body);
       default:

@@ -239,10 +239,10 @@ test('the peer killed mid-transfer leaves no worktree, branch, session or spool 
   const common = sh(hubClone, ['rev-parse', '--path-format=absolute', '--git-common-dir']).trim();
   const spools = () => readdirSync(common).filter((f) => f.startsWith('tuios-pull-'));
   const pending = hub.d.cli(['worktree', 'pull', `build:${made.session}`, '--repo', hubClone]);
-  // Bytes of the work pack have arrived, and the end has not.
+  // Bytes of the work pack have reached its index-pack, and the end has not.
   await waitFor(() => spools().some((d) => {
-    const f = join(common, d, 'pack-1');
-    return existsSync(f) && statSync(f).size > 0;
+    const q = join(common, d, 'objects-1', 'pack');
+    return existsSync(q) && readdirSync(q).some((f) => f.startsWith('tmp_pack_') && statSync(join(q, f)).size > 0);
   }), { interval: 5, what: 'the work pack arriving' });
   build.d.kill9();
   const r = await pending;
@@ -252,9 +252,10 @@ test('the peer killed mid-transfer leaves no worktree, branch, session or spool 
   assert.equal(branches(hubClone), before.branches, 'no new branch');
   assert.is((await ls(hub)).length, before.sessions, 'no new session');
   assert.equal(spools(), [], 'no spool left');
+  assert.equal(readdirSync(join(common, 'objects', 'pack')).filter((f) => f.startsWith('tmp_')), [], 'no half-written pack in the clone');
   const parent = join(hub.d.dir, 'state', 'tuios', 'worktrees');
   const left = existsSync(parent) ? readdirSync(parent).flatMap((d) => readdirSync(join(parent, d))) : [];
-  assert.not.ok(left.some((n) => n.startsWith('feat-big')), `nothing under the hub's worktrees: ${left.join(', ')}`);
+  assert.not.ok(left.some((n) => n.startsWith('feat-big') || n.includes('.tmp-')), `nothing under the hub's worktrees: ${left.join(', ')}`);
 });
 
 test.run();

@@ -2,12 +2,13 @@
 // into another, through a byte stream as the link will carry it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../../core/git/transfer.js';
 import { FrameReader, PULL_MAGIC, frame, FRAME_PACK } from '../../core/git/transfer-frames.js';
 import { TuiosError } from '../../core/errors.js';
+import { waitFor } from '../helpers/wait.js';
 import { commit, identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
 
 let root: string;
@@ -16,7 +17,7 @@ let wt: string;
 let clone: string;
 
 /** Everything packWorktree writes, as one buffer. */
-async function packToBuffer(src: string, haves: string[]): Promise<Buffer> {
+async function packToBuffer(src: string, haves: string[], earlyBase = false): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const sink = new Writable({
     write(c: Buffer, _e, cb) {
@@ -24,7 +25,7 @@ async function packToBuffer(src: string, haves: string[]): Promise<Buffer> {
       cb();
     },
   });
-  await packWorktree(src, sink, { haves });
+  await packWorktree(src, sink, { haves, earlyBase });
   return Buffer.concat(chunks);
 }
 
@@ -46,6 +47,8 @@ test.before(() => {
 });
 
 test.after(() => removeDir(root));
+
+const cloneOf = () => clone;
 
 test('pull recreates commits with their hashes and the uncommitted work as it was, touching nothing at the source', async () => {
   const indexPath = sh(wt, ['rev-parse', '--path-format=absolute', '--git-path', 'index']).trim();
@@ -109,7 +112,7 @@ test('a clone that has none of the history gets all of it', async () => {
   assert.is(status(dest), status(wt));
 });
 
-async function expectNothingMade(input: Readable, dest: string, reason: string) {
+async function expectNothingMade(input: Readable, dest: string, reason: string, clone = cloneOf()) {
   const branches0 = sh(clone, ['branch', '--list']);
   const wts0 = sh(clone, ['worktree', 'list']);
   const pulls0 = readdirSync(join(clone, '.git')).filter((f) => f.startsWith('tuios-pull-'));
@@ -124,6 +127,7 @@ async function expectNothingMade(input: Readable, dest: string, reason: string) 
   assert.is(sh(clone, ['branch', '--list']), branches0, 'no branch');
   assert.is(sh(clone, ['worktree', 'list']), wts0, 'no worktree registered');
   assert.equal(readdirSync(join(clone, '.git')).filter((f) => f.startsWith('tuios-pull-')), pulls0, 'no spool left');
+  assert.equal(readdirSync(join(clone, '.git', 'objects', 'pack')).filter((f) => f.startsWith('tmp_')), [], 'no half-written pack in the clone');
   assert.ok(!readdirSync(join(root, 'pulled')).some((f) => f.includes('.tmp-')), 'no temporary worktree');
 }
 
@@ -142,7 +146,7 @@ test('a stream broken by its sender (an error, as a link going down) leaves noth
   await expectNothingMade(pipe, join(root, 'pulled', 'broken'), 'cut');
 });
 
-test('a changed byte in the pack is caught before git runs', async () => {
+test('a changed byte in the pack is caught as a damaged stream, not only as a pack git refuses', async () => {
   const whole = Buffer.from(await packToBuffer(wt, await listHaves(clone)));
   whole.writeUInt8(whole.readUInt8(whole.length - 200) ^ 0xff, whole.length - 200);
   await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped'), 'bad_stream');
@@ -153,6 +157,84 @@ test('a changed byte in the history pack is caught too, after HEAD was checked o
   const at = whole.indexOf('PACK') + 60;
   whole.writeUInt8(whole.readUInt8(at) ^ 0xff, at);
   await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped-history'), 'bad_stream');
+});
+
+/** A clone of a repository of 30 files, and a worktree of it whose work changes five. */
+function biggerRepo(): { clone: string; wt: string } {
+  const dir = join(root, 'bigger');
+  const org = makeRepo(join(dir, 'origin'));
+  for (let i = 0; i < 24; i++) commit(org, `more/f${i}.txt`, `file ${i}\n`, `file ${i}`);
+  const c = join(dir, 'clone');
+  sh(dir, ['clone', '-q', org, c]);
+  identity(c);
+  const w = join(dir, 'wt');
+  sh(org, ['worktree', 'add', '-q', '-b', 'feat/based', w, 'main']);
+  makeMessyWork(w);
+  return { clone: c, wt: w };
+}
+
+test('with a base the clone has, its files are written before the packs arrive, and the pull ends the same', async () => {
+  const b = biggerRepo();
+  const whole = await packToBuffer(b.wt, await listHaves(b.clone), true);
+  // The magic, then the BASE frame: [type 5][length u32][JSON].
+  assert.is(whole.readUInt8(8), 5, 'the base goes first');
+  const upTo = 8 + 5 + whole.readUInt32BE(9);
+  const base = (JSON.parse(whole.subarray(13, upTo).toString()) as { commit: string }).commit;
+  assert.is(base, sh(b.clone, ['rev-parse', 'main']).trim(), 'the base is where the branch left the clone\'s main');
+  const pipe = new PassThrough();
+  const dest = join(root, 'pulled', 'based');
+  const pending = unpackWorktree(pipe, { repo: b.clone, dest });
+  pipe.write(whole.subarray(0, upTo));
+  // Nothing else has come: the base's files are written all the same, under a temporary name.
+  const staging = await waitFor(() => readdirSync(join(root, 'pulled')).find((f) => f.includes('.tmp-') && existsSync(join(root, 'pulled', f, 'more', 'f23.txt'))), { what: 'the base checked out early' });
+  assert.ok(existsSync(join(root, 'pulled', staging, 'del.txt')), 'the base\'s own files, before W deletes one');
+  pipe.end(whole.subarray(upTo));
+  const res = await pending;
+  assert.is(res.path, dest);
+  assert.equal(log(dest), log(b.wt));
+  assert.is(sh(dest, ['symbolic-ref', '--short', 'HEAD']).trim(), 'feat/based');
+  assert.is(status(dest), status(b.wt).replace(/^!!.*\n/gm, ''));
+  assert.not.ok(existsSync(join(dest, 'del.txt')), 'the deleted file is gone');
+  assert.is(readFileSync(join(dest, 'mod.txt'), 'utf8'), 'mod.txt changed, not staged\n');
+  assert.is(readFileSync(join(dest, 'feature.txt'), 'utf8'), 'feature v2\n');
+  assert.not.ok(readdirSync(join(root, 'pulled')).some((f) => f.includes('.tmp-')), 'no temporary worktree');
+
+  // A stream cut right after its base, a little later, or midway leaves nothing either.
+  for (const at of [upTo, upTo + 40, Math.floor(whole.length / 2)]) {
+    await expectNothingMade(Readable.from([whole.subarray(0, at)]), join(root, 'pulled', `cut-based-${at}`), 'cut', b.clone);
+  }
+});
+
+test('a work pack thin against the history\'s own objects is indexed once the history is in', async () => {
+  // A large file changed in a commit the clone lacks, and again, a line, in the uncommitted work:
+  // the work pack carries that change as a delta on the commit's version, which only the history
+  // pack brings. The work pack's last bytes wait for the history to be indexed.
+  const dir = join(root, 'thin');
+  const org = makeRepo(join(dir, 'origin'));
+  const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `line ${i} of the large file, ${tag} ${(i * 2654435761) % 1000003}`).join('\n') + '\n';
+  commit(org, 'large.txt', lines(3000, 'v0'), 'large');
+  const c = join(dir, 'clone');
+  sh(dir, ['clone', '-q', org, c]);
+  identity(c);
+  const w = join(dir, 'wt');
+  sh(org, ['worktree', 'add', '-q', '-b', 'feat/thin', w, 'main']);
+  commit(w, 'large.txt', lines(3000, 'v1'), 'large, every line changed');
+  writeFileSync(join(w, 'large.txt'), lines(3000, 'v1').replace('line 7 of', 'line seven of'));
+  const pipe = new PassThrough();
+  const dest = join(root, 'pulled', 'thin');
+  const [res, sum] = await Promise.all([unpackWorktree(pipe, { repo: c, dest }), packWorktree(w, pipe, { haves: await listHaves(c) })]);
+  assert.is(status(dest), status(w));
+  assert.is(readFileSync(join(dest, 'large.txt'), 'utf8'), readFileSync(join(w, 'large.txt'), 'utf8'));
+  assert.equal(log(dest), log(w));
+  // The history carries the large file once; the work adds only a delta on it.
+  assert.ok(res.pack_bytes < statSync(join(w, 'large.txt')).size, `${res.pack_bytes} bytes of packs for a ${statSync(join(w, 'large.txt')).size}-byte file changed twice`);
+  assert.ok(sum.pack_bytes === res.pack_bytes);
+});
+
+test('no base when the work changes most of its files: W is written once, at the end', async () => {
+  // The small repository: 6 files, of which the commits and the work change 5.
+  const whole = await packToBuffer(wt, await listHaves(clone), true);
+  assert.is(whole.readUInt8(8), 1, 'the header goes first');
 });
 
 test('frames: magic first, a frame split across chunks reads whole, an oversized frame is refused', () => {
