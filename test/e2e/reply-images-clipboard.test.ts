@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
-import { Terminal } from '../helpers/terminal.js';
+import { Terminal, openReply } from '../helpers/terminal.js';
 import { waitFor } from '../helpers/wait.js';
 
 let d: TestDaemon;
@@ -43,12 +43,7 @@ test.after(async () => {
 });
 
 test('ctrl+v and an empty paste attach the clipboard\'s image on a client on the person\'s machine', async () => {
-  t = new Terminal(d.env, `${process.execPath} ${BIN} attach -s api`);
-  await t.wait(/┌─ /, 'the TUI');
-  t.keys('C-b', 'i');
-  await t.wait(/worker[\s\S]*r reply/, 'the agent row and the list\'s keys');
-  t.keys('r');
-  await t.wait(/Reply to /, 'the reply editor');
+  t = await openReply(d.env, BIN, 'api', /worker/);
   t.type('clip: ');
   await t.wait(/› clip:/, 'the typed words');
   t.keys('C-v');

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { RealAgent } from '../helpers/real-agent.js';
-import { Terminal } from '../helpers/terminal.js';
+import { Terminal, openReply } from '../helpers/terminal.js';
 import { BIN } from '../helpers/daemon.js';
 
 /** Every image a request carries as a base64 data URL, as its bytes. */
@@ -46,13 +46,8 @@ function harness(id: string, colour: string, rgb: number[]): void {
     writeFileSync(shot, data);
     const pasted = join(a.d.dir, 'paste.txt');
     writeFileSync(pasted, shot);
-    const t = new Terminal(a.d.env, `${process.execPath} ${BIN} attach -s agents`);
+    const t = await openReply(a.d.env, BIN, 'agents', new RegExp(id, 'i'));
     term = t;
-    await t.wait(/┌─ /, 'the TUI');
-    t.keys('C-b', 'i');
-    await t.wait(new RegExp(`${id}[\\s\\S]*r reply`, 'i'), 'the agent row and the list\'s keys');
-    t.keys('r');
-    await t.wait(/Reply to /, 'the reply editor');
     t.type('what colour is ');
     await t.wait(/› what colour is/, 'the typed words');
     t.pasteFile(pasted);

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { RealAgent } from '../helpers/real-agent.js';
-import { Terminal } from '../helpers/terminal.js';
+import { Terminal, openReply } from '../helpers/terminal.js';
 import { BIN } from '../helpers/daemon.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -43,12 +43,7 @@ it('an agent whose manifest says images = "none" refuses the reply in the spec\'
   const fake = join(a.d.dir, 'notes.png');
   writeFileSync(fake, 'these are notes, not a picture\n');
 
-  t = new Terminal(a.d.env, `${process.execPath} ${BIN} attach -s agents`);
-  await t.wait(/┌─ /, 'the TUI');
-  t.keys('C-b', 'i');
-  await t.wait(/claude[\s\S]*r reply/i, 'the agent row and the list\'s keys');
-  t.keys('r');
-  await t.wait(/Reply to /, 'the reply editor');
+  t = await openReply(a.d.env, BIN, 'agents', /claude/i);
 
   paste(fake);
   await t.wait(/notes\.png is not an image tuios reads \(png, jpeg, gif, webp\)\./, 'the refusal of a file that is no image');

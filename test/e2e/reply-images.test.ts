@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { RealAgent } from '../helpers/real-agent.js';
-import { Terminal } from '../helpers/terminal.js';
+import { Terminal, openReply } from '../helpers/terminal.js';
 import { BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -58,12 +58,7 @@ function imagesIn(body: unknown): Array<{ media: string; data: Buffer }> {
 it('a pasted PNG path becomes an image block, refusals keep the draft, and Claude Code sends the image itself', async () => {
   await a.waitState(['idle', 'unknown']);
   const shot = await png('shot.png', 320, 200, '#2040d0');
-  t = new Terminal(a.d.env, `${process.execPath} ${BIN} attach -s agents`);
-  await t.wait(/┌─ /, 'the TUI');
-  t.keys('C-b', 'i');
-  await t.wait(/claude[\s\S]*r reply/i, 'the agent row and the list\'s keys');
-  t.keys('r');
-  await t.wait(/Reply to /, 'the reply editor');
+  t = await openReply(a.d.env, BIN, 'agents', /claude/i);
   t.type('what colour is ');
   await t.wait(/› what colour is/, 'the typed words');
   paste(shot.path);

@@ -7,7 +7,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
-import { link, startHost, type Host } from '../helpers/link.js';
+import type { Host } from '../helpers/link.js';
+import { startReplyLink } from '../helpers/reply-link.js';
 import { Terminal } from '../helpers/terminal.js';
 import { BIN } from '../helpers/daemon.js';
 import type { RpcError } from '../../core/rpc/client.js';
@@ -18,15 +19,7 @@ let t: Terminal | null = null;
 let got = '';
 
 test.before(async () => {
-  peer = await startHost('peer', { config: '[hosts.hub]\nfiles = true\n' });
-  hub = await startHost('hub');
-  await link(hub, peer);
-  got = join(peer.d.dir, 'got.txt');
-  // The agent stand-in keeps what is typed to it; it reports itself at rest.
-  await peer.d.ok(['new-session', 'api', '--window-name', 'sh']);
-  await peer.d.call('new-window', { session: 'api', name: 'worker', argv: ['sh', '-c', `cat > ${got}`] });
-  await peer.d.ok(['set-agent-state', '-w', 'api:worker', 'idle', '--harness', 'x']);
-  await hub.d.ok(['new-session', 'here']);
+  ({ hub, peer, got } = await startReplyLink());
 });
 
 test.after(async () => {

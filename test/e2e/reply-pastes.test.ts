@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RealAgent } from '../helpers/real-agent.js';
-import { Terminal } from '../helpers/terminal.js';
+import { Terminal, openReply } from '../helpers/terminal.js';
 import { BIN } from '../helpers/daemon.js';
 
 const a = new RealAgent('claude-code', { fake: { command: null, finalText: 'Read the log.' } });
@@ -31,12 +31,7 @@ function log(lines: number): string {
 
 it('a reply with hidden bidi and zero-width characters is stopped once with the spec\'s message, then sent without them', async () => {
   await a.waitState(['idle', 'unknown']);
-  t = new Terminal(a.d.env, `${process.execPath} ${BIN} attach -s agents`);
-  await t.wait(/┌─ /, 'the TUI');
-  t.keys('C-b', 'i');
-  await t.wait(/claude[\s\S]*r reply/i, 'the agent row and the list\'s keys');
-  t.keys('r');
-  await t.wait(/Reply to /, 'the reply editor');
+  t = await openReply(a.d.env, BIN, 'agents', /claude/i);
   t.type('check the \u202Egnp.exe\u202C file\u200B now');
   await t.wait(/› check the/, 'the typed words');
   t.keys('Enter');
@@ -59,12 +54,7 @@ it('a 3 MB log pasted into a reply reaches Claude Code as a labelled file, remov
   const file = join(a.d.dir, 'build.log');
   writeFileSync(file, body);
 
-  t = new Terminal(a.d.env, `${process.execPath} ${BIN} attach -s agents`);
-  await t.wait(/┌─ /, 'the TUI');
-  t.keys('C-b', 'i');
-  await t.wait(/claude[\s\S]*r reply/i, 'the agent row and the list\'s keys');
-  t.keys('r');
-  await t.wait(/Reply to /, 'the reply editor');
+  t = await openReply(a.d.env, BIN, 'agents', /claude/i);
   // The reply sent before to this harness in this folder comes back with up; down goes back.
   t.keys('Up');
   await t.wait(/› check the gnp\.exe file now/, 'the last reply, from the history');

@@ -65,3 +65,17 @@ export class Terminal {
     }
   }
 }
+
+/**
+ * `tuios attach -s SESSION` in a new terminal, the agents view opened (ctrl+b i), and the reply
+ * editor on the agent whose row matches `row` (`r`): where a reply test starts typing.
+ */
+export async function openReply(env: Record<string, string>, bin: string, session: string, row: RegExp): Promise<Terminal> {
+  const t = new Terminal(env, `${process.execPath} ${bin} attach -s ${session}`);
+  await t.wait(/┌─ /, 'the TUI');
+  t.keys('C-b', 'i');
+  await t.wait(new RegExp(`${row.source}[\\s\\S]*r reply`, row.flags), 'the agent row and the list\'s keys');
+  t.keys('r');
+  await t.wait(/Reply to /, 'the reply editor');
+  return t;
+}
