@@ -36,6 +36,9 @@ test.before(async () => {
     return mine.length === 2 ? mine : null;
   }, { what: 'two stand-ins' });
   for (const w of ws) await d.ok(['set-agent-state', '-w', w.id, 'idle']);
+  // Which harness a pane runs is read off its process by the detector, on its own tick: wait for
+  // it, as compare-fan names it.
+  for (const w of ws) await waitFor(async () => (await d.json<{ harness_id: string | null }>(['get-agent-state', '-w', w.id])).harness_id === 'standin', { timeout: 30_000, what: 'the stand-in known as its harness' });
   const res = await pending;
   assert.is(res.code, 0, res.stderr);
   fan = JSON.parse(res.stdout) as FanOutResult;
