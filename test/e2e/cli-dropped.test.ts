@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:net';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TestDaemon } from '../helpers/daemon.js';
+import { waitFor } from '../helpers/wait.js';
+import { acquireLock } from '../../core/daemon/lock.js';
 
 let d: TestDaemon;
 
@@ -49,6 +51,14 @@ test('a read-only verb is asked again of a new daemon when its connection is dro
   JSON.parse(r.stdout);
   assert.ok(await d.answers(), 'the CLI started a daemon');
   await d.call('kill-server').catch(() => undefined);
+  // The next test stands in on the same socket: wait until that daemon has let go of its lock,
+  // which it does after it has removed its socket file, or the stand-in's bind finds it there.
+  await waitFor(async () => {
+    const l = await acquireLock(d.socket, { waitMs: 0 });
+    if (!l.ok) return false;
+    await l.release();
+    return true;
+  }, { timeout: 20_000, what: 'the started daemon to let go of its socket' });
 });
 
 test('a verb that changes something is not asked twice', async () => {
