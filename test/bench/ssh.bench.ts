@@ -139,7 +139,8 @@ const kp = utils.generateKeyPairSync('ed25519');
 const results: Record<string, Figures> = {};
 
 // --- ours: the built daemon, its SSH server, the TUI drawing a shell pane ---
-const d = await TestDaemon.start({ ssh: true, env: SHELL_ENV });
+// SSH_BENCH_NODE_ARGS: node's flags for the daemon (--cpu-prof --cpu-prof-dir=DIR to profile it).
+const d = await TestDaemon.start({ ssh: true, env: { ...SHELL_ENV, TUIOS_TEST_NODE_ARGS: process.env.SSH_BENCH_NODE_ARGS ?? '' } });
 const closers: Array<() => void | Promise<void>> = [() => d.stop()];
 const eps: Array<{ name: string; key: string; t: Typist }> = [];
 try {
