@@ -230,6 +230,17 @@ export class Tui implements TuiHost, PaintHost {
       this.svc.clients.used(this.o.client.id);
       if (this.editing) return this.editing.input(bytes);
       this.panes.claimSizes(this.session());
+      // A printable character typed while nothing of tuios's takes keys (no prefix, question,
+      // overlay or rail focus, nothing held from the last read) is the focused pane's: it goes
+      // there without being read as a key, since the person waits for its echo. None of the
+      // tables binds a bare printable character outside those modes.
+      if (bytes.length === 1 && bytes[0]! >= 0x20 && bytes[0]! < 0x7f && this.keys.idle && !this.prefix && !this.confirm && !this.overlay && !this.rail.focused && !this.observer) {
+        const w = this.layout.focusedWindow();
+        if (w) {
+          w.write(String.fromCharCode(bytes[0]!));
+          return this.pacer.keyToPane(Date.now());
+        }
+      }
       // Keys that only went to the pane change nothing here until it answers, and its output
       // asks for the frame: a frame now would only delay the echo.
       let changed = false;

@@ -33,7 +33,11 @@ export class FramePacer {
       this.timer = null;
       this.frame();
     };
-    // A typed key's echo: another turn of the event loop would only delay it.
+    // A typed key's echo is drawn inside the output's callback: it is parsed already, and what
+    // else listens to that output (detection's timers, a link's stream) can wait for the frame,
+    // which the person is waiting for.
+    if (echo) return run();
+    // Other output due now: after this turn's other listeners, which may ask for the same frame.
     if (wait === 0 && output) {
       let live = true;
       queueMicrotask(() => {

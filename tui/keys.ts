@@ -38,12 +38,30 @@ function ctrlName(c: number): string {
   return { 28: 'C-\\', 29: 'C-]', 30: 'C-^', 31: 'C-_' }[c] ?? `C-${c}`;
 }
 
+/** True when a read ends inside a UTF-8 character (its lead byte wants more bytes than follow). */
+function endsMidCharacter(b: Buffer): boolean {
+  for (let back = 1; back <= 3 && back <= b.length; back++) {
+    const c = b[b.length - back]!;
+    if (c < 0x80) return false;
+    if (c >= 0xc0) return (c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2) > back;
+  }
+  return false;
+}
+
 export class KeyReader {
   private readonly decoder = new StringDecoder('utf8');
   private carry = '';
+  /** Nothing is held from the last read: no half sequence, no half character. */
+  idle = true;
 
   /** Bytes in, tokens out. */
   push(bytes: Buffer): Token[] {
+    const tokens = this.read(bytes);
+    this.idle = this.carry === '' && !endsMidCharacter(bytes);
+    return tokens;
+  }
+
+  private read(bytes: Buffer): Token[] {
     const s = this.carry + this.decoder.write(bytes);
     this.carry = '';
     const out: Token[] = [];

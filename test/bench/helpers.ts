@@ -99,6 +99,19 @@ export function cpuSeconds(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
+/** The whole machine's CPU time so far, busy and all, in clock ticks (/proc/stat's first line). */
+export function machineTicks(): { busy: number; all: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const all = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  // idle and iowait are the 4th and 5th: the rest is work, the guest fields already in user's.
+  return { busy: all - f[3]! - f[4]!, all };
+}
+
+/** How busy the machine's CPUs were between two machineTicks(), as a percentage of all of them. */
+export function machineBusy(a: { busy: number; all: number }, b: { busy: number; all: number }): number {
+  return b.all > a.all ? ((b.busy - a.busy) / (b.all - a.all)) * 100 : 0;
+}
+
 /** A figure against its goal (at most `goal`), as the benches print it. */
 export function against(value: number, goal: number): string {
   return value <= goal ? 'ok' : 'OVER';

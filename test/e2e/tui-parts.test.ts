@@ -70,6 +70,27 @@ test('keys keep their bytes; a sequence cut across reads is joined', () => {
   assert.equal(names(k.push(Buffer.from('\x1b[200~two\nlines\x1b[201~\x1b[<0;5;7M\x1b[<0;5;7m\x1b'))), ['paste:two\nlines', 'mouse:0@4,6', 'mouse:0@4,6r', 'Esc']);
 });
 
+test('the reader says when it holds nothing: the TUI then sends a printable byte to the pane unread', () => {
+  const k = new KeyReader();
+  k.push(Buffer.from('a'));
+  assert.ok(k.idle, 'a whole key');
+  k.push(Buffer.from('\x1b['));
+  assert.not.ok(k.idle, 'half an escape sequence is held');
+  assert.equal(names(k.push(Buffer.from('A'))), ['Up'], 'and the byte after it is read with it');
+  assert.ok(k.idle);
+  for (const ch of ['é', '€', '😀']) {
+    const b = Buffer.from(ch);
+    for (let cut = 1; cut < b.length; cut++) {
+      k.push(b.subarray(0, cut));
+      assert.not.ok(k.idle, `${cut} of the ${b.length} bytes of ${ch} are held`);
+      assert.equal(names(k.push(b.subarray(cut))), [ch]);
+      assert.ok(k.idle);
+    }
+  }
+  k.push(Buffer.from('x\x1b[200~pasted'));
+  assert.not.ok(k.idle, 'an unfinished paste is held');
+});
+
 test('the layout splits, tiles, finds neighbours and follows the model', () => {
   const l: WorkspaceLayout = { root: null, zoomed: null };
   const area = { x: 0, y: 0, w: 100, h: 40 };

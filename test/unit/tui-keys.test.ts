@@ -153,4 +153,15 @@ test('the editor keys: enter sends unless a backslash ends the line, ctrl+j brea
   assert.is(ed.key(key('F5')), 'ignored');
 });
 
+
+test('no global key is a bare printable character: the TUI sends those to the pane unread (app.ts input)', () => {
+  for (const s of product<AppKeyState>({ overlay: [false, true], agentsSeen: [false, true] })) {
+    for (let c = 0x20; c < 0x7f; c++) {
+      const ch = String.fromCharCode(c);
+      const row = rowFor(GLOBAL_KEYS as AnyTable, s as never, { t: 'key', raw: ch, name: ch });
+      assert.is(row, undefined, `"${ch}" is bound by a global key (${row && JSON.stringify(row.keys)})`);
+    }
+  }
+});
+
 test.run();
