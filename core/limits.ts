@@ -598,6 +598,8 @@ export const HOSTED_PROC_PATH_MAX_CHARS = 1024;
 
 /** Bytes the PTY reader thread gathers for one pane before it stops reading (the program then blocks). */
 export const PTY_READER_HOLD_BYTES = 256 * 1024;
+/** Input up to this size (typed keys, a short paste) is written to a pane's terminal at once rather than through node-pty's queue (pane-process.ts writeNow). */
+export const PTY_DIRECT_WRITE_BYTES = 4096;
 /**
  * A pane's terminal is read on the main thread while it is quiet (a typed key's echo then skips
  * the hop between threads, ~0.5 ms on two busy cores) and moves to the reader thread once this

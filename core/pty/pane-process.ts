@@ -1,12 +1,12 @@
 // A pane's process: one node-pty child. This module owns spawning, input, resize, pause and exit;
 // it knows nothing of emulators or sessions.
 import * as pty from 'node-pty';
-import { closeSync, existsSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readSync, statSync, writeSync } from 'node:fs';
 import { TuiosError, errorText } from '../errors.js';
 import type { ExitStatus, WindowProcess } from './window-process.js';
 import { readInThread, type ReadHandle } from './pty-reader.js';
 import { fdAddon } from './fd-addon.js';
-import { PTY_EXIT_DRAIN_MS, PTY_THREAD_FLOOD_BYTES, PTY_THREAD_FLOOD_WINDOW_MS, PTY_THREAD_QUIET_MS } from '../limits.js';
+import { PTY_DIRECT_WRITE_BYTES, PTY_EXIT_DRAIN_MS, PTY_THREAD_FLOOD_BYTES, PTY_THREAD_FLOOD_WINDOW_MS, PTY_THREAD_QUIET_MS } from '../limits.js';
 
 export type { ExitStatus, WindowProcess } from './window-process.js';
 
@@ -284,7 +284,28 @@ export class PaneProcess implements WindowProcess {
 
   write(data: string | Buffer): void {
     if (this.exited || this.closedTerminal) return;
-    this.p.write(typeof data === 'string' ? data : data.toString('binary'));
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    const done = buf.length <= PTY_DIRECT_WRITE_BYTES ? this.writeNow(buf) : 0;
+    if (done < buf.length) this.p.write((done ? buf.subarray(done) : buf) as unknown as string);
+  }
+
+  /**
+   * Writes to the terminal in this call, when nothing of an earlier write waits in node-pty's
+   * queue (which it writes later through libuv's thread pool, a hand-off that cost a typed key
+   * 50-100 µs before the program had it). The descriptor does not block: what the kernel does not
+   * take now (EAGAIN, a short write) goes to node-pty's queue, behind which nothing is written here.
+   * Returns the bytes written.
+   */
+  private writeNow(buf: Buffer): number {
+    const inner = this.p as unknown as { _fd?: unknown; _writeStream?: { _writeQueue?: unknown[] } };
+    const fd = inner._fd;
+    if (typeof fd !== 'number' || inner._writeStream?._writeQueue?.length !== 0) return 0;
+    try {
+      return writeSync(fd, buf);
+    } catch {
+      // EAGAIN: the terminal is full; node-pty's queue waits for it. Anything else, it reports.
+      return 0;
+    }
   }
 
   resize(cols: number, rows: number): void {

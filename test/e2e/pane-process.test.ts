@@ -9,6 +9,9 @@ import { PaneProcess, type ExitStatus } from '../../core/pty/pane-process.js';
 import { stopReaderThreadForTest } from '../../core/pty/pty-reader.js';
 import { waitFor } from '../helpers/wait.js';
 import { readStat } from '../../core/pty/procfs.js';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: process.env.HOME ?? '/tmp' };
 
@@ -86,6 +89,38 @@ test('a quiet pane reads on the main thread, a flood in the thread, quiet again 
     assert.match(t, /done1\n(go\n)?[\s\S]*got-x\n[\s\S]*also-y\n$/);
   } finally {
     p.kill('SIGKILL');
+  }
+});
+
+test('input: keys written at once, keys the full terminal refused and a large paste reach the program in the order written', async () => {
+  // Typed keys are written to the terminal in the call (writeNow); what it does not take waits in
+  // node-pty's queue, and nothing written after may pass it. The program reads nothing for a while,
+  // so the terminal's input buffer (4 KB) fills under the single keys; then a paste far larger than
+  // it, then single keys again.
+  const dir = mkdtempSync(join(tmpdir(), 'tuios-input-'));
+  const file = join(dir, 'got');
+  const keys = (n: number, from: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(0x61 + ((from + i) % 26)));
+  const first = keys(6000, 0);
+  const paste = 'P'.repeat(200_000) + '|';
+  const last = keys(300, 7);
+  const total = first.length + paste.length + last.length;
+  const { p, exit } = spawn(`stty raw -echo; touch ${dir}/ready; sleep 1; head -c ${total} > ${file}`);
+  try {
+    await waitFor(() => existsSync(join(dir, 'ready')), { timeout: 10_000, what: 'the program to set its terminal raw' });
+    for (const k of first) p.write(k);
+    p.write(paste);
+    for (const k of last) p.write(k);
+    assert.equal(await exit, { code: 0, signal: null });
+    const got = readFileSync(file, 'latin1');
+    const want = first.join('') + paste + last.join('');
+    assert.is(got.length, want.length);
+    if (got !== want) {
+      let i = 0;
+      while (got[i] === want[i]) i++;
+      assert.unreachable(`byte ${i} is "${got.slice(i, i + 20)}", "${want.slice(i, i + 20)}" was written there`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
