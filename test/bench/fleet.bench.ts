@@ -69,10 +69,17 @@ async function idle(f: Fleet, mem0: { rss: number; heap: number }): Promise<void
   // The snapshots and their events are over once the hub holds every row; let its timers settle.
   await sleep(3000);
   const c0 = cpuSeconds(pid);
+  const peers0 = f.peers.map((x) => cpuSeconds(x.d.pid!));
+  const m0 = machineTicks();
   const t0 = performance.now();
   await sleep(IDLE_SECONDS * 1000);
-  const pct = ((cpuSeconds(pid) - c0) / ((performance.now() - t0) / 1000)) * 100;
+  const secs = (performance.now() - t0) / 1000;
+  const pct = ((cpuSeconds(pid) - c0) / secs) * 100;
+  const busy = machineBusy(m0, machineTicks());
+  const peerPct = f.peers.map((x, i) => ((cpuSeconds(x.d.pid!) - peers0[i]!) / secs) * 100);
   say(`hub CPU while ${HOSTS} hosts of ${PANES} agents idle, over ${IDLE_SECONDS} s: ${fmt(pct, 2)}% of a core (goal <= ${GOAL_IDLE_CPU}%) ${against(pct, GOAL_IDLE_CPU)}`);
+  // On one box the peers share the hub's cores: what they cost at rest is the load every other figure is taken under.
+  say(`  each peer meanwhile: median ${fmt(median(peerPct), 2)}% of a core, ${fmt(peerPct.reduce((a, b) => a + b, 0), 0)}% for all ${HOSTS}; the machine ${fmt(busy, 0)}% busy of its ${cpus().length} cores`);
   const mem = await hubMemory(f.hub);
   const per = (x: number) => `${fmt(x / AGENTS / 1024, 1)} KB per agent (${fmt(x / HOSTS / 1024, 0)} KB per host, its link included)`;
   say(`hub memory after a collection, before linking and following ${AGENTS} agents: RSS ${mb(mem0.rss)} -> ${mb(mem.rss)}, ${per(mem.rss - mem0.rss)}; JS heap ${mb(mem0.heap)} -> ${mb(mem.heap)}, ${per(mem.heap - mem0.heap)}`);
