@@ -9,6 +9,8 @@ export class FramePacer {
   private keyAt = 0;
   /** When the last frame drawn out of the pacing for an echo was. */
   private lastEchoAt = 0;
+  /** The frame being drawn is a typed key's echo. */
+  drawingEcho = false;
 
   constructor(private readonly frame: () => void) {}
 
@@ -36,7 +38,14 @@ export class FramePacer {
     // A typed key's echo is drawn inside the output's callback: it is parsed already, and what
     // else listens to that output (detection's timers, a link's stream) can wait for the frame,
     // which the person is waiting for.
-    if (echo) return run();
+    if (echo) {
+      this.drawingEcho = true;
+      try {
+        return run();
+      } finally {
+        this.drawingEcho = false;
+      }
+    }
     // Other output due now: after this turn's other listeners, which may ask for the same frame.
     if (wait === 0 && output) {
       let live = true;

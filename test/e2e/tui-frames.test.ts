@@ -232,4 +232,43 @@ test('frames for pane output alone keep the client\'s screen as a full frame dra
   }
 });
 
+test('a key\'s echo in a new second is drawn alone, and the second\'s full frame follows it', async () => {
+  const svc = daemon.svc;
+  const s = svc.model.createSession({ name: 'second' });
+  const w = svc.model.createWindow(s, { name: 'cat', argv: ['cat'] });
+  const c = attach(s.id);
+  const real = Date.now;
+  try {
+    await quiet(c);
+    await feed(w, '$ ');
+    await quiet(c);
+    // A full frame at 0.9 s into a second, held there (Date.now is the pacing's and the frame's clock).
+    await waitFor(() => real() >= lastInstant + ECHO_FRAME_GAP_MS, { what: 'the echo frame gap to pass' });
+    const t = Math.floor(real() / 1000) * 1000 + 900;
+    Date.now = () => t;
+    const full = c.nextWrite();
+    c.tui.redraw();
+    await within(full, 'the full frame');
+    // The key and its echo in the next second, past the echo frame gap.
+    const t2 = t + 200;
+    lastInstant = t2;
+    Date.now = () => t2;
+    const frames = c.tui.stats.frames;
+    const paneFrames = c.tui.stats.paneFrames;
+    c.tui.input(Buffer.from('x'));
+    await feed(w, 'x');
+    assert.is(c.tui.stats.frames, frames + 1, 'the echo was drawn in its output\'s callback');
+    assert.is(c.tui.stats.paneFrames, paneFrames + 1, 'the echo\'s frame drew the pane alone');
+    await waitFor(() => c.tui.stats.frames > frames + 1, { what: 'the new second\'s full frame' });
+    assert.is(c.tui.stats.paneFrames, paneFrames + 1, 'the frame after the echo was a full one');
+    Date.now = real;
+    await quiet(c);
+    assert.equal(rows(c.screen), await fresh(s.id), 'the client shows what a fresh attach shows');
+  } finally {
+    Date.now = real;
+    c.close();
+    svc.model.killSession(s);
+  }
+});
+
 test.run();
