@@ -39,7 +39,7 @@ it('a reply with hidden bidi and zero-width characters is stopped once with the 
   assert.match(t.screen(), /Reply to /, 'the editor stays open with the draft');
   t.keys('Enter');
   await t.wait(/Queued for /, 'the queued line', 30_000);
-  const req = await a.fake.waitRequest((r) => r.role === 'main' && JSON.stringify(r.body).includes('check the gnp.exe file now'), 120_000);
+  const req = await a.waitRequest((r) => r.role === 'main' && JSON.stringify(r.body).includes('check the gnp.exe file now'), 120_000);
   assert.not.match(JSON.stringify(req.body), /\\u202e|\u202E|\\u200b|\u200B/i, 'none reached the agent');
   t.keys('Escape');
   t.kill();
@@ -67,7 +67,7 @@ it('a 3 MB log pasted into a reply reaches Claude Code as a labelled file, remov
   t.keys('Enter');
   await t.wait(/Queued for /, 'the queued line', 30_000);
 
-  const req = await a.fake.waitRequest((r) => r.role === 'main' && JSON.stringify(r.body).includes('tuios-paste-reply-'), 120_000);
+  const req = await a.waitRequest((r) => r.role === 'main' && JSON.stringify(r.body).includes('tuios-paste-reply-'), 120_000);
   const sent = JSON.stringify(req.body);
   const m = /\[Pasted text #1: ([^,\]"]+), 40,000 lines\]/.exec(sent);
   assert.ok(m, `the label with the path in the request: ${sent.slice(0, 400)}`);

@@ -142,6 +142,20 @@ export class RealAgent {
     return waitRow(this.d, this.window, want, { timeout: 120_000, explain: () => this.published(), ...opts });
   }
 
+  /**
+   * Waits for the fake API to see a request; on a timeout says what the pane showed, the states
+   * it published and what was queued for it, so a run that never reached the model says where it stopped.
+   */
+  async waitRequest(pred: Parameters<FakeApi['waitRequest']>[0], timeoutMs = 120_000): Promise<Awaited<ReturnType<FakeApi['waitRequest']>>> {
+    try {
+      return await this.fake.waitRequest(pred, timeoutMs);
+    } catch (e) {
+      const queued = await this.d.call('list-queued', {}).then((r) => JSON.stringify(r).slice(0, 2000), (q: unknown) => String(q));
+      const screen = await this.screen().catch((q: unknown) => String(q));
+      throw new Error(`${(e as Error).message}\n${this.published()}\nqueued: ${queued}\nthe pane:\n${screen}`);
+    }
+  }
+
   /** The states published so far, for failure messages. */
   published(from = 0): string {
     return `published: ${this.states
