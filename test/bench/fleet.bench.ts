@@ -116,15 +116,22 @@ async function reads(f: Fleet): Promise<void> {
 async function load(f: Fleet, ev: FleetEvents): Promise<Map<string, number[]>> {
   const pid = f.hub.d.pid!;
   const c0 = cpuSeconds(pid);
+  const peers0 = f.peers.map((x) => cpuSeconds(x.d.pid!));
+  const self0 = process.cpuUsage();
   const m0 = machineTicks();
   const t0 = performance.now();
   const sent = await drive(f.peers, RATE, LOAD_SECONDS);
-  const cpu = ((cpuSeconds(pid) - c0) / ((performance.now() - t0) / 1000)) * 100;
+  const secs = (performance.now() - t0) / 1000;
+  const cpu = ((cpuSeconds(pid) - c0) / secs) * 100;
   const busy = machineBusy(m0, machineTicks());
+  const peersPct = (f.peers.reduce((a, x, i) => a + cpuSeconds(x.d.pid!) - peers0[i]!, 0) / secs) * 100;
+  const selfUse = process.cpuUsage(self0);
+  const driverPct = ((selfUse.user + selfUse.system) / 1e6 / secs) * 100;
   const r = await latencies(sent, ev);
   const worst = [...r.byHost.entries()].sort((a, b) => p(b[1], 99) - p(a[1], 99))[0]!;
   say(`a state change on a peer -> the hub's event at a subscriber, all ${HOSTS} hosts changing ${RATE} states/s for ${LOAD_SECONDS} s (${sent.length} changes): p50 ${fmt(p(r.all, 50))} ms, p99 ${fmt(p(r.all, 99))} ms, max ${fmt(Math.max(...r.all))} ms, ${r.lost} lost (goal p99 <= ${GOAL_EVENT_P99_MS} ms) ${against(p(r.all, 99), GOAL_EVENT_P99_MS)}`);
   say(`  the slowest host's p99 ${fmt(p(worst[1], 99))} ms (${worst[0]}); from the line typed into the pane (its program and the peer included): p50 ${fmt(p(r.typed, 50))} ms, p99 ${fmt(p(r.typed, 99))} ms; the hub's CPU meanwhile ${fmt(cpu, 0)}% of a core, the machine's ${fmt(busy, 0)}% of its ${cpus().length} cores`);
+  say(`  of the machine's CPU meanwhile: the ${HOSTS} peers ${fmt(peersPct, 0)}% of a core (${fmt((peersPct * 10) / Math.max(1, sent.length / secs), 2)} ms per change), this driver ${fmt(driverPct, 0)}%, the hub ${fmt(cpu, 0)}%; the rest is the panes' shells and the kernel`);
   return r.byHost;
 }
 
@@ -145,7 +152,7 @@ try {
   let mem0 = { rss: 0, heap: 0 };
   // The hub runs with a collector the bench can call (server-info gc), for its memory figures.
   // Results unchecked against their schemas, as a daemon runs outside the test suite.
-  fleet = await startFleet({ hosts: HOSTS, panes: PANES, log: note, env: { TUIOS_CHECK_RESULTS: '0' }, hubEnv: { ...ATTACK_ENV, TUIOS_TEST_NODE_ARGS: process.env.FLEET_HUB_NODE_ARGS ?? '' }, beforeLink: async (hub) => void (mem0 = await hubMemory(hub)) });
+  fleet = await startFleet({ hosts: HOSTS, panes: PANES, log: note, env: { TUIOS_CHECK_RESULTS: '0', TUIOS_TEST_NODE_ARGS: process.env.FLEET_PEER_NODE_ARGS ?? '' }, hubEnv: { ...ATTACK_ENV, TUIOS_TEST_NODE_ARGS: process.env.FLEET_HUB_NODE_ARGS ?? '' }, beforeLink: async (hub) => void (mem0 = await hubMemory(hub)) });
   note(`fleet of ${HOSTS} x ${PANES} up`);
   await idle(fleet, mem0);
   await reads(fleet);
