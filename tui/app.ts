@@ -236,10 +236,7 @@ export class Tui implements TuiHost, PaintHost {
       // tables binds a bare printable character outside those modes.
       if (bytes.length === 1 && bytes[0]! >= 0x20 && bytes[0]! < 0x7f && this.keys.idle && !this.prefix && !this.confirm && !this.overlay && !this.rail.focused && !this.observer) {
         const w = this.layout.focusedWindow();
-        if (w) {
-          w.write(String.fromCharCode(bytes[0]!));
-          return this.pacer.keyToPane(Date.now());
-        }
+        if (w && this.typeInto(w, String.fromCharCode(bytes[0]!)) === TO_PANE) return this.pacer.keyToPane(Date.now());
       }
       // Keys that only went to the pane change nothing here until it answers, and its output
       // asks for the frame: a frame now would only delay the echo.
