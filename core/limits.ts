@@ -431,6 +431,12 @@ export const PULL_MAX_BYTES = 8 * 1024 * 1024 * 1024;
 export const PULL_MAX_HAVES = 1000;
 /** Progress callbacks at most this often (plus one per phase change). */
 export const PULL_PROGRESS_BYTES = 1024 * 1024;
+/** Files a pull's sender reads ahead of the one it sends, each at most a frame (PULL_CHUNK_BYTES). */
+export const PULL_READ_AHEAD = 16;
+/** Bytes of files a pull's receiver has taken and not yet written to disk before it reads on. */
+export const PULL_SPOOL_PENDING_BYTES = 16 * 1024 * 1024;
+/** A path in a pull, as Linux takes it (PATH_MAX); a link's target is held to the same. */
+export const PULL_MAX_PATH_BYTES = 4096;
 
 /** How long start-agent and fan wait for an agent to be ready before typing its first prompt. */
 export const READY_WAIT_MS = 30 * 60_000;

@@ -24,6 +24,7 @@ interface ProgressEvent {
   phase?: string;
   bytes?: number;
   objects?: number;
+  files?: number;
 }
 
 export function formatBytes(n: number): string {
@@ -33,10 +34,11 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
 }
 
-/** The line for one event: `worktree pull: receive 23.4 MB, 5,012 objects, 8.1 MB/s, 3 s`. */
-export function progressLine(ev: { phase: string; bytes: number; objects: number }, elapsedMs: number, rate: number | null): string {
+/** The line for one event: `worktree pull: receive 23.4 MB, 5,012 objects, 2,048 files, 8.1 MB/s, 3 s`. */
+export function progressLine(ev: { phase: string; bytes: number; objects: number; files?: number }, elapsedMs: number, rate: number | null): string {
   const parts = [`${ev.phase} ${formatBytes(ev.bytes)}`];
   if (ev.objects > 0) parts.push(`${ev.objects.toLocaleString('en-US')} objects`);
+  if (ev.files) parts.push(`${ev.files.toLocaleString('en-US')} files`);
   if (rate !== null) parts.push(`${formatBytes(Math.round(rate))}/s`);
   parts.push(`${Math.round(elapsedMs / 1000)} s`);
   return `worktree pull: ${parts.join(', ')}`;
@@ -75,6 +77,7 @@ export async function startProgress(socket: string, p: Parsed): Promise<Progress
   let drawn = false;
   let stopped = false;
   let objectsSeen = 0;
+  let filesSeen = 0;
   const rateNow = (now: number, bytes: number, done: boolean): number | null => {
     if (done) {
       // The whole transfer's: from its first byte to its last.
@@ -85,7 +88,7 @@ export async function startProgress(socket: string, p: Parsed): Promise<Progress
     const secs = (now - t0) / 1000;
     return secs >= 0.2 ? (bytes - b0) / secs : null;
   };
-  const draw = (phase: string, bytes: number, objects: number, force: boolean) => {
+  const draw = (phase: string, bytes: number, force: boolean) => {
     const now = Date.now();
     if (phase === 'receive' && bytes > 0) {
       if (!firstByteAt) firstByteAt = now;
@@ -99,7 +102,7 @@ export async function startProgress(socket: string, p: Parsed): Promise<Progress
     const rate = rateNow(now, bytes, phase === 'done');
     const cols = process.stderr.columns || 80;
     // Cut to the width: a line that wraps cannot be redrawn with a carriage return.
-    err(`\r${progressLine({ phase, bytes, objects }, now - started, rate).slice(0, Math.max(10, cols - 1))}\x1b[K`);
+    err(`\r${progressLine({ phase, bytes, objects: objectsSeen, files: filesSeen }, now - started, rate).slice(0, Math.max(10, cols - 1))}\x1b[K`);
     drawn = true;
   };
   const onEvent = (raw: unknown) => {
@@ -109,7 +112,8 @@ export async function startProgress(socket: string, p: Parsed): Promise<Progress
     const phase = typeof ev.phase === 'string' ? ev.phase.slice(0, 16) : '';
     const bytes = typeof ev.bytes === 'number' && ev.bytes >= 0 ? ev.bytes : 0;
     objectsSeen = typeof ev.objects === 'number' && ev.objects >= 0 ? ev.objects : objectsSeen;
-    draw(phase, bytes, objectsSeen, false);
+    filesSeen = typeof ev.files === 'number' && ev.files >= 0 ? ev.files : filesSeen;
+    draw(phase, bytes, false);
   };
   try {
     await client.stream('subscribe', { types: [type] }, onEvent);
@@ -122,7 +126,7 @@ export async function startProgress(socket: string, p: Parsed): Promise<Progress
     stop(result) {
       if (stopped) return;
       const bytes = (result as { bytes?: unknown } | undefined)?.bytes;
-      if (typeof bytes === 'number') draw('done', bytes, objectsSeen, true);
+      if (typeof bytes === 'number') draw('done', bytes, true);
       stopped = true;
       client.close();
       if (drawn) err('\n');

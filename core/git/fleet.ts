@@ -47,7 +47,7 @@ declare module '../bus.js' {
   interface EventMap {
     'first-prompt': { window_id: string; session_id: string; name: string; status: PromptStatus; reason?: string };
     /** A pull's progress; `pull_id` is the progress_id its caller gave, so a client tells its own pull. */
-    'worktree-progress': { session_id: string | null; phase: string; bytes: number; objects: number; pull_id: string | null };
+    'worktree-progress': { session_id: string | null; phase: string; bytes: number; objects: number; files: number; pull_id: string | null };
   }
 }
 

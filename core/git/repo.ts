@@ -174,26 +174,9 @@ export interface WorkingTrees {
   skipped: Array<{ path: string; bytes: number }>;
 }
 
-/**
- * The worktree's index and its files as two trees, written through a temporary copy of its index:
- * its index, its files and what was staged are never changed. The objects are loose objects git gc
- * collects. A conflicted index (a merge in progress) is refused: it has no single tree.
- */
-export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUntrackedBytes?: number; timeoutMs?: number; packCompression?: number } = {}): Promise<WorkingTrees> {
-  const { signal } = o;
-  // packCompression: the files' blobs go into one pack per `git add`, deflated at that zlib level
-  // (git's bulk checkin, which takes every file over core.bigFileThreshold), instead of a loose
-  // object each. For a transfer that packs them next, pack-objects then copies their deflated
-  // bytes as they are: on 3,072 changed files of 10 KB, packing them from loose objects took 4.9
-  // CPU-s (opening each object file, inflating it and deflating it anew), from the bulk pack 0.5,
-  // and writing that pack cost no more than writing the loose objects. A file git converts (a
-  // clean filter, eol) is still hashed as usual. Packs pile up as loose objects do; gc folds them.
-  const add = o.packCompression === undefined ? ['add'] : ['-c', 'core.bigFileThreshold=0', '-c', `pack.compression=${o.packCompression}`, 'add'];
-  const timeoutMs = o.timeoutMs ?? GIT_TIMEOUT_MS;
-  const maxUntracked = o.maxUntrackedBytes ?? MAX_UNTRACKED_FILE_BYTES;
-  const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: dir, signal });
+/** A temporary copy of a worktree's index, as old as the index (git's racy-clean check needs that). */
+async function withIndexCopy<T>(top: string, signal: AbortSignal | undefined, head: string | null, fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
   const indexPath = resolve(top, await gitText(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: top, signal }));
-  const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
   const tmp = await mkdtemp(join(tmpdir(), 'tuios-index-'));
   const env = { GIT_INDEX_FILE: join(tmp, 'index') };
   try {
@@ -206,36 +189,100 @@ export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUn
       await utimes(env.GIT_INDEX_FILE, s.atime, s.mtime);
     }
     else if (head) await git(['read-tree', head], { cwd: top, env, signal });
-    let indexTree: string;
-    try {
-      indexTree = await gitText(['write-tree'], { cwd: top, env, signal, timeoutMs });
-    } catch (e) {
-      if (e instanceof TuiosError && /unmerged|not able to write/i.test(e.message)) {
-        throw new TuiosError('conflict', `The worktree ${top} has unresolved merge conflicts, so its work has no single state.`, 'Resolve or abort the merge there first.');
-      }
-      throw e;
-    }
-    await git([...add, '--update', '--', '.'], { cwd: top, env, signal, timeoutMs });
-    const others = (await git(['ls-files', '--others', '--exclude-standard', '-z'], { cwd: top, env, signal, timeoutMs })).stdout.toString('utf8').split('\0').filter((p) => p && !p.endsWith('/'));
-    const take: string[] = [];
-    const skipped: WorkingTrees['skipped'] = [];
-    for (const p of others) {
-      let st;
-      try {
-        st = await lstat(join(top, p));
-      } catch {
-        continue; // gone since it was listed
-      }
-      if (st.isDirectory()) continue; // a nested repository
-      if (st.size > maxUntracked) skipped.push({ path: p, bytes: st.size });
-      else take.push(p);
-    }
-    if (take.length) await git([...add, '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: top, env, signal, input: take.join('\0'), timeoutMs });
-    const workTree = await gitText(['write-tree'], { cwd: top, env, signal, timeoutMs });
-    return { head, indexTree, workTree, skipped };
+    return await fn(env);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/** The tree of an index as it is; a conflicted index (a merge in progress) is refused. */
+async function indexTreeOf(top: string, env: Record<string, string>, signal: AbortSignal | undefined, timeoutMs: number): Promise<string> {
+  try {
+    return await gitText(['write-tree'], { cwd: top, env, signal, timeoutMs });
+  } catch (e) {
+    if (e instanceof TuiosError && /unmerged|not able to write/i.test(e.message)) {
+      throw new TuiosError('conflict', `The worktree ${top} has unresolved merge conflicts, so its work has no single state.`, 'Resolve or abort the merge there first.');
+    }
+    throw e;
+  }
+}
+
+/** Untracked files that are not ignored, less those past the size limit (listed apart). */
+async function untrackedFiles(top: string, env: Record<string, string>, signal: AbortSignal | undefined, timeoutMs: number, maxUntracked: number): Promise<{ take: string[]; skipped: WorkingTrees['skipped'] }> {
+  const others = (await git(['ls-files', '--others', '--exclude-standard', '-z'], { cwd: top, env, signal, timeoutMs })).stdout.toString('utf8').split('\0').filter((p) => p && !p.endsWith('/'));
+  const take: string[] = [];
+  const skipped: WorkingTrees['skipped'] = [];
+  for (const p of others) {
+    let st;
+    try {
+      st = await lstat(join(top, p));
+    } catch {
+      continue; // gone since it was listed
+    }
+    if (st.isDirectory()) continue; // a nested repository
+    if (st.size > maxUntracked) skipped.push({ path: p, bytes: st.size });
+    else take.push(p);
+  }
+  return { take, skipped };
+}
+
+/**
+ * The worktree's index and its files as two trees, written through a temporary copy of its index:
+ * its index, its files and what was staged are never changed. The objects are loose objects git gc
+ * collects. A conflicted index (a merge in progress) is refused: it has no single tree.
+ */
+export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUntrackedBytes?: number; timeoutMs?: number } = {}): Promise<WorkingTrees> {
+  const { signal } = o;
+  const timeoutMs = o.timeoutMs ?? GIT_TIMEOUT_MS;
+  const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: dir, signal });
+  const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
+  return withIndexCopy(top, signal, head, async (env) => {
+    const indexTree = await indexTreeOf(top, env, signal, timeoutMs);
+    await git(['add', '--update', '--', '.'], { cwd: top, env, signal, timeoutMs });
+    const { take, skipped } = await untrackedFiles(top, env, signal, timeoutMs, o.maxUntrackedBytes ?? MAX_UNTRACKED_FILE_BYTES);
+    if (take.length) await git(['add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: top, env, signal, input: take.join('\0'), timeoutMs });
+    const workTree = await gitText(['write-tree'], { cwd: top, env, signal, timeoutMs });
+    return { head, indexTree, workTree, skipped };
+  });
+}
+
+export interface WorktreeDelta {
+  head: string | null;
+  /** The tree of the worktree's index as it is (what is staged). */
+  indexTree: string;
+  /** Files of the index whose contents may differ (by their stat: an unchanged file whose stat changed is among them). */
+  modified: string[];
+  /** Files git does not track and does not ignore, within the size limit. */
+  untracked: string[];
+  /** Files of the index missing from the worktree. */
+  gone: string[];
+  /** Untracked files not listed, past the size limit. */
+  skipped: Array<{ path: string; bytes: number }>;
+}
+
+/**
+ * What a worktree's files add to its index, without reading a file: the index's tree, and the
+ * paths whose files differ from it, through one copy of its index so all three agree. Submodules
+ * are left out (their commits are not files). Nothing of the worktree is changed.
+ */
+export async function worktreeDelta(dir: string, o: { signal?: AbortSignal; maxUntrackedBytes?: number; timeoutMs?: number } = {}): Promise<WorktreeDelta> {
+  const { signal } = o;
+  const timeoutMs = o.timeoutMs ?? GIT_TIMEOUT_MS;
+  const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: dir, signal });
+  const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
+  return withIndexCopy(top, signal, head, async (env) => {
+    const indexTree = await indexTreeOf(top, env, signal, timeoutMs);
+    const diff = (await git(['diff-files', '-z', '--name-status', '--no-renames', '--ignore-submodules=all'], { cwd: top, env, signal, timeoutMs })).stdout.toString('utf8').split('\0');
+    const modified: string[] = [];
+    const gone: string[] = [];
+    for (let i = 0; i + 1 < diff.length; i += 2) {
+      const [letter, path] = [diff[i]!, diff[i + 1]!];
+      if (!path) continue;
+      (letter === 'D' ? gone : modified).push(path);
+    }
+    const { take, skipped } = await untrackedFiles(top, env, signal, timeoutMs, o.maxUntrackedBytes ?? MAX_UNTRACKED_FILE_BYTES);
+    return { head, indexTree, modified, untracked: take, gone, skipped };
+  });
 }
 
 export interface DiffFile {

@@ -17,7 +17,18 @@ export const FRAME_NEXT = 4;
  * for it (PackOptions.earlyBase), so an older receiver never meets a frame it does not know.
  */
 export const FRAME_BASE = 5;
-export const PULL_FORMAT = 1;
+/** A file of the worktree as it is (JSON {path, mode, size}); its bytes follow in DATA frames. */
+export const FRAME_FILE = 6;
+/** Bytes of the file the last FILE frame named, in order. */
+export const FRAME_DATA = 7;
+/** A file of the index the worktree no longer has (JSON {path}). */
+export const FRAME_GONE = 8;
+/**
+ * Format 2 carries the files that differ from the index as they are (FILE, DATA, GONE) where
+ * format 1 hashed them into a commit; a format-1 reader refuses it by its header.
+ */
+export const PULL_FORMAT = 2;
+const KNOWN_FRAMES = new Set([FRAME_HEADER, FRAME_PACK, FRAME_END, FRAME_NEXT, FRAME_BASE, FRAME_FILE, FRAME_DATA, FRAME_GONE]);
 
 export function frame(type: number, payload: Buffer): Buffer {
   return Buffer.concat([frameHead(type, payload.length), payload]);
@@ -79,8 +90,8 @@ export class FrameReader {
       const h = this.peek(5);
       const type = h.readUInt8(0);
       const len = h.readUInt32BE(1);
-      if (type !== FRAME_HEADER && type !== FRAME_PACK && type !== FRAME_END && type !== FRAME_NEXT && type !== FRAME_BASE) throw badStream(`it holds a frame of unknown type ${type}`);
-      const limit = type === FRAME_PACK ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
+      if (!KNOWN_FRAMES.has(type)) throw badStream(`it holds a frame of unknown type ${type}`);
+      const limit = type === FRAME_PACK || type === FRAME_DATA ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
       if (len > limit) throw badStream(`a frame of ${len} bytes is past its limit of ${limit}`);
       if (this.held < 5 + len) break;
       const f = this.take(5 + len);

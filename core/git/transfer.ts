@@ -3,20 +3,23 @@
 // link carries the bytes later, piping packWorktree's output into unpackWorktree's input.
 //
 // What travels: the commits of the branch the receiver lacks (relative to commits it said it has),
-// plus the uncommitted work as two commits made with plumbing (as `git stash create` does, never
-// touching a ref, the worktree or its index): I, whose tree is the index as staged, and W, whose
-// tree is the files as they are (tracked changes and untracked files that are not ignored), with
-// parents HEAD and I. The receiver recreates HEAD as a branch, W as the files and I as the index,
-// so `git status` reads the same on both sides and `git log` shows the same hashes.
+// the index as a commit made with plumbing (I, whose tree is the index as staged, on HEAD; never
+// touching a ref, the worktree or its index), and the files that differ from the index as they
+// are, as tar carries them (transfer-files.ts): hashing them into objects on one side and writing
+// them back out on the other cost more than the bytes they save on a link. The receiver recreates
+// HEAD as a branch, I as the index and its files, then puts the sender's files over them, so `git
+// status` reads the same on both sides and `git log` shows the same hashes.
 //
-// Wire format, version 1: the 8-byte magic "TUIOSWT1", then frames of [type u8][length u32 BE]
+// Wire format, version 2: the 8-byte magic "TUIOSWT1", then frames of [type u8][length u32 BE]
 // [payload]: one HEADER (JSON), the PACK frames of the history pack (HEAD's commits the receiver
 // lacks, as `git bundle` packs them; none when it lacks none), one NEXT, the PACK frames of the
-// work pack (I and W, thin against HEAD), one END (JSON: each pack's length and sha256). Together
-// that is a bundle whose prerequisites are the receiver's own commits. A stream that ends before
-// END, or whose packs do not match END, is cut. The receiver indexes each pack as it arrives,
-// into a quarantine object folder whose pack reaches the clone only once git has indexed it
-// whole; it makes no ref and no file before the transfer is whole and checked, and it builds
+// index's pack (I, thin against HEAD), the files (GONE for each file the worktree lost, FILE and
+// its DATA for each file that may differ from the index or is untracked), one END (JSON: each
+// pack's length and sha256, the files' count, length and sha256). Together the packs are a bundle
+// whose prerequisites are the receiver's own commits. A stream that ends before END, or whose
+// parts do not match END, is cut. The receiver indexes each pack as it arrives, into a quarantine
+// object folder whose pack reaches the clone only once git has indexed it whole; it spools the
+// files beside the new worktree, makes no ref before the transfer is whole and checked, and builds
 // the worktree under a temporary name, renaming it at the end.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -24,9 +27,10 @@ import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { TuiosError } from '../errors.js';
-import { FRAME_BASE, FRAME_END, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, frameHead, writeOut } from './transfer-frames.js';
+import { FRAME_BASE, FRAME_DATA, FRAME_END, FRAME_FILE, FRAME_GONE, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, frameHead, writeOut } from './transfer-frames.js';
 import { git, gitText, forgetSafety } from './run.js';
-import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, workingTrees, type WorkingTrees, type WorktreeStatus } from './repo.js';
+import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, worktreeDelta, type WorkingTrees, type WorktreeStatus } from './repo.js';
+import { FileSpool, sendFiles, type FilesRecord } from './transfer-files.js';
 import { GIT_TRANSFER_TIMEOUT_MS, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_PROGRESS_BYTES } from '../limits.js';
 
 /**
@@ -40,19 +44,19 @@ import { GIT_TRANSFER_TIMEOUT_MS, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAV
 const PULL_DELTA_WINDOW = 2;
 /**
  * Processes that write the new worktree's files (git's parallel checkout). Writing thousands of
- * small files waits on the disk more than on the CPU: W's 8,000 files of the bench took 3.3 s
+ * small files waits on the disk more than on the CPU: the bench's 8,000 files took 3.3 s
  * with one and 1.1-1.2 s with four, under load 6 on 2 cores.
  */
 const PULL_CHECKOUT_WORKERS = 4;
 /** The share of the base's files the pulled work may change for the receiver to write the base first. */
 const PULL_BASE_REWRITES = 0.5;
 /**
- * zlib level of both packs. Deflate is most of a pull's CPU: on 50 MB of source-like changes
+ * zlib level of both packs. Deflate is most of a pack's CPU: on 50 MB of source-like changes
  * level 1 packs in ~20% less CPU than git's default (6) for ~6% more bytes (bench: worktree).
  */
 const PULL_PACK_COMPRESSION = 1;
 
-/** Fixed identity and date of the two work commits, so the same state always packs the same. */
+/** Fixed identity and date of the index commit, so the same state always packs the same. */
 const WORK_IDENTITY = {
   GIT_AUTHOR_NAME: 'tuios',
   GIT_AUTHOR_EMAIL: 'tuios@localhost',
@@ -68,6 +72,8 @@ export interface PullProgress {
   bytes: number;
   /** Objects in the packs received so far, as each pack's header announces them (the unpacker). */
   objects?: number;
+  /** Files received so far, each sent as it is (the unpacker). */
+  files?: number;
 }
 
 export interface PackHeader {
@@ -75,8 +81,8 @@ export interface PackHeader {
   /** The branch the worktree has checked out, null on a detached HEAD. */
   branch: string | null;
   head: string;
+  /** The index as staged, a commit on HEAD. */
   index_commit: string;
-  work_commit: string;
   /** The base the worktree was made from, when the sender knows it. */
   base: string | null;
   base_commit: string | null;
@@ -188,7 +194,7 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
     const statusNow = statusOf(top, signal);
     statusNow.catch(() => undefined); // awaited for the header
 
-    // Two packs, both thin (as `git bundle` packs): the history, then the work commits, so a
+    // Two packs, both thin (as `git bundle` packs): the history, then the index commit, so a
     // modified file travels as a delta on the version the receiver has. Their delta search is
     // narrow (PULL_DELTA_WINDOW): a new version's best base sorts beside it.
     let packBytes = 0;
@@ -208,7 +214,7 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
     // The history's pack starts before the work is hashed, from HEAD as it is now: its counting
     // and delta search, most of its cost, run while `git add` reads the files, and its output
     // waits in the pipe (a chunk) until the header has gone. Should HEAD move meanwhile (a commit
-    // made there), it starts again from the HEAD the work commits sit on.
+    // made there), it starts again from the HEAD the index commit sits on.
     const startHistory = async (head: string | null) => {
       if (!head) return null;
       const newCommits = Number(await gitText(['rev-list', '--count', '--stdin'], { cwd: top, signal, input: `${head}\n${not}` }));
@@ -223,32 +229,30 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       if (near) await send(frame(FRAME_BASE, Buffer.from(JSON.stringify({ commit: near }))));
     });
     baseSent.catch(() => undefined); // awaited before the header
-    const [trees, status, branchOut] = await Promise.all([
-      workingTrees(top, { signal, maxUntrackedBytes: opts.maxUntrackedBytes, timeoutMs: GIT_TRANSFER_TIMEOUT_MS, packCompression: PULL_PACK_COMPRESSION }),
+    const [delta, status, branchOut] = await Promise.all([
+      worktreeDelta(top, { signal, maxUntrackedBytes: opts.maxUntrackedBytes, timeoutMs: GIT_TRANSFER_TIMEOUT_MS }),
       statusNow,
       git(['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: top, signal, okCodes: [0, 1] }),
     ]);
-    if (!trees.head) throw new TuiosError('not_ready', `The worktree ${top} has no commits yet; there is nothing to pull.`, 'Make a first commit there.');
-    const head = trees.head;
+    if (!delta.head) throw new TuiosError('not_ready', `The worktree ${top} has no commits yet; there is nothing to pull.`, 'Make a first commit there.');
+    const head = delta.head;
     if (head !== headNow) {
       history?.stop();
       history = await startHistory(head);
     }
     const commitTree = (tree: string, parents: string[], msg: string) =>
       gitText(['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p]), '-m', msg], { cwd: top, signal, env: WORK_IDENTITY });
-    const indexCommit = await commitTree(trees.indexTree, [head], 'tuios: index');
-    const workCommit = await commitTree(trees.workTree, [head, indexCommit], 'tuios: worktree');
+    const indexCommit = await commitTree(delta.indexTree, [head], 'tuios: index');
     const header: PackHeader = {
       format: PULL_FORMAT,
       branch: branchOut.stdout.toString().trim() || null,
       head,
       index_commit: indexCommit,
-      work_commit: workCommit,
       base: opts.base?.name ?? null,
       base_commit: opts.base?.commit ?? null,
       prerequisites,
       counts: { staged: status.staged, modified: status.modified, deleted: status.deleted, untracked: status.untracked },
-      skipped: trees.skipped,
+      skipped: delta.skipped,
     };
     await baseSent;
     await send(frame(FRAME_HEADER, Buffer.from(JSON.stringify(header))));
@@ -271,15 +275,21 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       await p.done;
       sums.push({ bytes: n, sha256: hash.digest('hex') });
     };
-    // The work pack starts once its commits exist, while the history's goes out: its counting and
-    // delta search are most of its cost (its blobs' bytes are copied from the pack git add wrote),
-    // and its output waits in the pipe until the history has gone.
-    const work = packInto(`${workCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_DELTA_WINDOW}`], packing.signal);
+    // The index's pack starts once its commit exists, while the history's goes out: its counting
+    // and delta search run meanwhile, and its output waits in the pipe until the history has gone.
+    const staged = packInto(`${indexCommit}\n^${head}\n${not}`, ['--thin', `--window=${PULL_DELTA_WINDOW}`], packing.signal);
     if (history) await sendFrom(history);
     else sums.push({ bytes: 0, sha256: createHash('sha256').digest('hex') });
     await send(frame(FRAME_NEXT, Buffer.alloc(0)));
-    await sendFrom(work);
-    await send(frame(FRAME_END, Buffer.from(JSON.stringify({ packs: sums }))));
+    await sendFrom(staged);
+    // Last, the files as they are: the receiver checks the index's files out while they come.
+    const fileHash = createHash('sha256');
+    const sent = await sendFiles(top, delta, async (b) => {
+      await send(b);
+      report('pack');
+    }, fileHash);
+    const files: FilesRecord = { ...sent, sha256: fileHash.digest('hex') };
+    await send(frame(FRAME_END, Buffer.from(JSON.stringify({ packs: sums, files }))));
     await new Promise<void>((resolve) => out.end(resolve));
     report('done', true);
     return { header, bytes, pack_bytes: packBytes };
@@ -296,8 +306,8 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
 /**
  * Where HEAD meets the receiver's commits, when the receiver writing its files first pays: when
  * the commits and the uncommitted work change fewer than PULL_BASE_REWRITES of its files. Past
- * that, writing the base and then W's changes writes most files twice (the bench's repository
- * changes 60% of them), and W alone is written at the end. Null when there is none.
+ * that, writing the base and then the changes writes most files twice (the bench's repository
+ * changes 60% of them), and the index's files are written once, at the end. Null when there is none.
  */
 async function nearBase(top: string, head: string, prerequisites: string[], status: Promise<WorktreeStatus>, signal?: AbortSignal): Promise<string | null> {
   const near = (await git(['merge-base', head, ...prerequisites], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim();
@@ -322,7 +332,7 @@ function checkHeader(raw: Buffer): PackHeader {
   }
   if (!h || typeof h !== 'object') throw badStream('its header is not an object');
   if (h.format !== PULL_FORMAT) throw new TuiosError('protocol_mismatch', `The worktree transfer is format ${String(h.format)}; this tuios reads format ${PULL_FORMAT}.`, 'Upgrade tuios on both machines to the same version.');
-  for (const k of ['head', 'index_commit', 'work_commit'] as const) if (typeof h[k] !== 'string' || !SHA_RE.test(h[k])) throw badStream(`its ${k} is not a commit id`);
+  for (const k of ['head', 'index_commit'] as const) if (typeof h[k] !== 'string' || !SHA_RE.test(h[k])) throw badStream(`its ${k} is not a commit id`);
   if (h.base_commit !== null && (typeof h.base_commit !== 'string' || !SHA_RE.test(h.base_commit))) throw badStream('its base_commit is not a commit id');
   if (h.branch !== null && typeof h.branch !== 'string') throw badStream('its branch is not a name');
   if (h.base !== null && typeof h.base !== 'string') throw badStream('its base is not a name');
@@ -337,7 +347,7 @@ function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
 }
 
-/** The number of packs a transfer holds: the history, then the work commits. */
+/** The number of packs a transfer holds: the history, then the index commit. */
 const PACKS = 2;
 
 /**
@@ -384,12 +394,14 @@ function noop(): void {}
  * Reads the whole transfer, each pack into index-pack as it arrives, and answers the header once
  * both packs are in the clone; throws on a cut or bad stream (checked before a failure of
  * index-pack, which a damaged stream causes too). `onHistory` is called once the history's objects
- * are in the clone, while the work pack is still on its way.
+ * are in the clone, while the index's pack is still on its way.
  *
  * The stream is read on while the history is indexed (a large history's deltas take minutes to
- * resolve, and a reader that stops that long has its stream ended `slow`): the work pack goes to
+ * resolve, and a reader that stops that long has its stream ended `slow`): the index's pack goes to
  * its index-pack as it comes, less its last frame. index-pack needs the bases of a thin pack only
- * once it has read the pack whole, so that frame waits for the history's objects.
+ * once it has read the pack whole, so that frame waits for the history's objects. `onPacks` is
+ * called once both packs are in, while the files (which go to the spool as they come) may still be
+ * on their way.
  */
 async function receiveTransfer(
   input: Readable,
@@ -399,13 +411,17 @@ async function receiveTransfer(
     work: string;
     maxBytes: number;
     signal?: AbortSignal;
-    progress: (bytes: number, objects: number) => void;
+    progress: (bytes: number, objects: number, files: number) => void;
     /** BASE, before the header: a commit id, checked. */
     onBase: (commit: string) => void;
     onHeader: (header: PackHeader) => void;
     /** The history has arrived, before its objects are waited for: a throw ends the transfer. */
     onNext: (header: PackHeader) => Promise<void>;
     onHistory: (header: PackHeader) => void;
+    /** Both packs are in the clone (the files may still be coming). */
+    onPacks: (header: PackHeader) => void;
+    /** Where the files go as they come. */
+    spool: FileSpool;
   },
 ): Promise<{ header: PackHeader; bytes: number; packBytes: number[] }> {
   const reader = new FrameReader();
@@ -418,13 +434,27 @@ async function receiveTransfer(
   let cur = 0;
   let header: PackHeader | null = null;
   let baseSeen = false;
-  let end = null as { packs: Array<{ bytes: number; sha256: string }> } | null;
+  let end = null as { packs: Array<{ bytes: number; sha256: string }>; files?: FilesRecord } | null;
   /** The first pack that did not index: its error, once the stream is known to be whole. */
   let packError: unknown = null;
   /** The history's objects in the clone (or its failure in packError). */
   let historyDone: Promise<void> = Promise.resolve();
-  /** The work pack's last frame so far, held back from its index-pack until the history is in. */
+  /** The index's pack's last frame so far, held back from its index-pack until the history is in. */
   let held: Buffer | null = null;
+  /** Both packs in the clone, once the files begin (or the end comes without any). */
+  let packsDone: Promise<void> | null = null;
+  const filesHash = createHash('sha256');
+  const files = { files: 0, gone: 0, bytes: 0 };
+  const finishPacks = (h: PackHeader) =>
+    historyDone.then(async () => {
+      const last = indexing[cur];
+      if (last && packError === null) {
+        if (held) await feedIndex(last, held);
+        held = null;
+        await settle(cur);
+      }
+      if (packError === null) o.onPacks(h);
+    });
   const settle = async (i: number) => {
     const ix = indexing[i];
     if (!ix) return;
@@ -456,8 +486,21 @@ async function receiveTransfer(
             if (header) throw badStream('it has two headers');
             header = checkHeader(f.payload);
             o.onHeader(header);
+          } else if (f.type === FRAME_FILE || f.type === FRAME_DATA || f.type === FRAME_GONE) {
+            if (!header || cur !== PACKS - 1) throw badStream('its files come before its packs');
+            packsDone ??= finishPacks(header);
+            filesHash.update(f.payload);
+            files.bytes += f.payload.length;
+            if (f.type === FRAME_FILE) {
+              files.files++;
+              o.spool.onFile(f.payload);
+            } else if (f.type === FRAME_GONE) {
+              files.gone++;
+              o.spool.onGone(f.payload);
+            } else await o.spool.onData(f.payload);
           } else if (f.type === FRAME_PACK) {
             if (!header) throw badStream('its pack comes before its header');
+            if (packsDone) throw badStream('a pack comes after its files');
             hashes[cur]!.update(f.payload);
             packBytes[cur]! += f.payload.length;
             if (packHeads[cur]!.length < 12) {
@@ -473,7 +516,7 @@ async function receiveTransfer(
             }
           } else if (f.type === FRAME_NEXT) {
             if (!header || cur + 1 >= PACKS) throw badStream('it holds more packs than it may');
-            // The history is whole: its objects go into the clone while the work pack arrives.
+            // The history is whole: its objects go into the clone while the index's pack arrives.
             await o.onNext(header);
             const h = header;
             historyDone = settle(cur).then(() => {
@@ -483,13 +526,14 @@ async function receiveTransfer(
           } else {
             if (!header) throw badStream('it ends before its header');
             try {
-              end = JSON.parse(f.payload.toString('utf8')) as { packs: Array<{ bytes: number; sha256: string }> };
+              end = JSON.parse(f.payload.toString('utf8')) as NonNullable<typeof end>;
             } catch {
               throw badStream('its end is not JSON');
             }
+            if (cur === PACKS - 1) packsDone ??= finishPacks(header);
           }
         }
-        o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0));
+        o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0), files.files);
       }
     } catch (e) {
       if (e instanceof TuiosError) throw e;
@@ -501,12 +545,10 @@ async function receiveTransfer(
     for (let i = 0; i < PACKS; i++) {
       if (end.packs[i]?.bytes !== packBytes[i] || end.packs[i]?.sha256 !== hashes[i]!.digest('hex')) throw badStream('its pack does not match its end record (bytes lost on the way)');
     }
-    await historyDone;
-    const work = indexing[cur];
-    if (work && packError === null) {
-      if (held) await feedIndex(work, held);
-      await settle(cur);
-    }
+    const f = end.files;
+    if (!f || f.files !== files.files || f.gone !== files.gone || f.bytes !== files.bytes || f.sha256 !== filesHash.digest('hex')) throw badStream('its files do not match its end record (bytes lost on the way)');
+    await o.spool.close();
+    await packsDone;
     if (packError !== null) throw packError;
     return { header, bytes: reader.bytes, packBytes };
   } catch (e) {
@@ -515,6 +557,7 @@ async function receiveTransfer(
     for (const ix of indexing) if (ix && !ix.input.writableFinished) ix.input.destroy(new Error('the transfer stopped'));
     await Promise.all(indexing.map((ix) => ix?.done.catch(noop)));
     await historyDone;
+    await packsDone?.catch(noop);
     throw e;
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
@@ -550,10 +593,11 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   // What has arrived so far: the later phases report it, and the receive goes on meanwhile.
   let received = 0;
   let objects = 0;
+  let files = 0;
   const progress = (phase: PullProgress['phase'], force = false) => {
     if (!opts.onProgress || (!force && received - lastReport < PULL_PROGRESS_BYTES)) return;
     lastReport = received;
-    opts.onProgress({ phase, bytes: received, objects });
+    opts.onProgress({ phase, bytes: received, objects, files });
   };
   let tmpTree: string | null = null;
   let madeBranch: string | null = null;
@@ -566,16 +610,16 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     }
   };
   // A commit of this clone near HEAD (BASE): its files are written into the new worktree while
-  // the packs come, and at the end only what W changes from it. Built in dest's folder under a
+  // the packs come, and at the end only what the index changes from it. Built in dest's folder under a
   // temporary name (every name dest gives is in one folder), named once the branch is known.
   let based: string | null = null;
   let staged: Promise<void> | null = null;
   const checkoutBase = async (commit: string) => {
     const r = await git(['cat-file', '-e', `${commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] });
-    if (r.code !== 0) return; // not in this clone: W's files are all written at the end
-    const stage = dirname(typeof opts.dest === 'string' ? opts.dest : opts.dest(opts.branch ?? 'pulled'));
-    await mkdir(stage, { recursive: true, mode: 0o700 });
-    tmpTree = join(stage, `pull.tmp-${randomBytes(4).toString('hex')}`);
+    if (r.code !== 0) return; // not in this clone: the index's files are all written at the end
+    const stageDir = stage();
+    await mkdir(stageDir, { recursive: true, mode: 0o700 });
+    tmpTree = join(stageDir, `pull.tmp-${randomBytes(4).toString('hex')}`);
     await git(['worktree', 'add', '--quiet', '--no-checkout', '--detach', tmpTree, commit], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', `${commit}^{tree}`], { cwd: tmpTree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     based = commit;
@@ -603,15 +647,29 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     }
     await mkdir(dirname(dest), { recursive: true, mode: 0o700 });
     tmpTree = `${dest}.tmp-${randomBytes(4).toString('hex')}`;
-    // The branch at HEAD, and no files yet: they are written once, from W, when it is here.
-    // Checking HEAD out first and then moving to W wrote every changed file twice: on 5,000 files
-    // with 3,072 changed, 2.8 CPU-s for the two against 0.9 for W's checkout alone.
+    // The branch at HEAD, and no files yet: they are written once, from the index, when it is here.
+    // Checking HEAD out first and then moving on wrote every changed file twice: on 5,000 files
+    // with 3,072 changed, 2.8 CPU-s for the two against 0.9 for one checkout alone.
     madeBranch = branch;
     await git(['worktree', 'add', '--quiet', '--no-checkout', '--no-track', '-b', branch, tmpTree, header.head], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
   };
+  // The folder every name dest gives is in: the spool and an early base are made there.
+  const stage = () => dirname(typeof opts.dest === 'string' ? opts.dest : opts.dest(opts.branch ?? 'pulled'));
+  const spool = new FileSpool(stage);
+  // Once both packs are in and the worktree is made: the index's files written into it, while the
+  // sender's files are still coming.
+  let checkedOut: Promise<void> | null = null;
+  const checkoutIndex = async (header: PackHeader) => {
+    // The index commit must be what the header says: on HEAD.
+    const parents = (await gitText(['rev-list', '--parents', '-n', '1', header.index_commit], { cwd, signal })).split(' ').slice(1);
+    if (parents.join(' ') !== header.head) throw badStream('its index commit does not sit on its HEAD');
+    progress('checkout', true);
+    const from = based ? [`${based}^{tree}`] : [];
+    await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', ...from, `${header.index_commit}^{tree}`], { cwd: tmpTree!, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+  };
   let prerequisites: Promise<void> | null = null;
   // Once the history's objects are in the clone, the worktree is made under a temporary name
-  // while the work pack is still on its way. A cut after that removes it.
+  // while the index's pack is still on its way. A cut after that removes it.
   let early: Promise<void> | null = null;
   try {
     progress('receive', true);
@@ -621,10 +679,11 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
       work,
       maxBytes: opts.maxBytes ?? PULL_MAX_BYTES,
       signal,
-      progress: (b, n) => {
+      progress: (b, n, f) => {
         const phaseObjects = n !== objects;
         received = b;
         objects = n;
+        files = f;
         progress('receive', phaseObjects);
       },
       onBase: (commit) => {
@@ -645,25 +704,21 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
         early = addWorktree(h);
         early.catch(() => undefined);
       },
+      onPacks: (h) => {
+        checkedOut = (early ?? Promise.reject(badStream('it has no history pack'))).then(() => checkoutIndex(h));
+        checkedOut.catch(() => undefined); // awaited once the files are in
+      },
+      spool,
     });
     if (!early) throw badStream('it has no history pack');
     received = bytes;
     await early;
-    // The work commits must be what the header says: W on HEAD and I, I on HEAD.
-    const parents = async (c: string) => (await gitText(['rev-list', '--parents', '-n', '1', c], { cwd, signal })).split(' ').slice(1);
-    const [wp, ip] = await Promise.all([parents(header.work_commit), parents(header.index_commit)]);
-    if (wp.join(' ') !== `${header.head} ${header.index_commit}` || ip.join(' ') !== header.head) throw badStream('its work commits do not sit on its HEAD');
-
-    // The files of W written into the worktree (through the filters the person's global config
-    // names, as a checkout does): all of them into an empty one, or what W changes from the base
-    // whose files are there. Then the index to I without touching the files: what was untracked
-    // leaves the index, an unstaged deletion comes back.
+    if (!checkedOut) throw badStream('its packs never ended');
+    await checkedOut;
+    // The index's files are there and the index is the sender's: the files the worktree lost go,
+    // and the sender's files take their places.
     const tree = tmpTree!;
-    progress('checkout', true);
-    const from = based ? [`${based}^{tree}`] : [];
-    await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', ...from, `${header.work_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-    await git(['read-tree', '-m', `${header.work_commit}^{tree}`, `${header.index_commit}^{tree}`], { cwd: tree, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
-    await git(['update-index', '-q', '--refresh'], { cwd: tree, signal, okCodes: [0, 1], timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    await spool.place(tree);
     if (signal?.aborted) throw new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.');
     await git(['worktree', 'move', tree, dest], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     tmpTree = null;
@@ -676,6 +731,7 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     // checkout (if it started) has stopped.
     if (staged) await (staged as Promise<void>).catch(() => undefined);
     if (early) await (early as Promise<void>).catch(() => undefined);
+    if (checkedOut) await (checkedOut as Promise<void>).catch(() => undefined);
     if (tmpTree) {
       await git(['worktree', 'remove', '--force', '--force', tmpTree], { cwd, okCodes: [0, 1, 128] }).catch(() => undefined);
       await rm(tmpTree, { recursive: true, force: true });
@@ -684,6 +740,7 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     if (madeBranch) await git(['branch', '-D', '--', madeBranch], { cwd, okCodes: [0, 1] }).catch(() => undefined);
     throw e;
   } finally {
+    await spool.remove();
     await rm(work, { recursive: true, force: true });
   }
 }

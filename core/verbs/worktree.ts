@@ -412,7 +412,7 @@ async function pullFromHost(svc: Services, caller: Caller, host: string, session
   const dest = await repoFor(svc, caller, params.repo, signal);
   const haves = await listHaves(dest.top, signal);
   const from = `${host}:${session}`;
-  const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: from, phase: p.phase, bytes: p.bytes, objects: p.objects ?? 0, pull_id: params.progress_id ?? null });
+  const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: from, phase: p.phase, bytes: p.bytes, objects: p.objects ?? 0, files: p.files ?? 0, pull_id: params.progress_id ?? null });
   const st = remote.openStream(host, WORKTREE_PACK_STREAM, { session, haves, early_base: true });
   let r;
   try {
@@ -456,7 +456,7 @@ export const pullWorktree = defineVerb({
   hostRefs: true,
   access: 'fan',
   summary: 'Bring a worktree session\'s commits and uncommitted work into a new worktree of another clone',
-  help: 'The commits arrive as commits (the same hashes), the uncommitted work as uncommitted work: modified, staged, deleted and untracked files as they were. The source worktree and its index are not touched. The new worktree has the same branch name, suffixed (-2) when the clone has that branch; a session opens in it. A transfer that fails midway leaves nothing behind. HOST:SESSION pulls from a linked host over the link, which needs files = true in that host\'s [hosts] table for this machine. Progress goes out as worktree-progress events (tuios subscribe worktree-progress: phase, bytes, objects, and pull_id, the --progress-id the caller gave); at a terminal the CLI draws them on stderr as one line, and prints nothing of them when stderr is not a terminal or with --json.',
+  help: 'The commits arrive as commits (the same hashes), the uncommitted work as uncommitted work: modified, staged, deleted and untracked files as they were. The source worktree and its index are not touched. The new worktree has the same branch name, suffixed (-2) when the clone has that branch; a session opens in it. A transfer that fails midway leaves nothing behind. HOST:SESSION pulls from a linked host over the link, which needs files = true in that host\'s [hosts] table for this machine. Progress goes out as worktree-progress events (tuios subscribe worktree-progress: phase, bytes, objects (of the packs), files (sent as they are), and pull_id, the --progress-id the caller gave); at a terminal the CLI draws them on stderr as one line, and prints nothing of them when stderr is not a terminal or with --json.',
   target: 'none',
   mutates: true,
   cli: { positionals: ['session'], short: { b: 'branch' }, usage: 'worktree pull [HOST:]SESSION [--repo PATH] [--branch NAME]' },
@@ -481,7 +481,7 @@ export const pullWorktree = defineVerb({
     if (dest.commonDir === from.commonDir) {
       throw new TuiosError('conflict', `${src.name} is already a worktree of ${dest.name}.`, 'Pull into another clone with --repo PATH.', { field: 'repo' });
     }
-    const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: src.id, phase: p.phase, bytes: p.bytes, objects: p.objects ?? 0, pull_id: params.progress_id ?? null });
+    const progress = (p: PullProgress) => svc.bus.publish('worktree-progress', { session_id: src.id, phase: p.phase, bytes: p.bytes, objects: p.objects ?? 0, files: p.files ?? 0, pull_id: params.progress_id ?? null });
     const haves = await listHaves(dest.top, signal);
     const branchHint = params.branch ?? from.branch ?? srcWt?.branch ?? 'pulled';
     const destPath = worktreePathFor(svc.paths.stateDir, dest, branchHint);

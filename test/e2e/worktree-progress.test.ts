@@ -67,10 +67,12 @@ test('at a terminal, worktree pull draws its progress on one line, redrawn in pl
   const draws = text.split('\r').filter((x) => x.startsWith('worktree pull: ')).map((x) => x.split('\n')[0]!);
   assert.ok(draws.length >= 3, `several draws (${draws.length}):\n${JSON.stringify(text)}`);
   assert.ok(draws.some((x) => /^worktree pull: receive \d/.test(x)), 'the receive phase is drawn');
-  assert.ok(draws.some((x) => /objects/.test(x)), 'objects are counted');
+  assert.ok(draws.some((x) => /[\d,]+ files/.test(x)), 'the files sent as they are are counted');
   const lines = text.split('\n').filter((l) => l.includes('worktree pull: '));
   assert.is(lines.length, 1, `one line, redrawn in place:\n${JSON.stringify(text)}`);
-  assert.match(draws[draws.length - 1]!, /^worktree pull: done \d+\.\d MB, [\d,]+ objects, [\d.]+ (KB|MB|GB)\/s, \d+ s\x1b\[K$/);
+  // The rate is drawn once the receive has run 0.2 s: 40 MB of files within one machine may take
+  // less (the line's parts are checked in unit pull-progress).
+  assert.match(draws[draws.length - 1]!, /^worktree pull: done \d+\.\d MB, [\d,]+ objects, [\d,]+ files(, [\d.]+ (KB|MB|GB)\/s)?, \d+ s\x1b\[K$/);
   // The result follows on its own line, as without a terminal.
   assert.match(text, /\n\S+  \/\S+  \(feat\/big(-\d+)? at [0-9a-f]{12}, \d+ KB\)\n$/);
   const pulled = JSON.parse(await d.ok(['worktree', 'ls', '--json'])) as { worktrees: Array<{ path: string; branch: string }> };

@@ -2,11 +2,11 @@
 // still runs), bounded in time and output. Real repositories in temp folders.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { git, neutralisingArgs } from '../../core/git/run.js';
-import { addWorktree, diffWorktree, repoAt, statusOf, workingTrees, worktreePathFor } from '../../core/git/repo.js';
+import { addWorktree, diffWorktree, repoAt, statusOf, workingTrees, worktreeDelta, worktreePathFor } from '../../core/git/repo.js';
 import { TuiosError } from '../../core/errors.js';
 import { makeRepo, removeDir, sh, tempDir, write } from '../helpers/worktree-repos.js';
 
@@ -104,28 +104,24 @@ test('a filter the global config names still runs (the repository cannot replace
   assert.not.ok(existsSync(marker('repo-overrides-trusted')));
 });
 
-test('packed working trees: the same trees, the files\' blobs in a pack and not loose, a filtered file still through its filter', async () => {
-  const r = makeRepo(join(root, 'packed'));
-  write(join(r, '.gitattributes'), '*.trusted filter=trusted\n');
-  sh(r, ['add', '-A']);
-  sh(r, ['commit', '-q', '-m', 'attributes']);
-  write(join(r, 'mod.txt'), 'mod.txt changed, not staged, packed\n');
-  write(join(r, 'new/untracked.txt'), 'untracked and packed\n');
-  write(join(r, 'c.trusted'), 'filtered and packed\n');
-  rmSync(marker('trusted-clean'), { force: true });
-  const loose = (sha: string) => existsSync(join(r, '.git', 'objects', sha.slice(0, 2), sha.slice(2)));
-  const blobs = ['mod.txt', 'new/untracked.txt'].map((f) => sh(r, ['hash-object', '--', f]).trim());
-  const packed = await workingTrees(r, { packCompression: 1 });
-  for (const b of blobs) {
-    assert.not.ok(loose(b), `${b} is not a loose object`);
-    assert.is(sh(r, ['cat-file', '-t', b]).trim(), 'blob', `${b} is in the object store`);
-  }
-  assert.ok(readdirSync(join(r, '.git', 'objects', 'pack')).some((f) => f.endsWith('.pack')), 'a pack holds them');
-  assert.ok(existsSync(marker('trusted-clean')), 'the global clean filter ran on the filtered file');
-  const plain = await workingTrees(r);
-  assert.is(packed.workTree, plain.workTree);
-  assert.is(packed.indexTree, plain.indexTree);
-  assert.is(sh(r, ['cat-file', 'blob', `${packed.workTree}:new/untracked.txt`]), 'untracked and packed\n');
+test('worktree delta: the index\'s tree, the files that differ from it and the untracked ones, none of them read', async () => {
+  const r = makeRepo(join(root, 'delta'));
+  write(join(r, 'mod.txt'), 'mod.txt changed, not staged\n');
+  write(join(r, 'staged.txt'), 'staged.txt changed and staged\n');
+  sh(r, ['add', '--', 'staged.txt']);
+  rmSync(join(r, 'del.txt'));
+  write(join(r, 'new/untracked.txt'), 'nobody added me\n');
+  write(join(r, 'big.bin'), 'x'.repeat(64));
+  write(join(r, 'debug.log'), 'ignored\n');
+  const staged = sh(r, ['write-tree']).trim();
+  const index0 = readFileSync(join(r, '.git', 'index'));
+  const d = await worktreeDelta(r, { maxUntrackedBytes: 32 });
+  assert.is(d.indexTree, staged, 'the tree of the index as staged');
+  assert.equal(d.modified, ['mod.txt'], 'the unstaged change; the staged one is in the index');
+  assert.equal(d.untracked, ['new/untracked.txt'], 'the untracked file, not the ignored one');
+  assert.equal(d.gone, ['del.txt']);
+  assert.equal(d.skipped, [{ path: 'big.bin', bytes: 64 }]);
+  assert.ok(readFileSync(join(r, '.git', 'index')).equals(index0), 'the index is untouched');
 });
 
 test('a new worktree runs no hook', async () => {

@@ -2,14 +2,15 @@
 // into another, through a byte stream as the link will carry it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../../core/git/transfer.js';
-import { FrameReader, PULL_MAGIC, frame, FRAME_PACK } from '../../core/git/transfer-frames.js';
+import { FrameReader, PULL_MAGIC, frame, FRAME_DATA, FRAME_END, FRAME_FILE, FRAME_GONE, FRAME_PACK } from '../../core/git/transfer-frames.js';
 import { TuiosError } from '../../core/errors.js';
 import { waitFor } from '../helpers/wait.js';
-import { commit, identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir } from '../helpers/worktree-repos.js';
+import { commit, identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir, write } from '../helpers/worktree-repos.js';
 
 let root: string;
 let origin: string;
@@ -112,6 +113,147 @@ test('a clone that has none of the history gets all of it', async () => {
   assert.is(status(dest), status(wt));
 });
 
+/** What a path is in a worktree: a link and its target, or a file, its exec bit and its bytes' hash. */
+function shapeOf(dir: string, rel: string): string {
+  const full = join(dir, rel);
+  let st;
+  try {
+    st = lstatSync(full);
+  } catch {
+    return 'none';
+  }
+  if (st.isSymbolicLink()) return `link -> ${readlinkSync(full)}`;
+  if (st.isDirectory()) return 'folder';
+  return `file ${st.mode & 0o100 ? 'x' : '-'} ${createHash('sha256').update(readFileSync(full)).digest('hex').slice(0, 16)}`;
+}
+
+test('every kind of change arrives as it is: links, modes, a file become a folder and back, empty files, files past a frame', async () => {
+  const dir = join(root, 'kinds');
+  const org = makeRepo(join(dir, 'origin'));
+  write(join(org, 'tool.sh'), 'echo tool\n');
+  symlinkSync('keep.txt', join(org, 'link-a'));
+  write(join(org, 'dir2/inner.txt'), 'inner\n');
+  write(join(org, 'asfile.txt'), 'a file, for now\n');
+  writeFileSync(join(org, 'big-tracked.bin'), randomBytes(2_500_000));
+  sh(org, ['add', '-A']);
+  sh(org, ['commit', '-q', '-m', 'kinds']);
+  const c = join(dir, 'clone');
+  sh(dir, ['clone', '-q', org, c]);
+  identity(c);
+  const w = join(dir, 'wt');
+  sh(org, ['worktree', 'add', '-q', '-b', 'feat/kinds', w, 'main']);
+  chmodSync(join(w, 'tool.sh'), 0o755); // a mode change alone
+  rmSync(join(w, 'link-a'));
+  symlinkSync('mod.txt', join(w, 'link-a')); // a link pointed elsewhere
+  rmSync(join(w, 'keep.txt'));
+  symlinkSync('sub/x.txt', join(w, 'keep.txt')); // a file become a link
+  rmSync(join(w, 'asfile.txt'));
+  write(join(w, 'asfile.txt/now-a-folder.txt'), 'a folder now\n'); // a file become a folder
+  rmSync(join(w, 'dir2'), { recursive: true });
+  writeFileSync(join(w, 'dir2'), 'a file now\n'); // a folder become a file
+  writeFileSync(join(w, 'empty.txt'), '');
+  const big = readFileSync(join(w, 'big-tracked.bin'));
+  big.writeUInt8(big.readUInt8(1_700_000) ^ 0xff, 1_700_000);
+  writeFileSync(join(w, 'big-tracked.bin'), big); // past a frame, tracked
+  writeFileSync(join(w, 'blob.bin'), randomBytes(3_100_000)); // past a frame, untracked
+  write(join(w, 'staged.txt'), 'staged v1\n');
+  sh(w, ['add', '--', 'staged.txt']);
+  write(join(w, 'staged.txt'), 'staged v1, then changed again\n'); // staged, then changed
+  symlinkSync('nowhere', join(w, 'dangling')); // an untracked link to nothing
+  write(join(w, 'run.sh'), 'echo run\n');
+  chmodSync(join(w, 'run.sh'), 0o755);
+  const pipe = new PassThrough();
+  const dest = join(root, 'pulled', 'kinds');
+  const [res, sum] = await Promise.all([unpackWorktree(pipe, { repo: c, dest }), packWorktree(w, pipe, { haves: await listHaves(c) })]);
+  assert.is(res.path, dest);
+  assert.is(status(dest), status(w), 'git status reads the same');
+  assert.is(sh(dest, ['diff', '--cached', '--binary']), sh(w, ['diff', '--cached', '--binary']), 'the same index');
+  assert.is(sh(dest, ['diff', '--binary']), sh(w, ['diff', '--binary']), 'the same unstaged changes');
+  for (const rel of ['tool.sh', 'link-a', 'keep.txt', 'asfile.txt', 'asfile.txt/now-a-folder.txt', 'dir2', 'dir2/inner.txt', 'empty.txt', 'big-tracked.bin', 'blob.bin', 'staged.txt', 'dangling', 'run.sh', 'del.txt']) {
+    assert.is(shapeOf(dest, rel), shapeOf(w, rel), rel);
+  }
+  assert.ok(sum.bytes > 5_600_000, 'both large files travelled');
+});
+
+/**
+ * A whole stream with its files replaced by `parts` ([type, payload]) and its end record made to
+ * match them: what a peer that means harm sends, which no check of sums catches.
+ */
+function withFiles(whole: Buffer, parts: Array<[number, Buffer]>): Buffer {
+  const frames = new FrameReader().feed(whole);
+  const out: Buffer[] = [PULL_MAGIC];
+  const hash = createHash('sha256');
+  const rec = { files: 0, gone: 0, bytes: 0, sha256: '' };
+  for (const f of frames) {
+    if (f.type === FRAME_FILE || f.type === FRAME_DATA || f.type === FRAME_GONE) continue;
+    if (f.type !== FRAME_END) {
+      out.push(frame(f.type, f.payload));
+      continue;
+    }
+    for (const [type, payload] of parts) {
+      if (type === FRAME_FILE) rec.files++;
+      if (type === FRAME_GONE) rec.gone++;
+      rec.bytes += payload.length;
+      hash.update(payload);
+      out.push(frame(type, payload));
+    }
+    rec.sha256 = hash.digest('hex');
+    const end = JSON.parse(f.payload.toString()) as { files: unknown };
+    end.files = rec;
+    out.push(frame(FRAME_END, Buffer.from(JSON.stringify(end))));
+  }
+  return Buffer.concat(out);
+}
+
+const fileRec = (path: string, data: string, mode = '100644'): Array<[number, Buffer]> => [
+  [FRAME_FILE, Buffer.from(JSON.stringify({ path, mode, size: Buffer.byteLength(data) }))],
+  [FRAME_DATA, Buffer.from(data)],
+];
+
+test('a peer\'s file paths that lead out of the worktree, into .git or through a link are refused, and nothing is written', async () => {
+  // A repository whose index holds a link to a folder outside it: a file sent under the link
+  // must not land there.
+  const dir = join(root, 'evil');
+  const outside = join(dir, 'outside');
+  mkdirSync(outside, { recursive: true });
+  const org = makeRepo(join(dir, 'origin'));
+  symlinkSync(outside, join(org, 'ilnk'));
+  sh(org, ['add', '-A']);
+  sh(org, ['commit', '-q', '-m', 'a link out']);
+  const c = join(dir, 'clone');
+  sh(dir, ['clone', '-q', '--single-branch', '-b', 'main', org, c]);
+  identity(c);
+  sh(c, ['reset', '-q', '--hard', 'HEAD~1']); // the clone lacks the link's commit: it comes as history
+  const w = join(dir, 'wt');
+  sh(org, ['worktree', 'add', '-q', '-b', 'feat/evil', w, 'main']);
+  write(join(w, 'mod.txt'), 'changed\n');
+  const whole = await packToBuffer(w, await listHaves(c));
+  const cases: Array<[string, Array<[number, Buffer]>]> = [
+    ['up and out', fileRec('../escaped', 'x')],
+    ['absolute', fileRec(`${outside}/escaped`, 'x')],
+    ['through ..', fileRec('sub/../../escaped', 'x')],
+    ['into .git', fileRec('.git/hooks/post-checkout', '#!/bin/sh\n', '100755')],
+    ['into .GIT.', fileRec('sub/.GIT./config', 'x')],
+    ['under a link it sends', [...fileRec('lnk', outside, '120000'), ...fileRec('lnk/escaped', 'x')]],
+    ['under a link the index holds', fileRec('ilnk/escaped', 'x')],
+    ['gone, up and out', [[FRAME_GONE, Buffer.from(JSON.stringify({ path: '../outside/keep' }))]]],
+    ['a mode git does not know', fileRec('odd', 'x', '040000')],
+    ['more bytes than its size', [[FRAME_FILE, Buffer.from(JSON.stringify({ path: 'a', mode: '100644', size: 1 }))], [FRAME_DATA, Buffer.from('xy')]]],
+    ['a file without its bytes', [[FRAME_FILE, Buffer.from(JSON.stringify({ path: 'a', mode: '100644', size: 5 }))]]],
+  ];
+  writeFileSync(join(outside, 'keep'), 'stays\n');
+  for (const [name, parts] of cases) {
+    await expectNothingMade(Readable.from([withFiles(whole, parts)]), join(root, 'pulled', `evil-${name.replace(/\W+/g, '-')}`), 'bad_stream', c);
+    assert.equal(readdirSync(outside), ['keep'], `${name}: nothing written outside`);
+    assert.not.ok(existsSync(join(dir, 'escaped')) || existsSync(join(root, 'escaped')), `${name}: nothing escaped`);
+  }
+  // The same stream with its own files is taken: the refusals are the paths', not the framing's.
+  const ok = join(root, 'pulled', 'evil-ok');
+  await unpackWorktree(Readable.from([withFiles(whole, fileRec('mod.txt', 'changed\n'))]), { repo: c, dest: ok });
+  assert.is(status(ok), status(w));
+  assert.is(readlinkSync(join(ok, 'ilnk')), outside);
+});
+
 async function expectNothingMade(input: Readable, dest: string, reason: string, clone = cloneOf()) {
   const branches0 = sh(clone, ['branch', '--list']);
   const wts0 = sh(clone, ['worktree', 'list']);
@@ -128,7 +270,7 @@ async function expectNothingMade(input: Readable, dest: string, reason: string, 
   assert.is(sh(clone, ['worktree', 'list']), wts0, 'no worktree registered');
   assert.equal(readdirSync(join(clone, '.git')).filter((f) => f.startsWith('tuios-pull-')), pulls0, 'no spool left');
   assert.equal(readdirSync(join(clone, '.git', 'objects', 'pack')).filter((f) => f.startsWith('tmp_')), [], 'no half-written pack in the clone');
-  assert.ok(!readdirSync(join(root, 'pulled')).some((f) => f.includes('.tmp-')), 'no temporary worktree');
+  assert.ok(!readdirSync(join(root, 'pulled')).some((f) => f.includes('.tmp-') || f.startsWith('pull.')), 'no temporary worktree, no spooled files');
 }
 
 test('a stream cut midway leaves no worktree, no branch and no spool', async () => {
@@ -205,10 +347,10 @@ test('with a base the clone has, its files are written before the packs arrive, 
   }
 });
 
-test('a work pack thin against the history\'s own objects is indexed once the history is in', async () => {
-  // A large file changed in a commit the clone lacks, and again, a line, in the uncommitted work:
-  // the work pack carries that change as a delta on the commit's version, which only the history
-  // pack brings. The work pack's last bytes wait for the history to be indexed.
+test('an index pack thin against the history\'s own objects is indexed once the history is in', async () => {
+  // A large file changed in a commit the clone lacks, and again, a line, staged: the index's pack
+  // carries that change as a delta on the commit's version, which only the history pack brings.
+  // The index pack's last bytes wait for the history to be indexed.
   const dir = join(root, 'thin');
   const org = makeRepo(join(dir, 'origin'));
   const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `line ${i} of the large file, ${tag} ${(i * 2654435761) % 1000003}`).join('\n') + '\n';
@@ -220,18 +362,19 @@ test('a work pack thin against the history\'s own objects is indexed once the hi
   sh(org, ['worktree', 'add', '-q', '-b', 'feat/thin', w, 'main']);
   commit(w, 'large.txt', lines(3000, 'v1'), 'large, every line changed');
   writeFileSync(join(w, 'large.txt'), lines(3000, 'v1').replace('line 7 of', 'line seven of'));
+  sh(w, ['add', '--', 'large.txt']);
   const pipe = new PassThrough();
   const dest = join(root, 'pulled', 'thin');
   const [res, sum] = await Promise.all([unpackWorktree(pipe, { repo: c, dest }), packWorktree(w, pipe, { haves: await listHaves(c) })]);
   assert.is(status(dest), status(w));
   assert.is(readFileSync(join(dest, 'large.txt'), 'utf8'), readFileSync(join(w, 'large.txt'), 'utf8'));
   assert.equal(log(dest), log(w));
-  // The history carries the large file once; the work adds only a delta on it.
+  // The history carries the large file once; the index adds only a delta on it.
   assert.ok(res.pack_bytes < statSync(join(w, 'large.txt')).size, `${res.pack_bytes} bytes of packs for a ${statSync(join(w, 'large.txt')).size}-byte file changed twice`);
   assert.ok(sum.pack_bytes === res.pack_bytes);
 });
 
-test('no base when the work changes most of its files: W is written once, at the end', async () => {
+test('no base when the work changes most of its files: the index\'s files are written once, at the end', async () => {
   // The small repository: 6 files, of which the commits and the work change 5.
   const whole = await packToBuffer(wt, await listHaves(clone), true);
   assert.is(whole.readUInt8(8), 1, 'the header goes first');
