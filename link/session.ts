@@ -82,15 +82,24 @@ export class LinkSession {
     });
     stream.on('close', () => this.close({ code: 'closed', detail: 'the connection closed' }));
     stream.on('error', (e: Error) => this.close({ code: 'closed', detail: e.message }));
-    stream.on('drain', () => this.drainListeners.forEach((fn) => fn()));
+    stream.on('drain', this.wrote);
     this.helloTimer = setTimeout(() => this.close({ code: 'timeout', detail: 'no Hello in time' }), LINK_CONNECT_TIMEOUT_MS);
     this.helloTimer.unref();
     this.sendHello();
   }
 
   private readonly drainListeners = new Set<() => void>();
+  /**
+   * Tells the waiting stream senders that the send buffer shrank. Per frame written, not only on
+   * 'drain': the transport emits that only after a write it refused, and a sender waits for the
+   * buffer to fall under its own mark, below the transport's (an SSH channel's is 2 MB), where no
+   * write is refused. Waiting for 'drain' there waited for a timer instead.
+   */
+  private readonly wrote = () => {
+    if (this.drainListeners.size) this.drainListeners.forEach((fn) => fn());
+  };
 
-  /** Called when the send buffer drained (stream senders wait on it). */
+  /** Called as the send buffer shrinks (stream senders wait on it, each for its own mark). */
   onDrain(fn: () => void): () => void {
     this.drainListeners.add(fn);
     return () => this.drainListeners.delete(fn);
@@ -154,7 +163,7 @@ export class LinkSession {
     }
     this.bytesOut += buf.length;
     try {
-      this.stream.write(buf);
+      this.stream.write(buf, this.wrote);
     } catch (e) {
       this.close({ code: 'closed', detail: e instanceof Error ? e.message : String(e) });
       return false;

@@ -217,10 +217,13 @@ export class ServedStreams {
     e.earlyBytes += bytes;
   }
 
+  /** Waits until the link's send buffer is under LINK_STREAM_HIGH_WATER. */
   private drained(): Promise<void> {
     return new Promise((resolve) => {
       const off = this.session.onDrain(() => {
+        if (this.session.pending > LINK_STREAM_HIGH_WATER) return;
         off();
+        clearInterval(t);
         resolve();
       });
       // A link that closes meanwhile never drains.

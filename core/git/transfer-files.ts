@@ -11,11 +11,12 @@
 // outside). A file whose path fails is a bad stream, and nothing is made.
 import type { Hash } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readlink, rename, rm, rmdir, symlink, unlink, type FileHandle } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstat, mkdir, open, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TuiosError } from '../errors.js';
 import { FRAME_DATA, FRAME_FILE, FRAME_GONE, badStream, frameHead } from './transfer-frames.js';
-import { PULL_CHUNK_BYTES, PULL_MAX_PATH_BYTES, PULL_READ_AHEAD, PULL_SPOOL_PENDING_BYTES } from '../limits.js';
+import { PULL_CHUNK_BYTES, PULL_MAX_PATH_BYTES, PULL_SMALL_FILE_BYTES, PULL_SPOOL_PENDING_BYTES } from '../limits.js';
 
 export type FileMode = '100644' | '100755' | '120000';
 const MODES = new Set<string>(['100644', '100755', '120000']);
@@ -47,41 +48,39 @@ export function pathProblem(p: unknown): string | null {
 // ---- sending ----
 
 type Entry =
-  | { kind: 'file'; mode: FileMode; size: number; data: Buffer | null }
+  | { kind: 'file'; mode: FileMode; data: Buffer | null }
   | { kind: 'link'; target: Buffer }
   | { kind: 'gone' }
   | { kind: 'none' };
 
 /**
- * A path as the sender finds it now: a file (read whole when it fits a frame), a link, gone (a
- * tracked file no longer there, or a folder now), or nothing to send (an untracked file that went,
- * a fifo or a socket, which git does not take either).
+ * A path as the sender finds it now: a file (read whole when it is small), a link, gone (a tracked
+ * file no longer there, or a folder now), or nothing to send (an untracked file that went, a fifo
+ * or a socket, which git does not take either). A small file is read in the call: thousands of
+ * them through the thread pool cost a pull more of the event loop (open, read and close each
+ * queued and answered) than reading each at once, as tar does.
  */
-async function readEntry(top: string, path: string, tracked: boolean): Promise<Entry> {
+function readEntry(top: string, path: string, tracked: boolean): Entry {
   const full = join(top, path);
-  let st;
-  try {
-    st = await lstat(full);
-  } catch {
-    return tracked ? { kind: 'gone' } : { kind: 'none' };
-  }
-  if (st.isSymbolicLink()) return { kind: 'link', target: Buffer.from(await readlink(full, { encoding: 'buffer' })) };
-  if (st.isDirectory()) return tracked ? { kind: 'gone' } : { kind: 'none' };
+  const missing: Entry = tracked ? { kind: 'gone' } : { kind: 'none' };
+  const st = lstatSync(full, { throwIfNoEntry: false });
+  if (!st) return missing;
+  if (st.isSymbolicLink()) return { kind: 'link', target: readlinkSync(full, { encoding: 'buffer' }) };
+  if (st.isDirectory()) return missing;
   if (!st.isFile()) return { kind: 'none' };
   const mode: FileMode = st.mode & 0o100 ? '100755' : '100644';
-  if (st.size > PULL_CHUNK_BYTES) return { kind: 'file', mode, size: st.size, data: null };
-  const h = await open(full, 'r');
+  if (st.size > PULL_SMALL_FILE_BYTES) return { kind: 'file', mode, data: null };
   try {
-    const data = Buffer.allocUnsafe(st.size);
-    const n = await readAll(h, data);
-    return { kind: 'file', mode, size: n, data: data.subarray(0, n) };
-  } finally {
-    await h.close();
+    return { kind: 'file', mode, data: readFileSync(full) };
+  } catch (e) {
+    // Gone, or become a folder, since its lstat.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'EISDIR') return missing;
+    throw e;
   }
 }
 
-/** Fills buf from the file's start; a file that shrank meanwhile gives fewer bytes. */
-async function readAll(h: FileHandle, buf: Buffer, position = 0): Promise<number> {
+/** Fills buf from the file at `position`; a file that shrank meanwhile gives fewer bytes. */
+async function readAll(h: FileHandle, buf: Buffer, position: number): Promise<number> {
   let got = 0;
   while (got < buf.length) {
     const { bytesRead } = await h.read(buf, got, buf.length - got, position + got);
@@ -93,39 +92,45 @@ async function readAll(h: FileHandle, buf: Buffer, position = 0): Promise<number
 
 /**
  * Sends the files of `modified` (tracked) and `untracked` as they are now, and a GONE for each path
- * of `gone` (and for a tracked path found gone), hashing every payload into `hash`. Reads
- * PULL_READ_AHEAD files ahead of the one it sends; a file past a frame is read a frame at a time
- * when its turn comes.
+ * of `gone` (and for a tracked path found gone), hashing every payload into `hash`. A file past
+ * PULL_SMALL_FILE_BYTES is read a frame at a time, through the thread pool.
  */
 export async function sendFiles(top: string, delta: { modified: string[]; untracked: string[]; gone: string[] }, send: (buf: Buffer) => Promise<void>, hash: Hash): Promise<Omit<FilesRecord, 'sha256'>> {
-  const changed = [...delta.modified, ...delta.untracked];
-  const trackedUpTo = delta.modified.length;
   const rec = { files: 0, gone: 0, bytes: 0 };
+  // Small files' frames go out together, PULL_CHUNK_BYTES at a time: a write each (four a file)
+  // was a link frame each, and their count, not their bytes, set the pace.
+  let batch: Buffer[] = [];
+  let batched = 0;
+  const flush = async () => {
+    if (!batched) return;
+    const out = Buffer.concat(batch, batched);
+    batch = [];
+    batched = 0;
+    await send(out);
+  };
   const emit = async (type: number, payload: Buffer) => {
     hash.update(payload);
     rec.bytes += payload.length;
-    await send(frameHead(type, payload.length));
-    if (payload.length) await send(payload);
+    batch.push(frameHead(type, payload.length));
+    batched += 5;
+    if (payload.length >= PULL_SMALL_FILE_BYTES) {
+      await flush();
+      await send(payload);
+      return;
+    }
+    if (payload.length) batch.push(payload);
+    batched += payload.length;
+    if (batched >= PULL_CHUNK_BYTES) await flush();
   };
   const sendGone = async (path: string) => {
     rec.gone++;
     await emit(FRAME_GONE, Buffer.from(JSON.stringify({ path })));
   };
   for (const p of delta.gone) await sendGone(p);
-  const ahead: Array<Promise<Entry>> = [];
-  let next = 0;
-  const fill = () => {
-    while (ahead.length < PULL_READ_AHEAD && next < changed.length) {
-      const e = readEntry(top, changed[next]!, next < trackedUpTo);
-      next++;
-      e.catch(() => undefined); // awaited in its turn
-      ahead.push(e);
-    }
-  };
+  const changed = [...delta.modified, ...delta.untracked];
   for (let i = 0; i < changed.length; i++) {
-    fill();
     const path = changed[i]!;
-    const e = await ahead.shift()!;
+    const e = readEntry(top, path, i < delta.modified.length);
     if (e.kind === 'none') continue;
     if (e.kind === 'gone') {
       await sendGone(path);
@@ -142,7 +147,7 @@ export async function sendFiles(top: string, delta: { modified: string[]; untrac
       if (e.data.length) await emit(FRAME_DATA, e.data);
       continue;
     }
-    // A file past a frame: its size as it is when opened, and that many bytes of it.
+    // A large file: its size as it is when opened, and that many bytes of it.
     const h = await open(join(top, path), 'r');
     try {
       const size = (await h.stat()).size;
@@ -158,6 +163,7 @@ export async function sendFiles(top: string, delta: { modified: string[]; untrac
       await h.close();
     }
   }
+  await flush();
   return rec;
 }
 
@@ -178,11 +184,10 @@ interface Spooled {
  */
 export class FileSpool {
   private dir: string | null = null;
-  private made: Promise<void> | null = null;
   private readonly files: Spooled[] = [];
   private readonly gone: string[] = [];
   /** The file being received: its writes run one after another on `chain`. */
-  private cur: { entry: Spooled; size: number; got: number; chain: Promise<void>; fh: FileHandle | null; link: Buffer[] | null } | null = null;
+  private cur: { entry: Spooled; size: number; got: number; chain: Promise<void>; fh: FileHandle | null; parts: Buffer[] | null } | null = null;
   private readonly handles = new Set<FileHandle>();
   private pendingBytes = 0;
   private readonly pending: Array<Promise<void>> = [];
@@ -216,12 +221,15 @@ export class FileSpool {
     if (meta.mode === '120000' && meta.size > PULL_MAX_PATH_BYTES) throw badStream('a link\'s target is longer than a path may be');
     const entry: Spooled = { path: meta.path as string, mode: meta.mode as FileMode, name: String(this.files.length) };
     this.files.push(entry);
-    const link = entry.mode === '120000' ? [] : null;
-    const c: NonNullable<FileSpool['cur']> = { entry, size: meta.size, got: 0, chain: Promise.resolve(), fh: null, link };
-    if (!link) {
-      c.chain = this.folder().then(async () => {
-        c.fh = await open(join(this.dir!, entry.name), 'wx', entry.mode === '100755' ? 0o777 : 0o666);
-        this.handles.add(c.fh);
+    // A link or a small file is held until whole and written at once (see readEntry); a large
+    // one is written as it comes, through the thread pool.
+    const whole = entry.mode === '120000' || meta.size <= PULL_SMALL_FILE_BYTES;
+    const c: NonNullable<FileSpool['cur']> = { entry, size: meta.size, got: 0, chain: Promise.resolve(), fh: null, parts: whole ? [] : null };
+    if (!whole) {
+      const at = join(this.folder(), entry.name);
+      c.chain = open(at, 'wx', entry.mode === '100755' ? 0o777 : 0o666).then((fh) => {
+        c.fh = fh;
+        this.handles.add(fh);
       });
       this.track(c.chain, 0);
     }
@@ -235,7 +243,7 @@ export class FileSpool {
     if (!c) throw badStream('file bytes come before their file');
     if (c.got + payload.length > c.size) throw badStream('a file holds more bytes than its size');
     c.got += payload.length;
-    if (c.link) c.link.push(payload);
+    if (c.parts) c.parts.push(payload);
     else {
       c.chain = c.chain.then(async () => {
         let off = 0;
@@ -289,7 +297,7 @@ export class FileSpool {
         await rename(join(this.dir!, f.name), join(tree, f.path));
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EISDIR' || (e as NodeJS.ErrnoException).code === 'ENOTEMPTY') throw badStream(`${f.path} is a folder on this side`);
-        throw e;
+        throw notWritten(e);
       }
     };
     for (let i = 0; i < this.files.length; i += PLACE_AT_ONCE) await Promise.all(this.files.slice(i, i + PLACE_AT_ONCE).map(move));
@@ -300,25 +308,36 @@ export class FileSpool {
     await Promise.all(this.pending.splice(0));
     for (const h of this.handles) await h.close().catch(() => undefined);
     this.handles.clear();
-    await this.made?.catch(() => undefined);
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
 
-  private folder(): Promise<void> {
-    if (!this.made) {
-      this.dir = join(this.where(), `pull.files-${randomBytes(4).toString('hex')}`);
-      this.made = mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
+  /** The spool folder, made at the first file. */
+  private folder(): string {
+    if (!this.dir) {
+      const dir = join(this.where(), `pull.files-${randomBytes(4).toString('hex')}`);
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+      } catch (e) {
+        throw notWritten(e);
+      }
+      this.dir = dir;
     }
-    return this.made;
+    return this.dir;
   }
 
   private finishFile(): void {
     const c = this.cur!;
     this.cur = null;
-    if (c.link) {
-      const target = Buffer.concat(c.link);
-      if (target.includes(0) || !target.length) throw badStream('a link has no target');
-      this.track(this.folder().then(() => symlink(target, join(this.dir!, c.entry.name))), 0);
+    if (c.parts) {
+      const data = c.parts.length === 1 ? c.parts[0]! : Buffer.concat(c.parts);
+      const at = join(this.folder(), c.entry.name);
+      if (c.entry.mode === '120000' && (data.includes(0) || !data.length)) throw badStream('a link has no target');
+      try {
+        if (c.entry.mode === '120000') symlinkSync(data, at);
+        else writeFileSync(at, data, { flag: 'wx', mode: c.entry.mode === '100755' ? 0o777 : 0o666 });
+      } catch (e) {
+        throw notWritten(e);
+      }
     } else {
       this.track(c.chain.then(async () => {
         this.handles.delete(c.fh!);
@@ -335,11 +354,18 @@ export class FileSpool {
       },
       (e: unknown) => {
         this.pendingBytes -= bytes;
-        this.failure ??= e;
+        this.failure ??= notWritten(e);
       },
     );
     this.pending.push(done);
   }
+}
+
+/** A file of the transfer this side could not write (a full disk, a folder it may not write in). */
+function notWritten(e: unknown): TuiosError {
+  if (e instanceof TuiosError) return e;
+  const code = (e as NodeJS.ErrnoException)?.code ?? 'an error';
+  return new TuiosError('git_failed', `The pulled files could not be written here (${code}). Nothing was made.`, code === 'ENOSPC' ? 'Free some disk space and pull again.' : undefined, { reason: 'write' });
 }
 
 function parsePath(payload: Buffer): string {

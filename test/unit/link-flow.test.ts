@@ -194,6 +194,21 @@ test('a server that waits for credit past its deadline ends the stream slow, and
   l.close();
 });
 
+test('stream senders waiting on the send buffer hear each frame leave, though the transport never refused a write', async () => {
+  // An SSH channel takes 2 MB before it refuses a write, and only a refused write is followed by
+  // 'drain'; a sender waits for the buffer to fall under LINK_STREAM_HIGH_WATER (1 MB), where
+  // nothing is refused. It must be woken as frames leave, not by a timer.
+  const out = new PassThrough({ highWaterMark: 8 * 1024 * 1024 });
+  const session = new LinkSession(Duplex.from({ readable: new PassThrough(), writable: out }), { host: 'a', bootId: 'a', log: nullLogger, accepts: new Set() }, { hello: () => {}, frame: () => {}, close: () => {} });
+  let heard = 0;
+  const off = session.onDrain(() => heard++);
+  out.resume();
+  for (let i = 0; i < 4; i++) session.send('StreamData', { stream: 1, data: Buffer.alloc(64 * 1024) });
+  await waitFor(() => heard >= 4, { timeout: 10_000, what: 'a word for each frame that left' });
+  assert.is(session.pending, 0);
+  off();
+});
+
 test('an opener of an older build (no window) is sent to as before: read, it gets every byte; unread, it is cut slow past the pending limit', async () => {
   const l = await setup({ unreadMs: 300 });
   const a = l.open(0);
