@@ -174,8 +174,13 @@ export interface WorkingTrees {
   skipped: Array<{ path: string; bytes: number }>;
 }
 
-/** A temporary copy of a worktree's index, as old as the index (git's racy-clean check needs that). */
-async function withIndexCopy<T>(top: string, signal: AbortSignal | undefined, head: string | null, fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` on the worktree holding `dir` (its top and HEAD) with a temporary copy of its index,
+ * as old as the index (git's racy-clean check needs that), removed after.
+ */
+async function withIndexCopy<T>(dir: string, signal: AbortSignal | undefined, fn: (top: string, head: string | null, env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
+  const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: dir, signal });
+  const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
   const indexPath = resolve(top, await gitText(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: top, signal }));
   const tmp = await mkdtemp(join(tmpdir(), 'tuios-index-'));
   const env = { GIT_INDEX_FILE: join(tmp, 'index') };
@@ -189,7 +194,7 @@ async function withIndexCopy<T>(top: string, signal: AbortSignal | undefined, he
       await utimes(env.GIT_INDEX_FILE, s.atime, s.mtime);
     }
     else if (head) await git(['read-tree', head], { cwd: top, env, signal });
-    return await fn(env);
+    return await fn(top, head, env);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
@@ -234,9 +239,7 @@ async function untrackedFiles(top: string, env: Record<string, string>, signal: 
 export async function workingTrees(dir: string, o: { signal?: AbortSignal; maxUntrackedBytes?: number; timeoutMs?: number } = {}): Promise<WorkingTrees> {
   const { signal } = o;
   const timeoutMs = o.timeoutMs ?? GIT_TIMEOUT_MS;
-  const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: dir, signal });
-  const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
-  return withIndexCopy(top, signal, head, async (env) => {
+  return withIndexCopy(dir, signal, async (top, head, env) => {
     const indexTree = await indexTreeOf(top, env, signal, timeoutMs);
     await git(['add', '--update', '--', '.'], { cwd: top, env, signal, timeoutMs });
     const { take, skipped } = await untrackedFiles(top, env, signal, timeoutMs, o.maxUntrackedBytes ?? MAX_UNTRACKED_FILE_BYTES);
@@ -268,9 +271,7 @@ export interface WorktreeDelta {
 export async function worktreeDelta(dir: string, o: { signal?: AbortSignal; maxUntrackedBytes?: number; timeoutMs?: number } = {}): Promise<WorktreeDelta> {
   const { signal } = o;
   const timeoutMs = o.timeoutMs ?? GIT_TIMEOUT_MS;
-  const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: dir, signal });
-  const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
-  return withIndexCopy(top, signal, head, async (env) => {
+  return withIndexCopy(dir, signal, async (top, head, env) => {
     const indexTree = await indexTreeOf(top, env, signal, timeoutMs);
     const diff = (await git(['diff-files', '-z', '--name-status', '--no-renames', '--ignore-submodules=all'], { cwd: top, env, signal, timeoutMs })).stdout.toString('utf8').split('\0');
     const modified: string[] = [];
