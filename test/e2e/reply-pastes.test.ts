@@ -13,7 +13,11 @@ import { RealAgent } from '../helpers/real-agent.js';
 import { Terminal, openReply } from '../helpers/terminal.js';
 import { BIN } from '../helpers/daemon.js';
 
-const a = new RealAgent('claude-code', { fake: { command: null, finalText: 'Read the log.' } });
+// The model answers after 1.5 s, as a real one does: a turn the fake answered at once could end
+// before Claude Code reported it working (CI saw it: no state but idle was ever published, and
+// the queue, which takes a typed reply as taken on such a report, held it as stalled, so the next
+// reply waited behind it).
+const a = new RealAgent('claude-code', { fake: { command: null, finalText: 'Read the log.', delayMs: 1500 } });
 const it = a.gate(test);
 let t: Terminal | null = null;
 let stopped = false;
