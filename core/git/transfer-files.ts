@@ -35,7 +35,7 @@ export interface FilesRecord {
 export function pathProblem(p: unknown): string | null {
   if (typeof p !== 'string' || !p) return 'a path is missing';
   if (Buffer.byteLength(p) > PULL_MAX_PATH_BYTES) return 'a path is longer than a path may be';
-  if (/[\0]/.test(p)) return 'a path holds a NUL';
+  if (p.includes('\0')) return 'a path holds a NUL';
   if (p.startsWith('/')) return 'a path is absolute';
   for (const part of p.split('/')) {
     if (part === '' || part === '.' || part === '..') return 'a path has an empty, . or .. part';
@@ -190,36 +190,25 @@ export class FileSpool {
   private cur: { entry: Spooled; size: number; got: number; chain: Promise<void>; fh: FileHandle | null; parts: Buffer[] | null } | null = null;
   private readonly handles = new Set<FileHandle>();
   private pendingBytes = 0;
-  private readonly pending: Array<Promise<void>> = [];
+  /** Writes of large files not yet done (each leaves the set when it is). */
+  private readonly pending = new Set<Promise<void>>();
   private failure: unknown = null;
 
   /** `where` names the folder the spool goes in (the new worktree's), asked once a file comes. */
   constructor(private readonly where: () => string) {}
 
-  get count(): number {
-    return this.files.length + this.gone.length;
-  }
-
   onGone(payload: Buffer): void {
     if (this.cur) throw badStream('a file ends before its bytes');
-    const path = parsePath(payload);
-    this.gone.push(path);
+    this.gone.push(recordOf(payload).path);
   }
 
   onFile(payload: Buffer): void {
     if (this.cur) throw badStream('a file ends before its bytes');
-    let meta: { path?: unknown; mode?: unknown; size?: unknown };
-    try {
-      meta = JSON.parse(payload.toString('utf8')) as typeof meta;
-    } catch {
-      throw badStream('a file record is not JSON');
-    }
-    const why = pathProblem(meta?.path);
-    if (why) throw badStream(why);
+    const meta = recordOf(payload);
     if (typeof meta.mode !== 'string' || !MODES.has(meta.mode)) throw badStream('a file has a mode git does not know');
     if (typeof meta.size !== 'number' || !Number.isSafeInteger(meta.size) || meta.size < 0) throw badStream('a file has no size');
     if (meta.mode === '120000' && meta.size > PULL_MAX_PATH_BYTES) throw badStream('a link\'s target is longer than a path may be');
-    const entry: Spooled = { path: meta.path as string, mode: meta.mode as FileMode, name: String(this.files.length) };
+    const entry: Spooled = { path: meta.path, mode: meta.mode as FileMode, name: String(this.files.length) };
     this.files.push(entry);
     // A link or a small file is held until whole and written at once (see readEntry); a large
     // one is written as it comes, through the thread pool.
@@ -252,14 +241,14 @@ export class FileSpool {
       this.track(c.chain, payload.length);
     }
     if (c.got === c.size) this.finishFile();
-    while (this.pendingBytes > PULL_SPOOL_PENDING_BYTES && this.pending.length) await this.pending.shift();
+    while (this.pendingBytes > PULL_SPOOL_PENDING_BYTES && this.pending.size) await Promise.race(this.pending);
     if (this.failure) throw this.failure;
   }
 
   /** Every file whole and on disk; throws the first write's failure. */
   async close(): Promise<void> {
     if (this.cur) throw badStream('it ends within a file');
-    await Promise.all(this.pending.splice(0));
+    await Promise.all(this.pending);
     if (this.failure) throw this.failure;
   }
 
@@ -281,7 +270,9 @@ export class FileSpool {
       const full = join(tree, p);
       const st = await lstat(full).catch(() => null);
       if (!st || st.isDirectory()) continue;
-      await unlink(full);
+      await unlink(full).catch((e: unknown) => {
+        throw notWritten(e);
+      });
       for (let d = dirname(p); d !== '.'; d = dirname(d)) {
         try {
           await rmdir(join(tree, d));
@@ -305,7 +296,7 @@ export class FileSpool {
 
   async remove(): Promise<void> {
     this.cur = null;
-    await Promise.all(this.pending.splice(0));
+    await Promise.all(this.pending);
     for (const h of this.handles) await h.close().catch(() => undefined);
     this.handles.clear();
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
@@ -348,16 +339,16 @@ export class FileSpool {
 
   private track(p: Promise<unknown>, bytes: number): void {
     this.pendingBytes += bytes;
-    const done = p.then(
-      () => {
-        this.pendingBytes -= bytes;
-      },
+    const done: Promise<void> = p.then(
+      () => undefined,
       (e: unknown) => {
-        this.pendingBytes -= bytes;
         this.failure ??= notWritten(e);
       },
-    );
-    this.pending.push(done);
+    ).finally(() => {
+      this.pendingBytes -= bytes;
+      this.pending.delete(done);
+    });
+    this.pending.add(done);
   }
 }
 
@@ -368,16 +359,17 @@ function notWritten(e: unknown): TuiosError {
   return new TuiosError('git_failed', `The pulled files could not be written here (${code}). Nothing was made.`, code === 'ENOSPC' ? 'Free some disk space and pull again.' : undefined, { reason: 'write' });
 }
 
-function parsePath(payload: Buffer): string {
-  let path: unknown;
+/** A FILE or GONE record: JSON whose path is a plain path into the worktree. */
+function recordOf(payload: Buffer): { path: string; mode?: unknown; size?: unknown } {
+  let rec: { path?: unknown; mode?: unknown; size?: unknown } | null;
   try {
-    path = (JSON.parse(payload.toString('utf8')) as { path?: unknown })?.path;
+    rec = JSON.parse(payload.toString('utf8')) as typeof rec;
   } catch {
-    throw badStream('a record is not JSON');
+    throw badStream('a file record is not JSON');
   }
-  const why = pathProblem(path);
+  const why = pathProblem(rec?.path);
   if (why) throw badStream(why);
-  return path as string;
+  return rec as { path: string; mode?: unknown; size?: unknown };
 }
 
 /** Renames in flight at once while placing files: the disk's queue, not the event loop's. */

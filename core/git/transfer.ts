@@ -211,8 +211,8 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
       done.catch(() => undefined); // awaited where its pack is sent
       return { pass, done };
     };
-    // The history's pack starts before the work is hashed, from HEAD as it is now: its counting
-    // and delta search, most of its cost, run while `git add` reads the files, and its output
+    // The history's pack starts before the work is listed, from HEAD as it is now: its counting
+    // and delta search, most of its cost, run while the index and the files are read, and its output
     // waits in the pipe (a chunk) until the header has gone. Should HEAD move meanwhile (a commit
     // made there), it starts again from the HEAD the index commit sits on.
     const startHistory = async (head: string | null) => {
