@@ -37,6 +37,7 @@ interface Endpoint {
 
 interface Figures {
   p50: number;
+  p90: number;
   p99: number;
   median: number;
   n: number;
@@ -95,7 +96,7 @@ async function measure(eps: Typist[]): Promise<Figures[]> {
     }
   }
   for (const ep of eps) ep.write('\x15');
-  return xs.map((x) => ({ p50: percentile(x, 50), p99: percentile(x, 99), median: median(x), n: x.length }));
+  return xs.map((x) => ({ p50: percentile(x, 50), p90: percentile(x, 90), p99: percentile(x, 99), median: median(x), n: x.length }));
 }
 
 function ssh2Shell(port: number, privateKey: string, cmd: string | null, username = 'bench'): Promise<Endpoint> {
@@ -132,7 +133,7 @@ function freePort(): Promise<number> {
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n, 2)}`;
 
 function line(name: string, f: Figures): string {
-  return `${name}: keystroke to echo p50 ${fmt(f.p50, 2)} ms, p99 ${fmt(f.p99, 2)} ms (${f.n} keys)`;
+  return `${name}: keystroke to echo p50 ${fmt(f.p50, 2)} ms, p90 ${fmt(f.p90, 2)} ms, p99 ${fmt(f.p99, 2)} ms (${f.n} keys)`;
 }
 
 const kp = utils.generateKeyPairSync('ed25519');
@@ -223,7 +224,7 @@ if (hasTmux()) {
   }
 }
 
-if (results.ours && results.floor) console.log(`tuios over the ssh2 + node-pty floor: p50 ${signed(results.ours.p50 - results.floor.p50)} ms, p99 ${signed(results.ours.p99 - results.floor.p99)} ms`);
+if (results.ours && results.floor) console.log(`tuios over the ssh2 + node-pty floor: p50 ${signed(results.ours.p50 - results.floor.p50)} ms, p90 ${signed(results.ours.p90 - results.floor.p90)} ms, p99 ${signed(results.ours.p99 - results.floor.p99)} ms`);
 if (results.floor && results.sshd) console.log(`the floor against sshd+tmux: p50 ${fmt(results.floor.p50 / results.sshd.p50, 2)}x`);
 if (results.ours && results.sshd) {
   const r50 = results.ours.p50 / results.sshd.p50;
