@@ -105,7 +105,10 @@ it('a turn with a shell permission answered in the pane: working, needs_input, w
   assert.ok(existsSync(join(project, 'hello.txt')), `the allowed command ran\n${shown}`);
   const states = statesOf(from);
   assert.equal(states, ['working:report', 'needs_input:report', 'working:report', 'done:report']);
-  await waitFor(() => (metaNow().context && metaNow().model ? true : null), { timeout: 20_000, what: 'the model and context keys' });
+  // A CI run read the meta with context (0% ctx) and no cost yet: a usage_update without cost came first. Wait for all three keys.
+  await waitFor(() => (metaNow().context && metaNow().model && metaNow().cost ? true : null), { timeout: 20_000, what: 'the model, context and cost keys' }).catch((e) => {
+    throw new Error(`${(e as Error).message}\nmeta: ${JSON.stringify(metaNow())}`);
+  });
   const m = metaNow();
   console.log(`# metadata after a turn: ${JSON.stringify(m)}`);
   assert.is(m.model, 'Fake/Fake Model');
