@@ -4,9 +4,10 @@
 // listens on 127.0.0.1, takes any key, prints its port and runs until it is killed.
 import ssh2 from 'ssh2';
 import * as pty from 'node-pty';
+import { generateHostKey } from '../../ssh-server/keys.js';
 
-const { Server, utils } = ssh2;
-const srv = new Server({ hostKeys: [utils.generateKeyPairSync('ed25519').private] }, (client) => {
+const { Server } = ssh2;
+const srv = new Server({ hostKeys: [generateHostKey('ssh floor').private] }, (client) => {
   (client as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
   client.on('authentication', (ctx) => ctx.accept());
   client.on('ready', () => {
