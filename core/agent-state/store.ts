@@ -34,6 +34,8 @@ declare module '../bus.js' {
     'agent-state': AgentStateEvent;
     notification: { window_id: string; session_id: string; title: string; body: string; osc: number };
     'agent-meta': { window_id: string; session_id: string; meta: Record<string, string> };
+    /** A pane's own report that its agent took a prompt and began a turn (a hook's UserPromptSubmit, BeforeAgent, ...), whatever state it left standing. */
+    'prompt-started': { window_id: string; session_id: string; event: string };
   }
 }
 
@@ -345,6 +347,14 @@ export class AgentStore {
   markSeen(w: Window): void {
     const p = this.panes.get(w.id);
     if (p) p.record.seenSeq = p.record.completionSeq;
+  }
+
+  /**
+   * The pane's agent reported that it took a prompt (set-agent-state from a prompt-start hook). The
+   * report's level may never be published when the turn ends at once, so this is said apart.
+   */
+  promptStarted(w: Window, event: string): void {
+    this.deps.bus.publish('prompt-started', { window_id: w.id, session_id: w.sessionId, event });
   }
 
   notification(w: Window, n: { title: string; body: string; osc: number }): void {

@@ -1,7 +1,13 @@
 // Delivering a prompt to an agent and knowing it was taken (spec: States, the five-second take
 // check; ADR-0076 points 5-6). The listeners are in place before the submit, so only a change
-// after it counts; a pane that neither turns working or needs_input nor finishes a turn within
-// five seconds did not take the prompt.
+// after it counts. Within five seconds of the submit, a take is: a published state of working or
+// needs_input; a finished turn (completion_seq goes up); the pane's own report that its agent took
+// a prompt (a prompt-start hook: UserPromptSubmit, BeforeAgent, ..., the `prompt-started` event),
+// whatever level that report left published, since a turn answered at once can end before working
+// is ever published and too soon to count as finished; and, for a harness whose rules cannot show
+// working, any output. No other report counts (a status line's, a tool's). A pane that shows none
+// of these did not take the prompt. The turn's end, for `ended`, is a finished turn, needs_input,
+// or a move to rest after working was published or a prompt start reported.
 import type { Window } from '../model/window.js';
 import type { Bus } from '../bus.js';
 import type { AgentStore } from '../agent-state/store.js';
@@ -69,6 +75,13 @@ export function watchDelivery(svc: PaneWatchDeps, w: Window): Watch {
       end({ state: ev.state, how: finished ? 'turn' : 'state' });
     }
   });
+  // The agent's own report that it took a prompt: a take, and the start of the turn, even when
+  // the turn ends before a working state is published.
+  const onPrompt = svc.bus.on('prompt-started', (ev) => {
+    if (ev.window_id !== w.id || !armed) return;
+    takenResolve(true);
+    sawWorking = true;
+  });
   const onOut = w.onOutput(() => {
     if (armed && outputOnly) takenResolve(true);
   });
@@ -79,6 +92,7 @@ export function watchDelivery(svc: PaneWatchDeps, w: Window): Watch {
   });
   const dispose = () => {
     onState.dispose();
+    onPrompt.dispose();
     onOut.dispose();
     onClose.dispose();
     if (takeTimer) clearTimeout(takeTimer);

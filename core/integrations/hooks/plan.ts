@@ -62,6 +62,15 @@ export interface HookEnv {
   [name: string]: string | undefined;
 }
 
+/**
+ * The events, as the maps name them, whose report says the agent took a prompt and began a turn:
+ * UserPromptSubmit (Claude Code, Codex, Qwen, Kimi, Copilot's userPromptSubmitted, and a protocol
+ * pane's own), Gemini's BeforeAgent, Cursor's beforeSubmitPrompt, Pi's and oh-my-pi's agent_start,
+ * Amp's agent.start and opencode's chat.message. Each reports `working`. The daemon takes such a
+ * report as the proof that a prompt it typed was taken, whatever level is published.
+ */
+export const PROMPT_START_EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent', 'beforeSubmitPrompt', 'agent_start', 'agent.start', 'chat.message']);
+
 export function nothing(event: string, why: string): HookPlan {
   return { event, why };
 }
