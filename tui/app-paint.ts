@@ -239,6 +239,11 @@ export class Painter {
     return { x: c.x + cur.x, y: c.y + cur.y };
   }
 
+  /** Printing ahead of the frame (echo-ahead.ts) left the terminal's cursor at (x, y); a hidden one stays hidden. */
+  cursorPrinted(x: number, y: number): void {
+    if (this.cursorShown !== null) this.cursorShown = `${x},${y}`;
+  }
+
   placeCursor(c: { x: number; y: number } | null, moved: boolean): void {
     const key = c ? `${c.x},${c.y}` : null;
     if (key === this.cursorShown && !moved) return;

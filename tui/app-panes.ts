@@ -2,6 +2,7 @@
 // (only those shown), and which client sizes a session's panes (the one the person used last).
 import type { Services } from '../core/daemon/services.js';
 import type { Session } from '../core/model/model.js';
+import type { Window } from '../core/model/window.js';
 import { MIN_COLS } from '../core/limits.js';
 import { layoutOf, reconcile, tile } from '../core/model/layout.js';
 import { contentRect } from './tiles.js';
@@ -16,6 +17,8 @@ export interface PanesHost {
   readonly svc: Services;
   /** A shown pane printed: a frame for it. */
   output(): void;
+  /** A shown pane's output is about to be parsed (see Window.onBeforeParse). */
+  beforeOutput?(w: Window, chunk: Buffer): void;
   /** A shown pane rang its bell. */
   bell(): void;
   /** A pane left the screen: what was drawn of it goes. */
@@ -106,9 +109,10 @@ export class ScreenPanes {
       const w = this.host.svc.model.windows.get(id);
       if (!w) continue;
       const out = w.onOutput(() => this.host.output());
+      const ahead = this.host.beforeOutput ? w.onBeforeParse((pw, chunk) => this.host.beforeOutput!(pw, chunk)) : null;
       // A pane's bell rings the person's terminal, as in tmux (one per frame at most).
       const bell = w.addScreenHooks({ onBell: () => this.host.bell() });
-      this.watched.set(id, { dispose: () => (out.dispose(), bell.dispose()) });
+      this.watched.set(id, { dispose: () => (out.dispose(), bell.dispose(), ahead?.dispose()) });
     }
   }
 

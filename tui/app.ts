@@ -21,6 +21,7 @@ import { agentRows, hostAgentRow, type AgentRow } from './rows.js';
 import { RemotePaneView } from './remote-pane.js';
 import { Painter, type PaintHost } from './app-paint.js';
 import { FramePacer, type FrameStats } from './frame-pacer.js';
+import { echoAhead } from './echo-ahead.js';
 import { ScreenPanes } from './app-panes.js';
 import { AgeTicker } from './age-tick.js';
 import { LayoutActs } from './app-layout.js';
@@ -69,7 +70,7 @@ export class Tui implements TuiHost, PaintHost {
   agentsSeen: boolean;
   /** The rail's sort control, its clicks and its keys (rail-control.ts). */
   readonly rail: RailControl;
-  readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0, wallMs: 0, paneFrames: 0 };
+  readonly stats: FrameStats = { frames: 0, cells: 0, bytes: 0, cpuMs: 0, wallMs: 0, paneFrames: 0, echoesAhead: 0 };
 
   private cols: number;
   private rows: number;
@@ -182,6 +183,7 @@ export class Tui implements TuiHost, PaintHost {
         output: () => {
           if (!this.overlay?.fullScreen) this.redraw(true);
         },
+        beforeOutput: (w, chunk) => this.guard('echo', () => this.echoAhead(w, chunk)),
         bell: () => this.ring(),
         forget: (id) => this.painter.forget(id),
       },
@@ -653,6 +655,21 @@ export class Tui implements TuiHost, PaintHost {
   }
 
   // ---- frames ----
+
+  /** The focused pane's output is about to be parsed: a typed key's plain echo goes to the client
+   *  now, ahead of the parse and the frame (echo-ahead.ts), when the screen is as last drawn. */
+  private echoAhead(w: Window, chunk: Buffer): void {
+    if (this.closed || this.editing || this.overlay || this.out.length > 0 || !this.pacer.echoAwaited(Date.now())) return;
+    const s = this.session();
+    if (!s || !this.sameStructure(s) || this.drawnFrom!.focused !== w.id || this.o.pendingBytes() > MAX_CLIENT_BACKLOG_BYTES) return;
+    const tile = this.panes.tiles.get(w.id);
+    const e = tile ? echoAhead(this.canvas, w, tile, chunk) : null;
+    if (!e) return;
+    this.painter.cursorPrinted(e.cursor.x, e.cursor.y);
+    this.stats.bytes += e.seq.length;
+    this.stats.echoesAhead++;
+    this.o.write(e.seq);
+  }
 
   private frame(): void {
     // The person's editor has the terminal (ctrl+g): the frame after it draws everything.

@@ -6,7 +6,7 @@
 import termkit from 'terminal-kit';
 import type { KitTerminal } from './terminal.js';
 import { charWidth } from './text.js';
-import { canWriteDelta, cellDelta, type DeltaBuffer, type DeltaTerm } from './cell-delta.js';
+import { canWriteDelta, cellDelta, cellRun, type DeltaBuffer, type DeltaTerm } from './cell-delta.js';
 import type { Role } from './marks.js';
 
 // terminal-kit ScreenBuffer attr bits (lib/ScreenBuffer.js, 3.1.4 pinned).
@@ -265,6 +265,17 @@ export class Canvas {
     const seq = cellDelta(this.sb, this.term as unknown as DeltaTerm, this.cols, this.runs, n, this.sent);
     if (seq) (this.term as unknown as { raw(s: string): void }).raw(seq);
     return this.sent.cells;
+  }
+
+  /**
+   * The bytes that print `text` (printable ASCII) at (x, y) in `a` on the terminal now, ahead of
+   * the frame, with the canvas and its last frame set to those cells: the frame that follows
+   * finds them drawn. null when that cannot be known to be what the terminal shows (a first
+   * frame not sent yet, a wide character beside the run); the frame then draws them.
+   */
+  run(x: number, y: number, text: string, a: number): string | null {
+    if (this.fresh || !canWriteDelta(this.sb)) return null;
+    return cellRun(this.sb, this.term as unknown as DeltaTerm, this.cols, x, y, text, a);
   }
 
   /** Runs of rows that differ from the last frame inside the box, each with its changed columns,

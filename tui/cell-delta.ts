@@ -85,3 +85,28 @@ export function cellDelta(sb: DeltaBuffer, term: DeltaTerm, cols: number, boxes:
   }
   return seq;
 }
+
+/**
+ * The escape sequence that prints `text` (printable ASCII, one cell each) from column x of row y
+ * in `attr`, with those cells set to it in the buffer and in its last frame alike, so later draws
+ * compare against what the terminal then shows. null when the run leaves the row or touches half
+ * of a wide character (printing over one half changes the other, which the frame would not know).
+ */
+export function cellRun(sb: DeltaBuffer, term: DeltaTerm, cols: number, x: number, y: number, text: string, attr: number): string | null {
+  const buf = sb.buffer;
+  const last = sb.lastBuffer!;
+  const n = text.length;
+  if (x < 0 || y < 0 || n === 0 || x + n > cols || (y + 1) * cols * ITEM > buf.length) return null;
+  const wide = LEADING_FULLWIDTH | TRAILING_FULLWIDTH;
+  for (let i = Math.max(0, x - 1); i <= Math.min(cols - 1, x + n); i++) {
+    const at = (y * cols + i) * ITEM;
+    if (buf.readInt32BE(at) & wide || last.readInt32BE(at) & wide) return null;
+  }
+  for (let i = 0; i < n; i++) {
+    const at = (y * cols + x + i) * ITEM;
+    buf.writeInt32BE(attr | 0, at);
+    buf.writeInt32BE(text.charCodeAt(i) << 24, at + 4);
+    buf.copy(last, at, at, at + ITEM);
+  }
+  return term.optimized.moveTo(x + sb.x, y + sb.y) + sb.generateEscapeSequence(term, attr) + text;
+}

@@ -67,6 +67,11 @@ export class FramePacer {
     }
   }
 
+  /** A key went to the pane and its echo's frame is not drawn yet: the pane's next output is it. */
+  echoAwaited(now: number): boolean {
+    return this.keyAt > 0 && now - this.keyAt <= ECHO_WINDOW_MS;
+  }
+
   /** Keys went to the pane: its next output is their echo. */
   keyToPane(at: number): void {
     this.keyAt = at;
@@ -104,4 +109,6 @@ export interface FrameStats {
   wallMs: number;
   /** Frames that drew pane output alone (see panesOnly). */
   paneFrames: number;
+  /** Typed keys' echoes sent ahead of their parse and frame (echo-ahead.ts). */
+  echoesAhead: number;
 }

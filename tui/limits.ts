@@ -9,6 +9,9 @@ export const ECHO_WINDOW_MS = 1000;
 /** Echo frames drawn outside the pacing come no closer than this: faster than a person types
  *  (125 keys a second), so a script writing keys adds at most that many frames to the cap. */
 export const ECHO_FRAME_GAP_MS = 8;
+/** The longest echo sent ahead of its frame (tui/echo-ahead.ts): a typed key's, or a few typed
+ *  faster than the pane answers. Longer output is a program printing, which the frame draws. */
+export const ECHO_AHEAD_MAX_BYTES = 32;
 /** Output the client has not read yet above which frames wait: a slow link never grows us. */
 export const MAX_CLIENT_BACKLOG_BYTES = 1024 * 1024;
 /** Input bytes one tui-input call may carry (a large paste arrives in several). */

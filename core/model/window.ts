@@ -32,6 +32,9 @@ const SPAWN_SETTLE_MS = 1000;
 /** After output was parsed; `chunk` is the bytes just parsed (a pane stream over a link relays them). */
 export type OutputListener = (w: Window, chunk: Buffer) => void;
 
+/** Output about to be parsed, with the emulator as every byte before it left it (see onBeforeParse). */
+export type BeforeParseListener = (w: Window, chunk: Buffer) => void;
+
 export class Window {
   readonly id: string;
   readonly shortId: string;
@@ -66,6 +69,7 @@ export class Window {
   private flushScheduled = false;
   private lane: Promise<unknown> = Promise.resolve();
   private readonly outputListeners = new Set<OutputListener>();
+  private readonly beforeParseListeners = new Set<BeforeParseListener>();
   private readonly hookSets = new Set<EmulatorHooks>();
 
   constructor(init: WindowInit) {
@@ -140,6 +144,7 @@ export class Window {
       setImmediate(this.flush);
     }
     const n = chunk.length;
+    for (const fn of this.beforeParseListeners) fn(this, chunk);
     this.screen.write(chunk, () => {
       this.pending -= n;
       if (this.closed) return;
@@ -158,6 +163,16 @@ export class Window {
   onOutput(fn: OutputListener): { dispose(): void } {
     this.outputListeners.add(fn);
     return { dispose: () => this.outputListeners.delete(fn) };
+  }
+
+  /**
+   * Output about to be parsed: the emulator is as all output before it left it. A client that
+   * can tell where a typed key's echo lands sends it before the parse (tui/echo-ahead.ts).
+   * A listener must not write to the pane or parse.
+   */
+  onBeforeParse(fn: BeforeParseListener): { dispose(): void } {
+    this.beforeParseListeners.add(fn);
+    return { dispose: () => this.beforeParseListeners.delete(fn) };
   }
 
   /** Adds listeners for what the emulator reads out of the output (title, OSC reports, bell). */

@@ -13,6 +13,7 @@ import { SCROLLBACK_HOT_LINES, SCROLLBACK_PACK_DELAY_MS, RECENT_NOTIFICATIONS, R
 import { Scrollback, isCoreLine, type CoreLine } from './scrollback.js';
 import { RowTextCache } from './row-text.js';
 import { installFastPrint } from './fast-print.js';
+import { plainRunAt } from './plain-run.js';
 import { lineString } from './line-text.js';
 import { lineToSgr } from './sgr.js';
 import { parseProgress, safeBase64, type Notification, type ProgressReport, type PromptMark } from './osc-reports.js';
@@ -220,6 +221,15 @@ export class Emulator {
 
   setHooks(hooks: EmulatorHooks): void {
     this.hooks = hooks;
+  }
+
+  /**
+   * Where a run of `n` printable ASCII characters written now would be printed, in plain cells on
+   * the cursor's row and changing nothing else (plain-run.ts); null when it would not, or when
+   * the parse is not synchronous (xterm's own queue may hold output not yet parsed).
+   */
+  plainRunAt(n: number): { x: number; y: number } | null {
+    return this.syncParse ? plainRunAt(this.term, n) : null;
   }
 
   /** Parses output. `done` runs once this chunk has been fully parsed (flow control hangs off it). */

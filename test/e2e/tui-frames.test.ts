@@ -36,6 +36,8 @@ interface Client {
   settled(): Promise<void>;
   /** Resolves at the TUI's next write to the client. */
   nextWrite(): Promise<void>;
+  /** Told every write to the client, as it is written. */
+  tap: ((d: string) => void) | null;
   close(): void;
 }
 
@@ -45,6 +47,8 @@ function attach(sessionId: string): Client {
   const screen = new Terminal({ cols: COLS, rows: ROWS, allowProposedApi: true });
   let parsing = Promise.resolve();
   let wrote: (() => void) | null = null;
+  // Assigned below: the TUI may write its first frame before it is.
+  let client: Client | undefined;
   const tui = new Tui({
     svc,
     client: person,
@@ -55,6 +59,7 @@ function attach(sessionId: string): Client {
     term: 'xterm-256color',
     ascii: false,
     write: (d) => {
+      client?.tap?.(d);
       wrote?.();
       wrote = null;
       parsing = parsing.then(() => new Promise<void>((r) => screen.write(d, r)));
@@ -62,17 +67,19 @@ function attach(sessionId: string): Client {
     pendingBytes: () => 0,
     onClose: () => {},
   });
-  return {
+  client = {
     tui,
     screen,
     settled: () => parsing,
     nextWrite: () => new Promise<void>((r) => (wrote = r)),
+    tap: null,
     close: () => {
       tui.dispose();
       svc.person.detach(person.id);
       screen.dispose();
     },
   };
+  return client;
 }
 
 /** Waits until no frame has been drawn for a while (none is pending) and the client has read all. */
@@ -266,6 +273,85 @@ test('a key\'s echo in a new second is drawn alone, and the second\'s full frame
     assert.equal(rows(c.screen), await fresh(s.id), 'the client shows what a fresh attach shows');
   } finally {
     Date.now = real;
+    c.close();
+    svc.model.killSession(s);
+  }
+});
+
+/** Types `ch` as the person (it goes to the pane's PTY, whose line discipline echoes it) and
+ *  resolves once the echo is parsed, with what the client was sent before that parse began. */
+async function typeAndEcho(c: Client, w: Window, ch: string): Promise<{ beforeParse: string }> {
+  let sent = '';
+  let beforeParse: string | null = null;
+  c.tap = (d) => (sent += d);
+  const mark = w.onBeforeParse((_, chunk) => {
+    if (beforeParse === null && chunk.toString('latin1').includes(ch)) beforeParse = sent;
+  });
+  const parsed = new Promise<void>((resolve) => {
+    const sub = w.onOutput((_, chunk) => {
+      if (!chunk.toString('latin1').includes(ch)) return;
+      sub.dispose();
+      resolve();
+    });
+  });
+  try {
+    c.tui.input(Buffer.from(ch));
+    await within(parsed, `the echo of ${JSON.stringify(ch)}`);
+    return { beforeParse: beforeParse ?? '' };
+  } finally {
+    mark.dispose();
+    c.tap = null;
+  }
+}
+
+const visible = (s: string) => s.replace(/\x1b\[[0-9;?]*[@-~]/g, '');
+
+test('a typed key\'s plain echo reaches the client before it is parsed; any other is the frame\'s, and the screen stays as a full frame draws it', async () => {
+  const svc = daemon.svc;
+  const s = svc.model.createSession({ name: 'ahead' });
+  const w = svc.model.createWindow(s, { name: 'cat', argv: ['cat'] });
+  const c = attach(s.id);
+  try {
+    await quiet(c);
+    await feed(w, '$ ');
+    await quiet(c);
+    // A plain echo at the cursor: the client has it before the emulator parses it.
+    let ahead = c.tui.stats.echoesAhead;
+    const plain = await typeAndEcho(c, w, 'k');
+    assert.is(visible(plain.beforeParse), 'k', `sent before the parse: ${JSON.stringify(plain.beforeParse)}`);
+    assert.is(c.tui.stats.echoesAhead, ahead + 1);
+    await quiet(c);
+    assert.equal(rows(c.screen), await fresh(s.id), 'after the echo sent ahead');
+    // Where the echo would not be plain cells at the cursor, nothing goes ahead of the parse, and
+    // the frame draws what the emulator made of it.
+    const cases: Array<[string, string, string]> = [
+      ['a colour in effect', '\x1b[31m', 'r'],
+      ['insert mode', '\x1b[0m\x1b[4h', 'i'],
+      ['the DEC line-drawing charset', '\x1b[4l\x1b(0', 'q'],
+      ['the parser inside a sequence', '\x1b(B\x1b[', '2'],
+      ['the parser still inside it', '', 'K'],
+      ['the run reaching the margin', `\r\n${'a'.repeat(w.cols - 1)}`, 'm'],
+      ['the cursor on half of a wide character', '\r\n\u6f22\x1b[D', 'w'],
+    ];
+    for (const [what, state, ch] of cases) {
+      if (state) await feed(w, state);
+      await quiet(c);
+      ahead = c.tui.stats.echoesAhead;
+      const r = await typeAndEcho(c, w, ch);
+      assert.is(c.tui.stats.echoesAhead, ahead, `${what}: nothing went ahead`);
+      assert.not.ok(visible(r.beforeParse).includes(ch), `${what}: the client had no ${ch} before the parse`);
+      await quiet(c);
+      assert.equal(rows(c.screen), await fresh(s.id), `${what}: the client shows what a fresh attach shows`);
+    }
+    // Plain again on a new line: it goes ahead once more.
+    await feed(w, '\r\n$ ');
+    await quiet(c);
+    ahead = c.tui.stats.echoesAhead;
+    await typeAndEcho(c, w, 'z');
+    assert.is(c.tui.stats.echoesAhead, ahead + 1);
+    await quiet(c);
+    assert.equal(rows(c.screen), await fresh(s.id), 'after the last echo');
+  } finally {
     c.close();
     svc.model.killSession(s);
   }
