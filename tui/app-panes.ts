@@ -17,8 +17,8 @@ export interface PanesHost {
   readonly svc: Services;
   /** A shown pane printed: a frame for it. */
   output(): void;
-  /** A shown pane's output is about to be parsed (see Window.onBeforeParse). */
-  beforeOutput?(w: Window, chunk: Buffer): void;
+  /** A few bytes of a shown pane's output, before they are parsed (see Window.onBeforeParse); true: shown already. */
+  beforeOutput?(w: Window, chunk: Buffer): boolean;
   /** A shown pane rang its bell. */
   bell(): void;
   /** A pane left the screen: what was drawn of it goes. */

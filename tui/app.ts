@@ -183,7 +183,11 @@ export class Tui implements TuiHost, PaintHost {
         output: () => {
           if (!this.overlay?.fullScreen) this.redraw(true);
         },
-        beforeOutput: (w, chunk) => this.guard('echo', () => this.echoAhead(w, chunk)),
+        beforeOutput: (w, chunk) => {
+          let shown = false;
+          this.guard('echo', () => (shown = this.echoAhead(w, chunk)));
+          return shown;
+        },
         bell: () => this.ring(),
         forget: (id) => this.painter.forget(id),
       },
@@ -656,19 +660,21 @@ export class Tui implements TuiHost, PaintHost {
 
   // ---- frames ----
 
-  /** The focused pane's output is about to be parsed: a typed key's plain echo goes to the client
-   *  now, ahead of the parse and the frame (echo-ahead.ts), when the screen is as last drawn. */
-  private echoAhead(w: Window, chunk: Buffer): void {
-    if (this.closed || this.editing || this.overlay || this.out.length > 0 || !this.pacer.echoAwaited(Date.now())) return;
+  /** A few bytes of the focused pane's output, before they are parsed: a typed key's plain echo
+   *  goes to the client now, ahead of the parse and the frame (echo-ahead.ts), when the screen is
+   *  as last drawn. True when it went. */
+  private echoAhead(w: Window, chunk: Buffer): boolean {
+    if (this.closed || this.editing || this.overlay || this.out.length > 0 || !this.pacer.echoAwaited(Date.now())) return false;
     const s = this.session();
-    if (!s || !this.sameStructure(s) || this.drawnFrom!.focused !== w.id || this.o.pendingBytes() > MAX_CLIENT_BACKLOG_BYTES) return;
+    if (!s || !this.sameStructure(s) || this.drawnFrom!.focused !== w.id || this.o.pendingBytes() > MAX_CLIENT_BACKLOG_BYTES) return false;
     const tile = this.panes.tiles.get(w.id);
     const e = tile ? echoAhead(this.canvas, w, tile, chunk) : null;
-    if (!e) return;
+    if (!e) return false;
     this.painter.cursorPrinted(e.cursor.x, e.cursor.y);
     this.stats.bytes += e.seq.length;
     this.stats.echoesAhead++;
     this.o.write(e.seq);
+    return true;
   }
 
   private frame(): void {

@@ -32,8 +32,8 @@ const SPAWN_SETTLE_MS = 1000;
 /** After output was parsed; `chunk` is the bytes just parsed (a pane stream over a link relays them). */
 export type OutputListener = (w: Window, chunk: Buffer) => void;
 
-/** Output about to be parsed, with the emulator as every byte before it left it (see onBeforeParse). */
-export type BeforeParseListener = (w: Window, chunk: Buffer) => void;
+/** A few bytes into an idle pane, before they are parsed (see onBeforeParse); true: they were shown already. */
+export type BeforeParseListener = (w: Window, chunk: Buffer) => boolean;
 
 export class Window {
   readonly id: string;
@@ -118,7 +118,16 @@ export class Window {
     if (this.pending === data.length && data.length <= ECHO_PARSE_NOW_BYTES && !this.parsedNow) {
       this.parsedNow = true;
       setImmediate(this.turnEnded);
-      return this.flush();
+      let shown = false;
+      for (const fn of this.beforeParseListeners) if (fn(this, data)) shown = true;
+      if (!shown) return this.flush();
+      // A client has these bytes on screen already (a typed key's echo sent ahead): the parse
+      // waits a timer's tick. The process sleeps meanwhile, and the reader of the echo gets the
+      // CPU; parsing now kept it from the reader (the kernel wakes a loopback reader on the
+      // writer's core) for the parse's and the frame's length, which was most of the echo's gap.
+      this.flushScheduled = true;
+      setTimeout(this.flush, 0);
+      return;
     }
     this.flushScheduled = true;
     setImmediate(this.flush);
@@ -144,7 +153,6 @@ export class Window {
       setImmediate(this.flush);
     }
     const n = chunk.length;
-    for (const fn of this.beforeParseListeners) fn(this, chunk);
     this.screen.write(chunk, () => {
       this.pending -= n;
       if (this.closed) return;
@@ -166,9 +174,9 @@ export class Window {
   }
 
   /**
-   * Output about to be parsed: the emulator is as all output before it left it. A client that
-   * can tell where a typed key's echo lands sends it before the parse (tui/echo-ahead.ts).
-   * A listener must not write to the pane or parse.
+   * A few bytes of output into an idle pane (every byte before them parsed), before they are: a
+   * client that can tell where a typed key's echo lands sends it ahead of the parse
+   * (tui/echo-ahead.ts) and returns true. A listener must not write to the pane or parse.
    */
   onBeforeParse(fn: BeforeParseListener): { dispose(): void } {
     this.beforeParseListeners.add(fn);

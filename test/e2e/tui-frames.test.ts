@@ -286,6 +286,7 @@ async function typeAndEcho(c: Client, w: Window, ch: string): Promise<{ beforePa
   c.tap = (d) => (sent += d);
   const mark = w.onBeforeParse((_, chunk) => {
     if (beforeParse === null && chunk.toString('latin1').includes(ch)) beforeParse = sent;
+    return false;
   });
   const parsed = new Promise<void>((resolve) => {
     const sub = w.onOutput((_, chunk) => {
