@@ -160,15 +160,23 @@ async function atOneInstant(fn: () => Promise<void>): Promise<void> {
   }
 }
 
-test('a typed key\'s echo is drawn at once after a frame; output alone waits for the pacing', async () => {
+/** A session whose one pane runs `cat` (its terminal echoes what is typed), a client attached,
+ *  and the prompt `$ ` drawn. */
+async function catAtPrompt(name: string): Promise<{ s: ReturnType<typeof daemon.svc.model.createSession>; w: Window; c: Client }> {
   const svc = daemon.svc;
-  const s = svc.model.createSession({ name: 'echo' });
+  const s = svc.model.createSession({ name });
   const w = svc.model.createWindow(s, { name: 'cat', argv: ['cat'] });
   const c = attach(s.id);
+  await quiet(c);
+  await feed(w, '$ ');
+  await quiet(c);
+  return { s, w, c };
+}
+
+test('a typed key\'s echo is drawn at once after a frame; output alone waits for the pacing', async () => {
+  const svc = daemon.svc;
+  const { s, w, c } = await catAtPrompt('echo');
   try {
-    await quiet(c);
-    await feed(w, '$ ');
-    await quiet(c);
     for (let i = 0; i < 5; i++) {
       let paced = -1;
       await atOneInstant(async () => {
@@ -309,13 +317,8 @@ const visible = (s: string) => s.replace(/\x1b\[[0-9;?]*[@-~]/g, '');
 
 test('a typed key\'s plain echo reaches the client before it is parsed; any other is the frame\'s, and the screen stays as a full frame draws it', async () => {
   const svc = daemon.svc;
-  const s = svc.model.createSession({ name: 'ahead' });
-  const w = svc.model.createWindow(s, { name: 'cat', argv: ['cat'] });
-  const c = attach(s.id);
+  const { s, w, c } = await catAtPrompt('ahead');
   try {
-    await quiet(c);
-    await feed(w, '$ ');
-    await quiet(c);
     // A plain echo at the cursor: the client has it before the emulator parses it.
     let ahead = c.tui.stats.echoesAhead;
     const plain = await typeAndEcho(c, w, 'k');
