@@ -7,7 +7,7 @@
 // and the frame drawn right after the parse finds them drawn and sends only what else changed.
 // Anything else (an escape sequence, a colour, a wrap, a wide character near) is the frame's.
 import type { Window } from '../core/model/window.js';
-import { firstNonPrintable } from '../core/screen/plain-run.js';
+import { printableAscii } from '../core/screen/plain-run.js';
 import { PLAIN, type Canvas } from './canvas.js';
 import { contentRect } from './tiles.js';
 import type { Rect } from './pane-draw.js';
@@ -17,7 +17,7 @@ import { ECHO_AHEAD_MAX_BYTES } from './limits.js';
  *  frame must draw it. `tile` is where `w` is drawn on the canvas. */
 export function echoAhead(cv: Canvas, w: Window, tile: Rect, chunk: Buffer): { seq: string; cursor: { x: number; y: number } } | null {
   const n = chunk.length;
-  if (n === 0 || n > ECHO_AHEAD_MAX_BYTES || firstNonPrintable(chunk) >= 0) return null;
+  if (n === 0 || n > ECHO_AHEAD_MAX_BYTES || !printableAscii(chunk)) return null;
   const at = w.screen.plainRunAt(n);
   if (!at) return null;
   const c = contentRect(tile);

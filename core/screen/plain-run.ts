@@ -23,10 +23,10 @@ interface CoreInputHandler {
 /** xterm's ParserState.GROUND: not inside an escape sequence or a string. */
 const GROUND = 0;
 
-/** The first byte that is not printable ASCII (0x20-0x7e) in `b`, or -1 when there is none. */
-export function firstNonPrintable(b: Uint8Array): number {
-  for (let i = 0; i < b.length; i++) if (b[i]! < 0x20 || b[i]! > 0x7e) return i;
-  return -1;
+/** Every byte of `b` is printable ASCII (0x20-0x7e). */
+export function printableAscii(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i]! < 0x20 || b[i]! > 0x7e) return false;
+  return true;
 }
 
 /**

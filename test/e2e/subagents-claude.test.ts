@@ -115,17 +115,7 @@ function dump(): string {
 it('a subagent: its start, its tool call, its end, and the lead done while it runs, in list-agents and on the rail', async () => {
   await claude.waitState('idle', { what: 'claude-code at rest at its prompt' });
   await waitForQuiet(claude.d, claude.window, 2000, 60_000);
-  // A hook gives up after 500 ms, so on a busy machine one SessionStart may be dropped (by
-  // design): /clear starts a new conversation whose SessionStart must land, twice at most.
-  let landed = (await claude.state()).source === 'report';
-  for (let attempt = 0; attempt < 3 && !landed; attempt++) {
-    if (attempt > 0) {
-      await claude.d.ok(['send-text', '-w', claude.window, '/clear']);
-      await claude.d.ok(['send-keys', '-w', claude.window, 'Enter']);
-    }
-    landed = !!(await claude.waitState((r) => r.state === 'idle' && r.source === 'report', { what: 'the SessionStart report', timeout: 30_000 }).catch(() => null));
-  }
-  assert.ok(landed, 'the hooks report');
+  await claude.sessionStartReported(30_000);
   await claude.d.ok(['set-agent-meta', '-w', claude.window, 'model=opus', 'context=91%', 'cost=$1.20', 'branch=rail-work']);
   claude.fake.setSubagent({ description: 'Check the shell', prompt: PROMPT, command: 'echo sub-ok', result: 'The shell printed sub-ok.' });
   claude.fake.setFinalText('The subagent is checking the shell.');

@@ -36,24 +36,9 @@ const it = claude.gate(t);
 t.before(() => claude.start());
 t.after(() => claude.stop());
 
-/** The SessionStart report: the pane reports through its hooks. A hook may be dropped on a busy machine, so /clear starts a new conversation whose SessionStart must land. */
-async function reporting(): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const ok = await claude.waitState((r) => r.state === 'idle' && r.source === 'report', { what: 'the SessionStart report', timeout: 60_000 }).then(
-      () => true,
-      (e: Error) => {
-        if (attempt >= 2) throw e;
-        return false;
-      },
-    );
-    if (ok) return;
-    await claude.d.ok(['send-text', '-w', claude.window, '/clear']);
-    await claude.d.ok(['send-keys', '-w', claude.window, 'Enter']);
-  }
-}
 
 it('ask-agent: a prompt answered at once is taken, and its turn is seen to end', async () => {
-  await reporting();
+  await claude.sessionStartReported();
   const from = claude.states.length;
   const r = await claude.d.call<{ delivery: string; ended_by: string; state: string }>('ask-agent', { window: claude.window, text: 'Say done', timeout: 120_000 }).catch((e: Error & { code?: string }) => {
     throw new Error(`ask-agent failed (${e.code}): ${e.message}\n${claude.published(from)}`);

@@ -137,6 +137,27 @@ export class RealAgent {
     return waitState(this.d, this.window, want, { timeout: 120_000, explain: () => this.published(), ...opts });
   }
 
+  /**
+   * Waits for the SessionStart hook's report: the pane at rest, reported by its hooks (Claude
+   * Code's). A hook gives up after 500 ms, so on a machine the rest of the suite keeps busy one
+   * report may be dropped (by design): /clear then starts a new conversation, whose SessionStart
+   * must land. Three tries in all; the last one's timeout fails the wait.
+   */
+  async sessionStartReported(timeout = 60_000): Promise<AgentState> {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) {
+        console.log(`# the SessionStart report did not land (attempt ${attempt}); /clear for a new one`);
+        await this.d.ok(['send-text', '-w', this.window, '/clear']);
+        await this.d.ok(['send-keys', '-w', this.window, 'Enter']);
+      }
+      const r = await this.waitState((x) => x.state === 'idle' && x.source === 'report', { what: 'the SessionStart report', timeout }).catch((e: Error) => {
+        if (attempt >= 2) throw e;
+        return null;
+      });
+      if (r) return r;
+    }
+  }
+
   /** Waits on the pane's list-agents row. */
   waitRow(want: Want<AgentRow>, opts: StateWait = {}): Promise<AgentRow> {
     return waitRow(this.d, this.window, want, { timeout: 120_000, explain: () => this.published(), ...opts });
