@@ -375,6 +375,14 @@ export const STATUSLINE_STATE_FILE_MAX_BYTES = 4096;
 export const PLUGIN_STATUS_MAX_SESSIONS = 64;
 /** Assistant messages a session's cost sums; later ones are not added (a session that long is rare). */
 export const PLUGIN_STATUS_MAX_MESSAGES = 4096;
+/**
+ * The budget a plugin gives each `tuios agent-hook` it runs (--timeout). Nothing waits on that
+ * child, so it can outlast the 500 ms a waited hook has: at a harness's start the machine is at
+ * its busiest, and the session-start report is the one that must not be lost.
+ */
+export const PLUGIN_HOOK_TIMEOUT_MS = 3000;
+/** Reports a plugin holds while one runs; past this the oldest waiting one is dropped. */
+export const PLUGIN_REPORT_QUEUE_MAX = 32;
 
 // --- Integrations (core/integrations/) ---
 

@@ -42,10 +42,10 @@ interface Meta {
   meta?: Record<string, string>;
 }
 
-it('the plugin is installed at version 2', async () => {
+it('the plugin is installed at version 3', async () => {
   const st = JSON.parse((await oc.d.ok(['integration', 'status', 'opencode', '--json'], { env: { HOME: oc.run.home, XDG_CONFIG_HOME: join(oc.run.home, '.config') } })).trim()) as { integrations: Array<{ state: string; version: number }> };
   assert.is(st.integrations[0]!.state, 'installed');
-  assert.is(st.integrations[0]!.version, 2);
+  assert.is(st.integrations[0]!.version, 3);
 });
 
 it('a turn: the model and the session\'s cost reach the pane through agent-statusline', async () => {

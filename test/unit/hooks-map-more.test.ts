@@ -82,11 +82,14 @@ test('Amp: agent.start, agent.end by status, the thread id as a session report, 
   assert.is(m('amp', { hook_event_name: 'tool.result', tool: 'ask_user_choice' }), 'working if needs_input');
 });
 
-/** A program that records each stdin it gets as a file in `dir`. */
-function recorder(): { program: string; dir: string; read(n: number): Promise<Array<Record<string, unknown>>>; done(): void } {
+/**
+ * A program that records each stdin it gets as a file in `dir`, named by when it was written, and
+ * its arguments beside it. With a file `slow` in `dir` it takes that file and sleeps 0.6 s first.
+ */
+function recorder(): { program: string; dir: string; read(n: number): Promise<Array<Record<string, unknown>>>; args(): string[]; done(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'tuios-plugin-'));
   const program = join(dir, 'rec.sh');
-  writeFileSync(program, `#!/bin/sh\ncat > "${dir}/out.$$.$(date +%s%N).json"\n`);
+  writeFileSync(program, `#!/bin/sh\nin=$(cat)\nif rm "${dir}/slow" 2>/dev/null; then sleep 0.6; fi\nt=$(date +%s%N)\necho "$*" > "${dir}/args.$t.$$.txt"\nprintf '%s' "$in" > "${dir}/out.$t.$$.tmp"\nmv "${dir}/out.$t.$$.tmp" "${dir}/out.$t.$$.json"\n`);
   chmodSync(program, 0o755);
   return {
     program,
@@ -100,6 +103,7 @@ function recorder(): { program: string; dir: string; read(n: number): Promise<Ar
         await new Promise((r) => setTimeout(r, 20));
       }
     },
+    args: () => readdirSync(dir).filter((f) => f.startsWith('args.')).sort().map((f) => readFileSync(join(dir, f), 'utf8').trim()),
     done: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -191,6 +195,32 @@ test('the Pi extension reports only in the TUI, and ends a turn on agent_end whe
     const plans = got.map((p) => brief(mapHook('pi', p, {}))).sort();
     assert.equal(plans, ['done | session S-1', 'idle | session S-1', 'working | session S-1']);
     assert.not.ok(existsSync(join(r.dir, 'never')));
+  } finally {
+    Object.defineProperty(process.stdout, 'isTTY', { value: tty, configurable: true });
+    if (saved === undefined) delete process.env.TUIOS_ENV;
+    else process.env.TUIOS_ENV = saved;
+    r.done();
+  }
+});
+
+test('the Pi extension reports in the order of its events, each agent-hook with its 3 s budget', async () => {
+  const r = recorder();
+  const saved = process.env.TUIOS_ENV;
+  process.env.TUIOS_ENV = '1';
+  const tty = process.stdout.isTTY;
+  Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
+  try {
+    const ext = await load(piExtensionText(r.program, 'pi'), r.dir, 'pi-order');
+    const f = fakeApi();
+    ext(f.api);
+    const ctx = { hasUI: true, isIdle: () => true, sessionManager: { getSessionId: () => 'S-2' } };
+    // The session start's child is slow (a loaded machine); the prompt comes at once after it.
+    writeFileSync(join(r.dir, 'slow'), '');
+    f.fire('session_start', { reason: 'startup' }, ctx);
+    f.fire('agent_start', { prompt: 'go' }, ctx);
+    const got = await r.read(2);
+    assert.equal(got.map((p) => p.hook_event_name), ['session_start', 'agent_start'], 'the later report waited for the slow one');
+    assert.equal(r.args(), ['agent-hook pi --integration 2 --timeout 3000', 'agent-hook pi --integration 2 --timeout 3000']);
   } finally {
     Object.defineProperty(process.stdout, 'isTTY', { value: tty, configurable: true });
     if (saved === undefined) delete process.env.TUIOS_ENV;

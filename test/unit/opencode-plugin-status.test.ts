@@ -55,7 +55,7 @@ test('model and the sum of the session\'s costs, sent when they change, never fo
     await waitFor(() => (calls(dir).filter((c) => c.args.startsWith('agent-statusline')).length >= 3 ? true : null), { what: 'three status calls' });
     const sl = calls(dir).filter((c) => c.args.startsWith('agent-statusline'));
     assert.is(sl.length, 3, JSON.stringify(sl));
-    assert.ok(sl.every((c) => c.args === 'agent-statusline opencode --integration 2'), JSON.stringify(sl.map((c) => c.args)));
+    assert.ok(sl.every((c) => c.args === 'agent-statusline opencode --integration 3'), JSON.stringify(sl.map((c) => c.args)));
     const seen = sl.map((c) => `${c.payload.model}:${(c.payload.cost as number).toFixed(3)}`).sort();
     assert.equal(seen, ['claude-sonnet-4:0.500', 'claude-sonnet-4:1.751', 'gpt-5:1.751'].sort());
     assert.ok(sl.every((c) => c.payload.session_id === 'S1'));
@@ -74,8 +74,8 @@ test('model and the sum of the session\'s costs, sent when they change, never fo
 
 test('Kilo\'s plugin says kilo', async () => {
   const text = pluginText('/bin/tuios', 'kilo');
-  assert.match(text, /\[\.\.\.args, "kilo", "--integration", "2"\]/);
-  assert.match(text, /tuios\(\["agent-statusline"\]/);
+  assert.match(text, /\[verb, "kilo", "--integration", "3", \.\.\.budget\]/);
+  assert.match(text, /tuios\("agent-statusline"/);
 });
 
 test.run();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { KIMI_BEGIN, KIMI_END, type Env, type Integration } from './table.js';
 import { deepEqual, parseJsonObject, styleOf, writeJsonText } from './json-text.js';
-import { MARKER_RE, versionsIn, withOurs, withoutOurs } from './hook-entries.js';
+import { versionsIn, withOurs, withoutOurs } from './hook-entries.js';
 import { obj } from '../hooks/plan.js';
 import { statusLineStatus, withStatusLine, withoutStatusLine, type StatusLineStatus } from './status-line.js';
 import { HERMES_PLUGIN, HermesConfigError, hermesEnabled, hermesPluginFiles, withHermesEnabled, withoutHermesEnabled } from './hermes.js';
@@ -147,6 +147,14 @@ function statusLineEdit(i: Integration, file: string, doc: Record<string, unknow
   return r.doc;
 }
 
+/**
+ * The versions a file tuios wrote names (its `--integration N`, in a comment or in the command it
+ * runs): none for a file someone else wrote, which install refuses and uninstall leaves alone.
+ */
+function ownFileVersions(text: string): number[] {
+  return [...text.matchAll(/--integration["\s,]+(\d+)/g)].map((m) => Number(m[1]));
+}
+
 export function install(i: Integration, env: Env, program = 'tuios', opts: InstallOptions = {}): Change {
   if (opts.statusLine && i.harness !== 'claude-code') throw new IntegrationError(`${i.name} has no status line feed; --statusline is for Claude Code`);
   requireDir(i, env);
@@ -157,7 +165,7 @@ export function install(i: Integration, env: Env, program = 'tuios', opts: Insta
   if (k.type === 'hermes') return installHermes(i, env, program);
   if (k.type === 'own-file') {
     return edit(file, (text) => {
-      if (text !== null && !MARKER_RE.test(text) && !text.includes('--integration')) throw new IntegrationError(`${file} exists and tuios did not write it; it is left alone.`);
+      if (text !== null && ownFileVersions(text).length === 0) throw new IntegrationError(`${file} exists and tuios did not write it; it is left alone.`);
       return k.text(program);
     }, { backup: false });
   }
@@ -186,7 +194,7 @@ export function uninstall(i: Integration, env: Env, opts: UninstallOptions = {})
   if (k.type === 'hermes') return uninstallHermes(i, env);
   const bak = backupOf(file);
   if (k.type === 'own-file') {
-    return edit(file, (text) => (text !== null && (MARKER_RE.test(text) || text.includes('--integration 1')) ? null : text), { backup: false });
+    return edit(file, (text) => (text !== null && ownFileVersions(text).length > 0 ? null : text), { backup: false });
   }
   if (k.type === 'toml-block') {
     return edit(file, (text) => {
@@ -260,7 +268,7 @@ export function status(i: Integration, env: Env): StatusRow {
     if (h.state !== 'installed') return { ...row, ...h };
     versions = [h.version!];
   } else if (k.type === 'own-file' || k.type === 'toml-block') {
-    for (const m of text.matchAll(/--integration["\s,]+(\d+)/g)) versions.push(Number(m[1]));
+    versions = ownFileVersions(text);
     if (k.type === 'own-file' && versions.length === 0) return { ...row, state: 'cannot read', note: `${file} exists and tuios did not write it` };
   } else {
     const p = parseJsonObject(text);

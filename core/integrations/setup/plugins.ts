@@ -1,8 +1,8 @@
 // The plugin and extension files tuios owns whole for Amp, Pi and oh-my-pi (spec: Harness
 // integrations, What each event reports, Failure behaviour). Each forwards a small JSON object per
 // event to `tuios agent-hook HARNESS` in a child process it does not wait on, so it never holds
-// its harness up, and does nothing unless TUIOS_ENV or TUIOS_AGENT is set. The map itself is
-// core/integrations/hooks/map-plugins.ts.
+// its harness up, one child at a time in the order of the events (runnerText), and does nothing
+// unless TUIOS_ENV or TUIOS_AGENT is set. The map itself is core/integrations/hooks/map-plugins.ts.
 //
 // Amp: checked against the plugin API that `amp plugins show-docs` prints (@ampcode/cli
 // 0.0.1790142911, installed from npm): system plugins are `~/.config/amp/plugins/*.ts`, run by
@@ -21,25 +21,67 @@
 // oh-my-pi: from the spec, not measured (its npm package does not install here): the extension
 // directory, `ctx.agent.kind` (18.3.2 or newer), `tool_approval_requested` /
 // `tool_approval_resolved`, and how `agent_end` says an automatic continuation is scheduled.
+import { PLUGIN_HOOK_TIMEOUT_MS, PLUGIN_REPORT_QUEUE_MAX } from '../../limits.js';
 
-function reporter(program: string, harness: string): string {
+/**
+ * The JS each plugin runs tuios with: `tuios(VERB, payload)`. One child at a time, in the order of
+ * the events, so a report slowed by a loaded machine is never overtaken by a later one (a late
+ * session start would turn a working pane idle); the harness never waits on any of them. An
+ * agent-hook child has PLUGIN_HOOK_TIMEOUT_MS; one that does not end in a second past that is let
+ * go, and the queue drops its oldest waiting report past PLUGIN_REPORT_QUEUE_MAX.
+ */
+export function runnerText(program: string, harness: string, version: number): string {
   return `import { spawn } from "node:child_process";
 
-function report(payload) {
+const QUEUE = [];
+let running = false;
+
+function tuios(verb, payload) {
   if (!process.env.TUIOS_ENV && !process.env.TUIOS_AGENT) return;
+  if (QUEUE.length >= ${PLUGIN_REPORT_QUEUE_MAX}) QUEUE.shift();
+  QUEUE.push({ verb, payload });
+  next();
+}
+
+function next() {
+  if (running || QUEUE.length === 0) return;
+  const { verb, payload } = QUEUE.shift();
+  running = true;
+  let ended = false;
+  let timer = null;
+  const done = () => {
+    if (ended) return;
+    ended = true;
+    if (timer) clearTimeout(timer);
+    running = false;
+    next();
+  };
   try {
-    const p = spawn(${JSON.stringify(program)}, ["agent-hook", ${JSON.stringify(harness)}, "--integration", "1"], { stdio: ["pipe", "ignore", "ignore"], detached: true });
-    p.on("error", () => {});
+    const budget = verb === "agent-hook" ? ["--timeout", "${PLUGIN_HOOK_TIMEOUT_MS}"] : [];
+    const p = spawn(${JSON.stringify(program)}, [verb, ${JSON.stringify(harness)}, "--integration", "${version}", ...budget], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    p.on("error", done);
+    p.on("exit", done);
     p.stdin.on("error", () => {});
     p.stdin.end(JSON.stringify(payload));
     p.unref();
-  } catch {}
+    timer = setTimeout(done, ${PLUGIN_HOOK_TIMEOUT_MS + 1000});
+    if (timer.unref) timer.unref();
+  } catch {
+    done();
+  }
+}
+
+function report(payload) {
+  tuios("agent-hook", payload);
 }
 `;
 }
 
+/** The version of the Amp, Pi and oh-my-pi files (2: reports in order, each with PLUGIN_HOOK_TIMEOUT_MS). */
+export const PLUGIN_FILE_VERSION = 2;
+
 function header(harness: string, what: string): string {
-  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration 1).
+  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration ${PLUGIN_FILE_VERSION}).
 // Written by tuios; tuios replaces or removes this file. It does nothing outside tuios. ${what}
 `;
 }
@@ -47,7 +89,7 @@ function header(harness: string, what: string): string {
 /** Pi's and oh-my-pi's extension: the same session and turn events; Pi's UI prompts, omp's tool approvals. */
 export function piExtensionText(program: string, harness: 'pi' | 'omp'): string {
   const omp = harness === 'omp';
-  return `${header(harness, omp ? 'Needs omp 18.3.2 or newer (ctx.agent.kind).' : '')}${reporter(program, harness)}
+  return `${header(harness, omp ? 'Needs omp 18.3.2 or newer (ctx.agent.kind).' : '')}${runnerText(program, harness, PLUGIN_FILE_VERSION)}
 function tui(ctx) {
   if (!ctx || ctx.hasUI !== true || !process.stdout.isTTY) return false;
   return !process.argv.some((a) => a === "-p" || a === "--print" || a === "--mode" || a.startsWith("--mode="));
@@ -137,7 +179,7 @@ ${
 
 /** Amp's plugin. It listens to tool.call only when its answer (always allow) cannot change what Amp permits. */
 export function ampPluginText(program: string): string {
-  return `${header('amp', '')}${reporter(program, 'amp')}import { readdirSync, readFileSync } from "node:fs";
+  return `${header('amp', '')}${runnerText(program, 'amp', PLUGIN_FILE_VERSION)}import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { homedir } from "node:os";
 

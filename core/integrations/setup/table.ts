@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookCommand, type EventEntry, type Shape } from './hook-entries.js';
 import { HOLD_HOOK_TIMEOUT_S, PLUGIN_STATUS_MAX_MESSAGES, PLUGIN_STATUS_MAX_SESSIONS } from '../../limits.js';
-import { ampPluginText, piExtensionText } from './plugins.js';
+import { ampPluginText, piExtensionText, PLUGIN_FILE_VERSION, runnerText } from './plugins.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -41,6 +41,9 @@ export interface Integration {
   /** Where its format comes from: checked against the installed program, or from the spec. */
   source?: string;
 }
+
+/** The opencode and Kilo plugin's version (its --integration N). */
+const OPENCODE_PLUGIN_VERSION = 3;
 
 const home = (env: Env) => env.HOME || '/';
 const xdg = (env: Env) => env.XDG_CONFIG_HOME || join(home(env), '.config');
@@ -186,8 +189,8 @@ export const INTEGRATIONS: Integration[] = [
     harness: 'opencode',
     name: 'opencode',
     reports: 'state',
-    // 2: the status line feed (model, cost) through agent-statusline.
-    version: 2,
+    // 2: the status line feed (model, cost) through agent-statusline; 3: reports in order, each with 3 s.
+    version: OPENCODE_PLUGIN_VERSION,
     bin: 'opencode',
     dir: (env) => join(xdg(env), 'opencode'),
     file: (env) => join(xdg(env), 'opencode', 'plugins', 'tuios-agent-state.js'),
@@ -197,8 +200,8 @@ export const INTEGRATIONS: Integration[] = [
     harness: 'kilo',
     name: 'Kilo',
     reports: 'state',
-    // 2: the status line feed (model, cost) through agent-statusline.
-    version: 2,
+    // 2: the status line feed (model, cost) through agent-statusline; 3: reports in order, each with 3 s.
+    version: OPENCODE_PLUGIN_VERSION,
     bin: 'kilo',
     dir: (env) => join(xdg(env), 'kilo'),
     file: (env) => join(xdg(env), 'kilo', 'plugin', 'tuios-agent-state.js'),
@@ -208,7 +211,7 @@ export const INTEGRATIONS: Integration[] = [
     harness: 'amp',
     name: 'Amp',
     reports: 'state',
-    version: 1,
+    version: PLUGIN_FILE_VERSION,
     bin: 'amp',
     source: 'checked against `amp plugins show-docs` of @ampcode/cli 0.0.1790142911 (npm): system plugins are ~/.config/amp/plugins/*.ts',
     dir: (env) => join(xdg(env), 'amp'),
@@ -219,7 +222,7 @@ export const INTEGRATIONS: Integration[] = [
     harness: 'pi',
     name: 'Pi',
     reports: 'state',
-    version: 1,
+    version: PLUGIN_FILE_VERSION,
     bin: 'pi',
     source: 'checked against docs/extensions.md and docs/usage.md of @mariozechner/pi-coding-agent 0.73.1 (npm): ~/.pi/agent/extensions/*.ts, PI_CODING_AGENT_DIR; measured with that Pi in a tuios pane',
     dir: piDir,
@@ -232,7 +235,7 @@ export const INTEGRATIONS: Integration[] = [
     harness: 'omp',
     name: 'oh-my-pi',
     reports: 'state',
-    version: 1,
+    version: PLUGIN_FILE_VERSION,
     bin: 'omp',
     source: 'from the spec, not measured: its npm package does not install here',
     dir: ompDir,
@@ -342,27 +345,10 @@ export function integrationFor(name: string): Integration | undefined {
 
 /** The plugin opencode (and Kilo, its fork) loads: forwards its events to `tuios agent-hook`, never waiting. */
 export function pluginText(program: string, harness: 'opencode' | 'kilo'): string {
-  const cmd = JSON.stringify(program);
-  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration 2).
+  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration ${OPENCODE_PLUGIN_VERSION}).
 // Written by tuios; tuios replaces or removes this file. It does nothing outside tuios.
-import { spawn } from "node:child_process";
-
+${runnerText(program, harness, OPENCODE_PLUGIN_VERSION)}
 const CHILD = new Set();
-
-function tuios(args, payload) {
-  if (!process.env.TUIOS_ENV && !process.env.TUIOS_AGENT) return;
-  try {
-    const p = spawn(${cmd}, [...args, ${JSON.stringify(harness)}, "--integration", "2"], { stdio: ["pipe", "ignore", "ignore"], detached: true });
-    p.on("error", () => {});
-    p.stdin.on("error", () => {});
-    p.stdin.end(JSON.stringify(payload));
-    p.unref();
-  } catch {}
-}
-
-function report(payload) {
-  tuios(["agent-hook"], payload);
-}
 
 // The status line feed: the model of the session's last assistant message and the sum of their
 // costs, sent through \`tuios agent-statusline\` only when one of them changes (it throttles too).
@@ -388,7 +374,7 @@ function status(info) {
   const shown = (model ?? "") + "\u0000" + cost.toFixed(2);
   if (SHOWN.get(info.sessionID) === shown) return;
   SHOWN.set(info.sessionID, shown);
-  tuios(["agent-statusline"], { session_id: info.sessionID, model, cost: costs.size ? cost : undefined });
+  tuios("agent-statusline", { session_id: info.sessionID, model, cost: costs.size ? cost : undefined });
 }
 
 export const TuiosAgentState = async () => ({
