@@ -58,11 +58,16 @@ function writeFile(dir: string, rel: string, text: string): void {
 const t = () => performance.now();
 const secs = (ms: number) => `${fmt(ms / 1000, 2)} s`;
 
-/** CPU seconds of a process and every child it has waited for (git, tar, scp, ssh). */
-function cpuOf(pid: number | 'self'): number {
+/** CPU seconds of a process itself, and of every child it has waited for (git, tar, scp, ssh). */
+function cpuParts(pid: number | 'self'): { own: number; children: number } {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(x[11]) + Number(x[12]) + Number(x[13]) + Number(x[14])) / 100;
+  return { own: (Number(x[11]) + Number(x[12])) / 100, children: (Number(x[13]) + Number(x[14])) / 100 };
+}
+
+function cpuOf(pid: number | 'self'): number {
+  const c = cpuParts(pid);
+  return c.own + c.children;
 }
 
 let daemons: Host[] = [];
@@ -220,10 +225,18 @@ try {
   daemons = [hub, build];
   await build.d.ok(['new-session', 'src', '--cwd', wt]);
   let linkedBytes = 0;
+  // Where the linked pull's CPU went: each daemon's own (its JS) and its git's, summed over rounds.
+  const split = { hub: { own: 0, children: 0 }, build: { own: 0, children: 0 } };
   const linked = async (i: number) => {
+    const before = { hub: cpuParts(hub!.d.pid!), build: cpuParts(build!.d.pid!) };
     const a = t();
     const r = await hub!.d.cli(['worktree', 'pull', 'build:src', '--repo', linkedClones[i]!, '--json'], { timeoutMs: 30 * 60_000 });
     const ms = t() - a;
+    for (const [k, h] of [['hub', hub!], ['build', build!]] as const) {
+      const now = cpuParts(h.d.pid!);
+      split[k].own += now.own - before[k].own;
+      split[k].children += now.children - before[k].children;
+    }
     if (r.code !== 0) throw new Error(`worktree pull build:src failed: ${r.stderr}`);
     const out = JSON.parse(r.stdout) as { path: string; bytes: number };
     linkedBytes = out.bytes;
@@ -279,6 +292,8 @@ try {
   const hand = median(methods[2]!.wall);
   const real = median(methods[3]!.wall);
   console.log(`  linked pull against bundle+${sshd ? 'scp' : 'cp'}: ${secs(real)} vs ${secs(hand)}, ratio ${fmt(real / hand, 2)} (rounds: ${methods[3]!.wall.map((x) => fmt(x / 1000, 2)).join(', ')} s against ${methods[2]!.wall.map((x) => fmt(x / 1000, 2)).join(', ')} s); the linked pull moved ${mb(linkedBytes)}`);
+  const aRound = (x: number) => `${fmt(x / ROUNDS, 2)} s`;
+  console.log(`  the linked pull's CPU a round: the hub ${aRound(split.hub.own)} (its git ${aRound(split.hub.children)}), the build host ${aRound(split.build.own)} (its git ${aRound(split.build.children)})`);
   console.log(`  moved: tuios ${mb(wireBytes)} (the exact state: commits, staged, unstaged, deleted, untracked), by hand ${mb(handBytes)} (git status after it: ${methods[2]!.note}: staged changes arrive unstaged and deletions are lost)`);
 } finally {
   for (const h of [hub, build]) await h?.d.stop().catch(() => undefined);
