@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { git, neutralisingArgs } from '../../core/git/run.js';
+import { git, gitTunables, neutralisingArgs } from '../../core/git/run.js';
 import { addWorktree, diffWorktree, repoAt, statusOf, workingTrees, worktreeDelta, worktreePathFor } from '../../core/git/repo.js';
 import { TuiosError } from '../../core/errors.js';
 import { makeRepo, removeDir, sh, tempDir, write } from '../helpers/worktree-repos.js';
@@ -18,7 +18,7 @@ test.before(() => {
   root = tempDir('tuios-gitsafe-');
   // A global config of our own (read by every git this process starts, the runner's included).
   const globalCfg = join(root, 'global.gitconfig');
-  writeFileSync(globalCfg, `[user]\n\tname = Test Person\n\temail = test@example.invalid\n[filter "trusted"]\n\tclean = "sh -c 'touch ${marker('trusted-clean')}; cat'"\n`);
+  writeFileSync(globalCfg, `[user]\n\tname = Test Person\n\temail = test@example.invalid\n[filter "trusted"]\n\tclean = "sh -c 'echo \\"$GLIBC_TUNABLES\\" > ${marker('trusted-clean')}; cat'"\n`);
   process.env.GIT_CONFIG_GLOBAL = globalCfg;
   repo = makeRepo(join(root, 'repo'));
   write(join(repo, '.gitattributes'), '*.evil filter=evil diff=evil\n*.trusted filter=trusted\n');
@@ -102,6 +102,15 @@ test('a filter the global config names still runs (the repository cannot replace
   await workingTrees(repo);
   assert.ok(existsSync(marker('trusted-clean')), 'the global clean filter ran');
   assert.not.ok(existsSync(marker('repo-overrides-trusted')));
+  // What git and its children run with: glibc keeps freed heap (run.ts, MALLOC_TUNABLE).
+  assert.is(readFileSync(marker('trusted-clean'), 'utf8').trim(), 'glibc.malloc.trim_threshold=268435456');
+});
+
+test('gitTunables: the trim threshold added to the user\'s own tunables; theirs wins', () => {
+  assert.is(gitTunables(undefined), 'glibc.malloc.trim_threshold=268435456');
+  assert.is(gitTunables('glibc.malloc.arena_max=2'), 'glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=268435456');
+  assert.is(gitTunables('glibc.malloc.trim_threshold=1024'), 'glibc.malloc.trim_threshold=1024');
+  assert.is(gitTunables('glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=1024'), 'glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=1024');
 });
 
 test('worktree delta: the index\'s tree, the files that differ from it and the untracked ones, none of them read', async () => {
