@@ -340,7 +340,8 @@ export class OpenedStream extends Readable {
       return;
     }
     this.received += data.length;
-    this.push(Buffer.from(data));
+    // The frame's own bytes: the decoder gave them a buffer of their own, which nothing else reuses.
+    this.push(data);
     // Pushed straight to a flowing reader, the bytes are taken already.
     if (this.window) this.grant();
   }

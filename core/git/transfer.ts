@@ -29,7 +29,7 @@ import { PassThrough, Writable, type Readable } from 'node:stream';
 import { TuiosError } from '../errors.js';
 import { FRAME_BASE, FRAME_DATA, FRAME_END, FRAME_FILE, FRAME_GONE, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, frameHead, writeOut } from './transfer-frames.js';
 import { git, gitText, forgetSafety } from './run.js';
-import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, worktreeDelta, type WorkingTrees, type WorktreeStatus } from './repo.js';
+import { branchExists, checkBranchName, repoAt, SHA_RE, statusOf, worktreeDelta, type RepoInfo, type WorkingTrees, type WorktreeStatus } from './repo.js';
 import { FileSpool, sendFiles, type FilesRecord } from './transfer-files.js';
 import { GIT_TRANSFER_TIMEOUT_MS, PULL_CHUNK_BYTES, PULL_MAX_BYTES, PULL_MAX_HAVES, PULL_PROGRESS_BYTES } from '../limits.js';
 
@@ -113,8 +113,8 @@ export interface PackSummary {
 }
 
 export interface UnpackOptions {
-  /** A folder of the receiving clone. */
-  repo: string;
+  /** A folder of the receiving clone, or the clone as the caller read it already (no second look). */
+  repo: string | RepoInfo;
   /**
    * Where the new worktree goes; must not exist. Its parent is made when missing. A function is
    * given the branch chosen (known once the header arrives) and names the place then.
@@ -583,7 +583,7 @@ export async function unpackWorktree(input: Readable, opts: UnpackOptions): Prom
 
 async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackResult> {
   const { signal } = opts;
-  const repo = await repoAt(opts.repo, signal);
+  const repo = typeof opts.repo === 'string' ? await repoAt(opts.repo, signal) : opts.repo;
   const taken = (p: string) => new TuiosError('conflict', `${p} exists already.`, 'Pick another place for the new worktree.');
   let dest = typeof opts.dest === 'string' ? opts.dest : '';
   if (dest && existsSync(dest)) throw taken(dest);

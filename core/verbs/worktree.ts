@@ -416,7 +416,7 @@ async function pullFromHost(svc: Services, caller: Caller, host: string, session
   const st = remote.openStream(host, WORKTREE_PACK_STREAM, { session, haves, early_base: true });
   let r;
   try {
-    r = await unpackWorktree(st, { repo: dest.top, dest: (branch) => worktreePathFor(svc.paths.stateDir, dest, branch), branch: params.branch, onProgress: progress, signal });
+    r = await unpackWorktree(st, { repo: dest, dest: (branch) => worktreePathFor(svc.paths.stateDir, dest, branch), branch: params.branch, onProgress: progress, signal });
   } catch (e) {
     // The other side's reason, typed, over the cut it caused here.
     if (st.closeReason) {
@@ -486,7 +486,7 @@ export const pullWorktree = defineVerb({
     const branchHint = params.branch ?? from.branch ?? srcWt?.branch ?? 'pulled';
     const destPath = worktreePathFor(svc.paths.stateDir, dest, branchHint);
     const pipe = new PassThrough({ highWaterMark: 1024 * 1024 });
-    const unpacked = unpackWorktree(pipe, { repo: dest.top, dest: destPath, branch: params.branch, onProgress: progress, signal }).catch((e: unknown) => {
+    const unpacked = unpackWorktree(pipe, { repo: dest, dest: destPath, branch: params.branch, onProgress: progress, signal }).catch((e: unknown) => {
       pipe.destroy();
       throw e;
     });
