@@ -144,9 +144,13 @@ export interface UnpackResult {
 
 /** Commits a clone has at its ref tips (branches, remote branches, tags, HEAD), newest first. */
 export async function listHaves(repo: string, signal?: AbortSignal): Promise<string[]> {
-  const out = await gitText(['for-each-ref', '--sort=-committerdate', '--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname)', 'refs/heads', 'refs/remotes', 'refs/tags'], { cwd: repo, signal });
+  // Both at once: the offer is on the pull's path before its first byte.
+  const [out, headRun] = await Promise.all([
+    gitText(['for-each-ref', '--sort=-committerdate', '--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname)', 'refs/heads', 'refs/remotes', 'refs/tags'], { cwd: repo, signal }),
+    git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: repo, signal, okCodes: [0, 1] }),
+  ]);
   const seen = new Set<string>();
-  const head = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: repo, signal, okCodes: [0, 1] })).stdout.toString().trim();
+  const head = headRun.stdout.toString().trim();
   if (SHA_RE.test(head)) seen.add(head);
   for (const line of out.split('\n')) {
     const [t, id, pt, pid] = line.split(' ');
@@ -183,13 +187,14 @@ export async function packWorktree(worktree: string, out: Writable, opts: PackOp
     const top = await gitText(['rev-parse', '--show-toplevel'], { cwd: worktree, signal });
     // What the receiver has, of the commits this clone knows.
     const offered = (opts.haves ?? []).filter((h) => SHA_RE.test(h)).slice(0, PULL_MAX_HAVES);
-    let prerequisites: string[] = [];
-    if (offered.length) {
-      const r = await git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { cwd: top, signal, input: offered.join('\n') + '\n' });
-      prerequisites = r.stdout.toString().split('\n').filter((l) => l.endsWith(' commit')).map((l) => l.split(' ')[0]!);
-    }
+    // Which offered commits this clone has, and its HEAD, at once: both are before the first pack.
+    const [known, headRun] = await Promise.all([
+      offered.length ? git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { cwd: top, signal, input: offered.join('\n') + '\n' }) : null,
+      git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] }),
+    ]);
+    const prerequisites = known ? known.stdout.toString().split('\n').filter((l) => l.endsWith(' commit')).map((l) => l.split(' ')[0]!) : [];
     const not = prerequisites.map((p) => `^${p}\n`).join('');
-    const headNow = (await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: top, signal, okCodes: [0, 1] })).stdout.toString().trim() || null;
+    const headNow = headRun.stdout.toString().trim() || null;
     await send(PULL_MAGIC);
     const statusNow = statusOf(top, signal);
     statusNow.catch(() => undefined); // awaited for the header
