@@ -9,6 +9,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../../core/git/transfer.js';
 import { FrameReader, PULL_MAGIC, frame, FRAME_DATA, FRAME_END, FRAME_FILE, FRAME_GONE, FRAME_PACK } from '../../core/git/transfer-frames.js';
 import { TuiosError } from '../../core/errors.js';
+import { FileSpool } from '../../core/git/transfer-files.js';
 import { waitFor } from '../helpers/wait.js';
 import { commit, identity, log, makeMessyWork, makeRepo, removeDir, sh, sha256File, status, tempDir, write } from '../helpers/worktree-repos.js';
 
@@ -395,6 +396,30 @@ test('frames: magic first, a frame split across chunks reads whole, an oversized
   big.writeUInt8(FRAME_PACK, 0);
   big.writeUInt32BE(64 * 1024 * 1024, 1);
   assert.throws(() => new FrameReader().feed(Buffer.concat([PULL_MAGIC, big])), /past its limit/);
+});
+
+test('the spool writes off the event loop, and a write that fails is the transfer\'s typed failure', async () => {
+  const where = tempDir('tuios-spool-');
+  const spool = new FileSpool(() => where);
+  const rec = (path: string, size: number) => Buffer.from(JSON.stringify({ path, mode: '100644', size }));
+  try {
+    spool.onFile(rec('a.txt', 3));
+    await spool.onData(Buffer.from('one'));
+    await spool.close();
+    const [folder] = readdirSync(where);
+    assert.ok(folder?.startsWith('pull.files-'));
+    assert.is(readFileSync(join(where, folder!, '0'), 'utf8'), 'one');
+    // The folder goes: the next file's write fails in the thread pool, and says so when waited on.
+    rmSync(join(where, folder!), { recursive: true });
+    spool.onFile(rec('b.txt', 3));
+    const failed = await spool.onData(Buffer.from('two')).then(() => spool.close()).then(() => null, (e: unknown) => e);
+    assert.instance(failed, TuiosError);
+    assert.is((failed as TuiosError).code, 'git_failed');
+    assert.match((failed as TuiosError).message, /could not be written here \(ENOENT\)/);
+  } finally {
+    await spool.remove();
+    removeDir(where);
+  }
 });
 
 test.run();
