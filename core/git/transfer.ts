@@ -666,12 +666,18 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
   // sender's files are still coming.
   let checkedOut: Promise<void> | null = null;
   const checkoutIndex = async (header: PackHeader) => {
-    // The index commit must be what the header says: on HEAD.
-    const parents = (await gitText(['rev-list', '--parents', '-n', '1', header.index_commit], { cwd, signal })).split(' ').slice(1);
-    if (parents.join(' ') !== header.head) throw badStream('its index commit does not sit on its HEAD');
     progress('checkout', true);
     const from = based ? [`${based}^{tree}`] : [];
-    await git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', ...from, `${header.index_commit}^{tree}`], { cwd: tmpTree!, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
+    // The index commit must be what the header says: on HEAD. That is checked beside the
+    // checkout, which writes only the temporary worktree a failure removes: the checkout is what
+    // the pull waits on last, and a spawn before it was a spawn's wait more.
+    const [parents, checkout] = await Promise.allSettled([
+      gitText(['rev-list', '--parents', '-n', '1', header.index_commit], { cwd, signal }),
+      git(['-c', `checkout.workers=${PULL_CHECKOUT_WORKERS}`, 'read-tree', '-m', '-u', ...from, `${header.index_commit}^{tree}`], { cwd: tmpTree!, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS }),
+    ]);
+    if (parents.status === 'rejected') throw parents.reason;
+    if (parents.value.split(' ').slice(1).join(' ') !== header.head) throw badStream('its index commit does not sit on its HEAD');
+    if (checkout.status === 'rejected') throw checkout.reason;
   };
   let prerequisites: Promise<void> | null = null;
   // Once the history's objects are in the clone, the worktree is made under a temporary name
@@ -726,10 +732,13 @@ async function unpackInto(input: Readable, opts: UnpackOptions): Promise<UnpackR
     const tree = tmpTree!;
     await spool.place(tree);
     if (signal?.aborted) throw new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.');
+    // Whether this clone has the sender's base, asked while the worktree is moved.
+    const baseCheck = header.base_commit ? git(['cat-file', '-e', `${header.base_commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] }).then((r) => r.code === 0) : Promise.resolve(false);
+    baseCheck.catch(() => undefined); // awaited below
     await git(['worktree', 'move', tree, dest], { cwd, signal, timeoutMs: GIT_TRANSFER_TIMEOUT_MS });
     tmpTree = null;
     forgetSafety();
-    const baseHere = header.base_commit ? (await git(['cat-file', '-e', `${header.base_commit}^{commit}`], { cwd, signal, okCodes: [0, 1, 128] })).code === 0 : false;
+    const baseHere = await baseCheck;
     progress('done', true);
     return { path: dest, branch, head: header.head, base: header.base, base_commit: baseHere ? header.base_commit : null, counts: header.counts, skipped: header.skipped, bytes, pack_bytes: packBytes.reduce((a, b) => a + b, 0) };
   } catch (e) {

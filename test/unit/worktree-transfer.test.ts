@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { listHaves, packWorktree, unpackWorktree, type PullProgress } from '../../core/git/transfer.js';
-import { FrameReader, PULL_MAGIC, frame, FRAME_DATA, FRAME_END, FRAME_FILE, FRAME_GONE, FRAME_PACK } from '../../core/git/transfer-frames.js';
+import { FrameReader, PULL_MAGIC, frame, FRAME_DATA, FRAME_END, FRAME_FILE, FRAME_GONE, FRAME_HEADER, FRAME_PACK } from '../../core/git/transfer-frames.js';
 import { TuiosError } from '../../core/errors.js';
 import { FileSpool } from '../../core/git/transfer-files.js';
 import { waitFor } from '../helpers/wait.js';
@@ -293,6 +293,27 @@ test('a changed byte in the pack is caught as a damaged stream, not only as a pa
   const whole = Buffer.from(await packToBuffer(wt, await listHaves(clone)));
   whole.writeUInt8(whole.readUInt8(whole.length - 200) ^ 0xff, whole.length - 200);
   await expectNothingMade(Readable.from([whole]), join(root, 'pulled', 'flipped'), 'bad_stream');
+});
+
+test('an index commit that does not sit on the header\'s HEAD is a bad stream, caught beside the checkout, and nothing is left', async () => {
+  const whole = await packToBuffer(wt, await listHaves(clone));
+  const out: Buffer[] = [PULL_MAGIC];
+  for (const f of new FrameReader().feed(whole)) {
+    if (f.type !== FRAME_HEADER) {
+      out.push(frame(f.type, f.payload));
+      continue;
+    }
+    // HEAD named as the clone's own commit: the index commit's parent is another.
+    const h = JSON.parse(f.payload.toString()) as { head: string };
+    h.head = sh(clone, ['rev-parse', 'HEAD']).trim();
+    out.push(frame(FRAME_HEADER, Buffer.from(JSON.stringify(h))));
+  }
+  const dest = join(root, 'pulled', 'not-on-head');
+  await expectNothingMade(Readable.from([Buffer.concat(out)]), dest, 'bad_stream');
+  await unpackWorktree(Readable.from([Buffer.concat(out)]), { repo: clone, dest, branch: 'cut/again' }).then(
+    () => assert.unreachable('the unpack should fail'),
+    (e: unknown) => assert.match((e as Error).message, /index commit does not sit on its HEAD/),
+  );
 });
 
 test('a changed byte in the history pack is caught too, after HEAD was checked out early, and that checkout goes', async () => {
