@@ -192,6 +192,11 @@ export class FileSpool {
   private cur: { entry: Spooled; size: number; got: number; chain: Promise<void>; fh: FileHandle | null; parts: Buffer[] | null } | null = null;
   private readonly handles = new Set<FileHandle>();
   private pendingBytes = 0;
+  /**
+   * Small files are written one after another: in one folder, writes at once wait on its lock
+   * and on each other (the bench's hub spent a fifth more CPU with four at a time, for no time).
+   */
+  private smallWrites: Promise<unknown> = Promise.resolve();
   /** Writes of large files not yet done (each leaves the set when it is). */
   private readonly pending = new Set<Promise<void>>();
   private failure: unknown = null;
@@ -330,7 +335,11 @@ export class FileSpool {
       const data = c.parts.length === 1 ? c.parts[0]! : Buffer.concat(c.parts);
       const at = join(this.folder(), c.entry.name);
       if (c.entry.mode === '120000' && (data.includes(0) || !data.length)) throw badStream('a link has no target');
-      this.track(c.entry.mode === '120000' ? symlink(data, at) : writeFile(at, data, { flag: 'wx', mode: c.entry.mode === '100755' ? 0o777 : 0o666 }), data.length);
+      const link = c.entry.mode === '120000';
+      const mode = c.entry.mode === '100755' ? 0o777 : 0o666;
+      const write = this.smallWrites.then(() => (link ? symlink(data, at) : writeFile(at, data, { flag: 'wx', mode })));
+      this.smallWrites = write.catch(() => undefined);
+      this.track(write, data.length);
     } else {
       this.track(c.chain.then(async () => {
         this.handles.delete(c.fh!);
