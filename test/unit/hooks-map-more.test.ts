@@ -173,16 +173,28 @@ test('the Amp plugin stays off tool.call when a permission setting is in force',
   }
 });
 
-test('the Pi extension reports only in the TUI, and ends a turn on agent_end when no agent_settled comes', async () => {
+/** Runs `fn` with a Pi or oh-my-pi extension loaded (a recorder as its tuios), inside tuios (TUIOS_ENV) on a TTY. */
+async function withExtension(harness: 'pi' | 'omp', name: string, fn: (r: ReturnType<typeof recorder>, f: ReturnType<typeof fakeApi>) => Promise<void>): Promise<void> {
   const r = recorder();
   const saved = process.env.TUIOS_ENV;
   process.env.TUIOS_ENV = '1';
   const tty = process.stdout.isTTY;
   Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
   try {
-    const ext = await load(piExtensionText(r.program, 'pi'), r.dir, 'pi');
+    const ext = await load(piExtensionText(r.program, harness), r.dir, name);
     const f = fakeApi();
     ext(f.api);
+    await fn(r, f);
+  } finally {
+    Object.defineProperty(process.stdout, 'isTTY', { value: tty, configurable: true });
+    if (saved === undefined) delete process.env.TUIOS_ENV;
+    else process.env.TUIOS_ENV = saved;
+    r.done();
+  }
+}
+
+test('the Pi extension reports only in the TUI, and ends a turn on agent_end when no agent_settled comes', async () => {
+  await withExtension('pi', 'pi', async (r, f) => {
     const ctx = { hasUI: true, isIdle: () => true, sessionManager: { getSessionId: () => 'S-1' } };
     f.fire('session_start', { reason: 'startup' }, ctx);
     f.fire('agent_start', {}, { ...ctx, hasUI: false });
@@ -195,24 +207,11 @@ test('the Pi extension reports only in the TUI, and ends a turn on agent_end whe
     const plans = got.map((p) => brief(mapHook('pi', p, {}))).sort();
     assert.equal(plans, ['done | session S-1', 'idle | session S-1', 'working | session S-1']);
     assert.not.ok(existsSync(join(r.dir, 'never')));
-  } finally {
-    Object.defineProperty(process.stdout, 'isTTY', { value: tty, configurable: true });
-    if (saved === undefined) delete process.env.TUIOS_ENV;
-    else process.env.TUIOS_ENV = saved;
-    r.done();
-  }
+  });
 });
 
 test('the Pi extension reports in the order of its events, each agent-hook with its 3 s budget', async () => {
-  const r = recorder();
-  const saved = process.env.TUIOS_ENV;
-  process.env.TUIOS_ENV = '1';
-  const tty = process.stdout.isTTY;
-  Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
-  try {
-    const ext = await load(piExtensionText(r.program, 'pi'), r.dir, 'pi-order');
-    const f = fakeApi();
-    ext(f.api);
+  await withExtension('pi', 'pi-order', async (r, f) => {
     const ctx = { hasUI: true, isIdle: () => true, sessionManager: { getSessionId: () => 'S-2' } };
     // The session start's child is slow (a loaded machine); the prompt comes at once after it.
     writeFileSync(join(r.dir, 'slow'), '');
@@ -221,24 +220,11 @@ test('the Pi extension reports in the order of its events, each agent-hook with 
     const got = await r.read(2);
     assert.equal(got.map((p) => p.hook_event_name), ['session_start', 'agent_start'], 'the later report waited for the slow one');
     assert.equal(r.args(), ['agent-hook pi --integration 2 --timeout 3000', 'agent-hook pi --integration 2 --timeout 3000']);
-  } finally {
-    Object.defineProperty(process.stdout, 'isTTY', { value: tty, configurable: true });
-    if (saved === undefined) delete process.env.TUIOS_ENV;
-    else process.env.TUIOS_ENV = saved;
-    r.done();
-  }
+  });
 });
 
 test('the omp extension drops subagents (ctx.agent.kind) and passes a scheduled continuation', async () => {
-  const r = recorder();
-  const saved = process.env.TUIOS_ENV;
-  process.env.TUIOS_ENV = '1';
-  const tty = process.stdout.isTTY;
-  Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
-  try {
-    const ext = await load(piExtensionText(r.program, 'omp'), r.dir, 'omp');
-    const f = fakeApi();
-    ext(f.api);
+  await withExtension('omp', 'omp', async (r, f) => {
     const ctx = { hasUI: true, agent: { kind: 'main' }, sessionManager: { getSessionId: () => 'O-1' } };
     f.fire('agent_start', {}, { ...ctx, agent: { kind: 'subagent' } });
     f.fire('tool_approval_requested', { toolName: 'bash', input: { command: 'ls' } }, ctx);
@@ -248,12 +234,7 @@ test('the omp extension drops subagents (ctx.agent.kind) and passes a scheduled 
     assert.is(got.length, 2);
     const plans = got.map((p) => brief(mapHook('omp', p, {}))).sort();
     assert.equal(plans, ['needs_input/approval "approve bash: ls" | session O-1', 'nothing']);
-  } finally {
-    Object.defineProperty(process.stdout, 'isTTY', { value: tty, configurable: true });
-    if (saved === undefined) delete process.env.TUIOS_ENV;
-    else process.env.TUIOS_ENV = saved;
-    r.done();
-  }
+  });
 });
 
 test.run();
