@@ -439,10 +439,8 @@ export const PULL_MAX_BYTES = 8 * 1024 * 1024 * 1024;
 export const PULL_MAX_HAVES = 1000;
 /** Progress callbacks at most this often (plus one per phase change). */
 export const PULL_PROGRESS_BYTES = 1024 * 1024;
-/** A file a pull reads (sender) or writes (receiver) in one call; a larger one goes a frame at a time. */
+/** A file a pull reads (sender) or writes (receiver) in one call; a larger one goes a frame at a time, through the thread pool. */
 export const PULL_SMALL_FILE_BYTES = 64 * 1024;
-/** Files a pull's receiver is writing to its spool at once (in the thread pool) before it reads on. */
-export const PULL_SPOOL_PENDING_FILES = 256;
 /** Bytes of files a pull's receiver has taken and not yet written to disk before it reads on. */
 export const PULL_SPOOL_PENDING_BYTES = 16 * 1024 * 1024;
 /** A path in a pull, as Linux takes it (PATH_MAX); a link's target is held to the same. */

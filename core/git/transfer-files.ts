@@ -11,12 +11,12 @@
 // outside). A file whose path fails is a bad stream, and nothing is made.
 import type { Hash } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, rmdir, symlink, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstat, mkdir, open, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TuiosError } from '../errors.js';
 import { FRAME_DATA, FRAME_FILE, FRAME_GONE, badStream, frameHead } from './transfer-frames.js';
-import { PULL_CHUNK_BYTES, PULL_MAX_PATH_BYTES, PULL_SMALL_FILE_BYTES, PULL_SPOOL_PENDING_BYTES, PULL_SPOOL_PENDING_FILES } from '../limits.js';
+import { PULL_CHUNK_BYTES, PULL_MAX_PATH_BYTES, PULL_SMALL_FILE_BYTES, PULL_SPOOL_PENDING_BYTES } from '../limits.js';
 
 export type FileMode = '100644' | '100755' | '120000';
 const MODES = new Set<string>(['100644', '100755', '120000']);
@@ -179,10 +179,8 @@ interface Spooled {
 /**
  * The receiver's files: each FILE is written to a folder of its own beside the new worktree (on
  * its file system, so placing a file is a rename) as its DATA frames arrive, at most
- * PULL_SPOOL_PENDING_BYTES and PULL_SPOOL_PENDING_FILES taken and not yet on disk; GONE paths are
- * listed. Every write runs in the thread pool, never on the event loop: making thousands of files
- * there held up the packs' index-pack and the checkout the pull waits on. `place` applies both to
- * the checked-out worktree; `remove` takes the folder away, whatever happened.
+ * PULL_SPOOL_PENDING_BYTES taken and not yet on disk; GONE paths are listed. `place` applies both
+ * to the checked-out worktree; `remove` takes the folder away, whatever happened.
  */
 export class FileSpool {
   private dir: string | null = null;
@@ -192,11 +190,6 @@ export class FileSpool {
   private cur: { entry: Spooled; size: number; got: number; chain: Promise<void>; fh: FileHandle | null; parts: Buffer[] | null } | null = null;
   private readonly handles = new Set<FileHandle>();
   private pendingBytes = 0;
-  /**
-   * Small files are written one after another: in one folder, writes at once wait on its lock
-   * and on each other (the bench's hub spent a fifth more CPU with four at a time, for no time).
-   */
-  private smallWrites: Promise<unknown> = Promise.resolve();
   /** Writes of large files not yet done (each leaves the set when it is). */
   private readonly pending = new Set<Promise<void>>();
   private failure: unknown = null;
@@ -248,12 +241,7 @@ export class FileSpool {
       this.track(c.chain, payload.length);
     }
     if (c.got === c.size) this.finishFile();
-    await this.room();
-  }
-
-  /** Waits while too much is taken and not yet written; throws the first write's failure. */
-  async room(): Promise<void> {
-    while ((this.pendingBytes > PULL_SPOOL_PENDING_BYTES || this.pending.size > PULL_SPOOL_PENDING_FILES) && this.pending.size) await Promise.race(this.pending);
+    while (this.pendingBytes > PULL_SPOOL_PENDING_BYTES && this.pending.size) await Promise.race(this.pending);
     if (this.failure) throw this.failure;
   }
 
@@ -335,11 +323,12 @@ export class FileSpool {
       const data = c.parts.length === 1 ? c.parts[0]! : Buffer.concat(c.parts);
       const at = join(this.folder(), c.entry.name);
       if (c.entry.mode === '120000' && (data.includes(0) || !data.length)) throw badStream('a link has no target');
-      const link = c.entry.mode === '120000';
-      const mode = c.entry.mode === '100755' ? 0o777 : 0o666;
-      const write = this.smallWrites.then(() => (link ? symlink(data, at) : writeFile(at, data, { flag: 'wx', mode })));
-      this.smallWrites = write.catch(() => undefined);
-      this.track(write, data.length);
+      try {
+        if (c.entry.mode === '120000') symlinkSync(data, at);
+        else writeFileSync(at, data, { flag: 'wx', mode: c.entry.mode === '100755' ? 0o777 : 0o666 });
+      } catch (e) {
+        throw notWritten(e);
+      }
     } else {
       this.track(c.chain.then(async () => {
         this.handles.delete(c.fh!);

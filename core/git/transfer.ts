@@ -499,7 +499,6 @@ async function receiveTransfer(
             if (f.type === FRAME_FILE) {
               files.files++;
               o.spool.onFile(f.payload);
-              await o.spool.room();
             } else if (f.type === FRAME_GONE) {
               files.gone++;
               o.spool.onGone(f.payload);
