@@ -86,7 +86,7 @@ test('Amp: agent.start, agent.end by status, the thread id as a session report, 
  * A program that records each stdin it gets as a file in `dir`, named by when it was written, and
  * its arguments beside it. With a file `slow` in `dir` it takes that file and sleeps 0.6 s first.
  */
-function recorder(): { program: string; dir: string; read(n: number): Promise<Array<Record<string, unknown>>>; args(): string[]; done(): void } {
+function recorder(): { program: string; dir: string; read(n: number, ms?: number): Promise<Array<Record<string, unknown>>>; args(): string[]; done(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'tuios-plugin-'));
   const program = join(dir, 'rec.sh');
   writeFileSync(program, `#!/bin/sh\nin=$(cat)\nif rm "${dir}/slow" 2>/dev/null; then sleep 0.6; fi\nt=$(date +%s%N)\necho "$*" > "${dir}/args.$t.$$.txt"\nprintf '%s' "$in" > "${dir}/out.$t.$$.tmp"\nmv "${dir}/out.$t.$$.tmp" "${dir}/out.$t.$$.json"\n`);
@@ -94,8 +94,8 @@ function recorder(): { program: string; dir: string; read(n: number): Promise<Ar
   return {
     program,
     dir,
-    async read(n) {
-      const until = Date.now() + 5000;
+    async read(n, ms = 5000) {
+      const until = Date.now() + ms;
       for (;;) {
         const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
         const got = files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((t) => t.endsWith('}'));
@@ -220,6 +220,17 @@ test('the Pi extension reports in the order of its events, each agent-hook with 
     const got = await r.read(2);
     assert.equal(got.map((p) => p.hook_event_name), ['session_start', 'agent_start'], 'the later report waited for the slow one');
     assert.equal(r.args(), ['agent-hook pi --integration 2 --timeout 3000', 'agent-hook pi --integration 2 --timeout 3000']);
+  });
+});
+
+test('the Pi extension holds at most 32 reports behind a slow one, dropping the oldest waiting', async () => {
+  await withExtension('pi', 'pi-bound', async (r, f) => {
+    const ctx = { hasUI: true, isIdle: () => true, sessionManager: { getSessionId: () => 'S-3' } };
+    writeFileSync(join(r.dir, 'slow'), '');
+    for (let i = 0; i < 40; i++) f.fire('agent_start', { prompt: `p${i}` }, ctx);
+    const got = await r.read(33, 30_000);
+    // The first runs (slow); of the 39 behind it the 7 oldest are dropped.
+    assert.equal(got.map((p) => p.prompt), ['p0', ...Array.from({ length: 32 }, (_, i) => `p${i + 8}`)]);
   });
 });
 
