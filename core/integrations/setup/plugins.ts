@@ -80,9 +80,10 @@ function report(payload) {
 /** The version of the Amp, Pi and oh-my-pi files (2: reports in order, each with PLUGIN_HOOK_TIMEOUT_MS). */
 export const PLUGIN_FILE_VERSION = 2;
 
-function header(harness: string, what: string): string {
-  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration ${PLUGIN_FILE_VERSION}).
-// Written by tuios; tuios replaces or removes this file. It does nothing outside tuios. ${what}
+/** The first lines of every plugin file tuios writes: what it is, and its version. */
+export function header(harness: string, what: string, version = PLUGIN_FILE_VERSION): string {
+  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration ${version}).
+// Written by tuios; tuios replaces or removes this file. It does nothing outside tuios.${what ? ` ${what}` : ''}
 `;
 }
 

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookCommand, type EventEntry, type Shape } from './hook-entries.js';
 import { HOLD_HOOK_TIMEOUT_S, PLUGIN_STATUS_MAX_MESSAGES, PLUGIN_STATUS_MAX_SESSIONS } from '../../limits.js';
-import { ampPluginText, piExtensionText, PLUGIN_FILE_VERSION, runnerText } from './plugins.js';
+import { ampPluginText, header, piExtensionText, PLUGIN_FILE_VERSION, runnerText } from './plugins.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -345,9 +345,7 @@ export function integrationFor(name: string): Integration | undefined {
 
 /** The plugin opencode (and Kilo, its fork) loads: forwards its events to `tuios agent-hook`, never waiting. */
 export function pluginText(program: string, harness: 'opencode' | 'kilo'): string {
-  return `// tuios agent state for ${harness} (tuios integration install ${harness}; --integration ${OPENCODE_PLUGIN_VERSION}).
-// Written by tuios; tuios replaces or removes this file. It does nothing outside tuios.
-${runnerText(program, harness, OPENCODE_PLUGIN_VERSION)}
+  return `${header(harness, '', OPENCODE_PLUGIN_VERSION)}${runnerText(program, harness, OPENCODE_PLUGIN_VERSION)}
 const CHILD = new Set();
 
 // The status line feed: the model of the session's last assistant message and the sum of their
