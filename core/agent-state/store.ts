@@ -2,7 +2,7 @@
 // `agent-state` event is published from. Publication is edge-filtered: only a change of
 // (harness, state, kind, message) is published, so an agent that works and prints for ten
 // minutes costs no event at all (ADR-0046 point 7).
-import type { Bus } from '../bus.js';
+import type { Bus, Disposable } from '../bus.js';
 import type { Logger } from '../log.js';
 import type { Model } from '../model/model.js';
 import type { Window } from '../model/window.js';
@@ -112,10 +112,22 @@ export class AgentStore {
   private readonly clock: Clock;
   /** Extra fields other services add to a pane's agent info (queued, subagents, ...). */
   private readonly infoProviders: Array<(w: Window) => Record<string, unknown>> = [];
+  /** Who hears the screen's own reading change, whether or not it stands (see onScreenReading). */
+  private readonly screenReaders = new Set<(w: Window, state: AgentState) => void>();
 
   constructor(private readonly deps: StoreDeps) {
     this.clock = deps.clock ?? { now: () => Date.now() };
     deps.bus.on('window-closed', (ev) => this.forget(ev.window_id));
+  }
+
+  /**
+   * Calls `fn` each time the screen tier's reading of a pane changes, with the state it reads, even
+   * when a higher claim (a hook's report) keeps it from standing. A prompt's take check listens:
+   * a turn drawn on the screen is the harness taking the prompt, however late its hook reports.
+   */
+  onScreenReading(fn: (w: Window, state: AgentState) => void): Disposable {
+    this.screenReaders.add(fn);
+    return { dispose: () => this.screenReaders.delete(fn) };
   }
 
   addInfo(p: (w: Window) => Record<string, unknown>): void {
@@ -207,9 +219,20 @@ export class AgentStore {
   lookTiers(w: Window, screen: Omit<ClaimInput, 'origin'> | null | 'keep', title: Omit<ClaimInput, 'origin'> | null): ApplyResult {
     const p = this.pane(w);
     const clean = (r: Omit<ClaimInput, 'origin'> | null) => (r ? { ...r, message: cleanMessage(r.message) } : null);
+    const before = p.record.claims.get('screen');
     if (screen !== 'keep') p.record.look('screen', clean(screen));
     const res = p.record.look('osc:title', clean(title));
     this.commit(w, p);
+    const after = p.record.claims.get('screen');
+    if (after && after !== before) {
+      for (const fn of [...this.screenReaders]) {
+        try {
+          fn(w, after.state);
+        } catch (e) {
+          this.deps.log.error('screen reading listener threw', { window: w.id, error: String(e) });
+        }
+      }
+    }
     return res;
   }
 

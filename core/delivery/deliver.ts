@@ -4,7 +4,10 @@
 // needs_input; a finished turn (completion_seq goes up); the pane's own report that its agent took
 // a prompt (a prompt-start hook: UserPromptSubmit, BeforeAgent, ..., the `prompt-started` event),
 // whatever level that report left published, since a turn answered at once can end before working
-// is ever published and too soon to count as finished; and, for a harness whose rules cannot show
+// is ever published and too soon to count as finished; the screen's own reading of a turn or a
+// question, drawn after the submit, even where a hook's claim outranks it (the hook's report can
+// land seconds late on a loaded machine, and its harness has taken the prompt all the same, which
+// the guide's "turn working" asks of the pane); and, for a harness whose rules cannot show
 // working, any output. No other report counts (a status line's, a tool's). A pane that shows none
 // of these did not take the prompt. The turn's end, for `ended`, is a finished turn, needs_input,
 // or a move to rest after working was published or a prompt start reported.
@@ -82,6 +85,11 @@ export function watchDelivery(svc: PaneWatchDeps, w: Window): Watch {
     takenResolve(true);
     sawWorking = true;
   });
+  // The screen drawing a turn or a question after the submit: a take even while a higher claim (a
+  // hook whose report is slow on a loaded machine) keeps the published state where it was.
+  const onScreen = svc.agents.onScreenReading((sw, state) => {
+    if (sw.id === w.id && armed && (state === 'working' || state === 'needs_input')) takenResolve(true);
+  });
   const onOut = w.onOutput(() => {
     if (armed && outputOnly) takenResolve(true);
   });
@@ -93,6 +101,7 @@ export function watchDelivery(svc: PaneWatchDeps, w: Window): Watch {
   const dispose = () => {
     onState.dispose();
     onPrompt.dispose();
+    onScreen.dispose();
     onOut.dispose();
     onClose.dispose();
     if (takeTimer) clearTimeout(takeTimer);

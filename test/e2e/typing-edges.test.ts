@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon, BIN } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
-import { screenPainter, screenStandin, type PainterOptions, type ScreenStandin } from '../helpers/screen-standin.js';
+import { screenPainter, screenStandin, type PainterOptions, type ScreenPainter, type ScreenStandin } from '../helpers/screen-standin.js';
 import { RpcError, type RpcClient } from '../../core/rpc/client.js';
 import { refusal } from '../helpers/refusal.js';
 import { agentRow, waitState } from '../helpers/agent-state.js';
@@ -27,11 +27,11 @@ let nonce: string;
 const TUIOS = `${process.execPath} ${BIN}`;
 
 /** A painter pane attributed to claude-code (it runs as `claude`), at rest on the captured idle screen. */
-async function painter(name: string, opts: PainterOptions = {}): Promise<{ id: string; inputs: () => string }> {
+async function painter(name: string, opts: PainterOptions = {}): Promise<{ id: string; inputs: () => string; paints: ScreenPainter['paints'] }> {
   const p = screenPainter(d.dir, name, { paste: true, ...opts });
   const w = await d.call<{ id: string }>('new-window', { session: 'fleet', name, argv: p.argv, env: p.env, cols: 120, rows: 40 });
   await waitState(d, w.id, (a) => a.harness_id === 'claude-code' && a.state === 'idle', { timeout: 60_000, what: `${name} attributed and at rest` });
-  return { id: w.id, inputs: p.inputs };
+  return { id: w.id, inputs: p.inputs, paints: p.paints };
 }
 
 async function toApproval(id: string): Promise<{ prompt_id: string; offered: string[]; options: Array<{ n: number; label: string }> }> {
@@ -83,6 +83,19 @@ test('an unknown pane is refused unless force; a prompt never taken is prompt_st
   const again = await refusal(d.call('ask-agent', { window: p.id, text: 'are you there', force: true, op_id: 'stall-1', timeout: 30_000 }));
   assert.is(again.code, 'prompt_stalled');
   assert.is(p.inputs().split('are you there').length - 1, 1, 'the retry typed nothing');
+});
+
+test('a turn drawn on the screen is a take while a hook\'s report outranks the screen: a report that is late is no stall', async () => {
+  // The hook said idle and says nothing more within the take window (as a plugin's report can,
+  // seconds late on a loaded machine); the screen draws the turn, which the report keeps from standing.
+  const p = await painter('late-hook');
+  await d.call('set-agent-state', { window: p.id, state: 'idle', harness: 'claude-code' });
+  await waitState(d, p.id, (a) => a.state === 'idle' && a.source === 'report', { timeout: 60_000, what: 'the report standing' });
+  const r = await d.call<{ delivery: string; state: string; ended_by: string }>('ask-agent', { window: p.id, text: 'w', timeout: 6_000 });
+  assert.is(r.delivery, 'acked', 'the prompt was taken');
+  assert.is(r.ended_by, 'timeout', 'the turn has not ended: nothing said it did');
+  assert.is((await agentRow(d, p.id))?.state, 'idle', 'the report still stands over the screen');
+  assert.match(p.paints().map((x) => x.paint ?? '').join(' '), /working/, 'the painter drew the turn');
 });
 
 test('a prompt that comes up before Enter stops the submit: agent_blocked, and no submit key is sent', async () => {
