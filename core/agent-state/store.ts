@@ -34,8 +34,12 @@ declare module '../bus.js' {
     'agent-state': AgentStateEvent;
     notification: { window_id: string; session_id: string; title: string; body: string; osc: number };
     'agent-meta': { window_id: string; session_id: string; meta: Record<string, string> };
-    /** A pane's own report that its agent took a prompt and began a turn (a hook's UserPromptSubmit, BeforeAgent, ...), whatever state it left standing. */
-    'prompt-started': { window_id: string; session_id: string; event: string };
+    /**
+     * A pane's own report that its agent took a prompt, whatever state it left standing: a hook's
+     * UserPromptSubmit, BeforeAgent, ..., which begins the turn (`turn`), or a session the prompt
+     * opened (opencode's session.created), which does not yet.
+     */
+    'prompt-started': { window_id: string; session_id: string; event: string; turn: boolean };
   }
 }
 
@@ -373,11 +377,12 @@ export class AgentStore {
   }
 
   /**
-   * The pane's agent reported that it took a prompt (set-agent-state from a prompt-start hook). The
-   * report's level may never be published when the turn ends at once, so this is said apart.
+   * The pane's agent reported that it took a prompt (set-agent-state from a prompt-start hook, or
+   * from the session a prompt opened: `turn` false). The report's level may never be published
+   * when the turn ends at once, so this is said apart.
    */
-  promptStarted(w: Window, event: string): void {
-    this.deps.bus.publish('prompt-started', { window_id: w.id, session_id: w.sessionId, event });
+  promptStarted(w: Window, event: string, turn: boolean): void {
+    this.deps.bus.publish('prompt-started', { window_id: w.id, session_id: w.sessionId, event, turn });
   }
 
   notification(w: Window, n: { title: string; body: string; osc: number }): void {

@@ -2,15 +2,16 @@
 // check; ADR-0076 points 5-6). The listeners are in place before the submit, so only a change
 // after it counts. Within five seconds of the submit, a take is: a published state of working or
 // needs_input; a finished turn (completion_seq goes up); the pane's own report that its agent took
-// a prompt (a prompt-start hook: UserPromptSubmit, BeforeAgent, ..., the `prompt-started` event),
-// whatever level that report left published, since a turn answered at once can end before working
-// is ever published and too soon to count as finished; the screen's own reading of a turn or a
-// question, drawn after the submit, even where a hook's claim outranks it (the hook's report can
-// land seconds late on a loaded machine, and its harness has taken the prompt all the same, which
-// the guide's "turn working" asks of the pane); and, for a harness whose rules cannot show
-// working, any output. No other report counts (a status line's, a tool's). A pane that shows none
-// of these did not take the prompt. The turn's end, for `ended`, is a finished turn, needs_input,
-// or a move to rest after working was published or a prompt start reported.
+// a prompt (the `prompt-started` event: a prompt-start hook, UserPromptSubmit, BeforeAgent, ..., or
+// the session a prompt opened, opencode's session.created), whatever level that report left
+// published, since a turn answered at once can end before working is ever published and too soon
+// to count as finished; the screen's own reading of a turn or a question, drawn after the submit,
+// even where a hook's claim outranks it (the hook's report can land seconds late on a loaded
+// machine, and its harness has taken the prompt all the same, which the guide's "turn working"
+// asks of the pane); and, for a harness whose rules cannot show working, any output. No other
+// report counts (a status line's, a tool's). A pane that shows none of these did not take the
+// prompt. The turn's end, for `ended`, is a finished turn, needs_input, or a move to rest after
+// working was published or a prompt start reported.
 import type { Window } from '../model/window.js';
 import type { Bus } from '../bus.js';
 import type { AgentStore } from '../agent-state/store.js';
@@ -78,12 +79,12 @@ export function watchDelivery(svc: PaneWatchDeps, w: Window): Watch {
       end({ state: ev.state, how: finished ? 'turn' : 'state' });
     }
   });
-  // The agent's own report that it took a prompt: a take, and the start of the turn, even when
-  // the turn ends before a working state is published.
+  // The agent's own report that it took a prompt: a take, and (a prompt start, not a session the
+  // prompt opened) the start of the turn, even when the turn ends before working is published.
   const onPrompt = svc.bus.on('prompt-started', (ev) => {
     if (ev.window_id !== w.id || !armed) return;
     takenResolve(true);
-    sawWorking = true;
+    if (ev.turn) sawWorking = true;
   });
   // The screen drawing a turn or a question after the submit: a take even while a higher claim (a
   // hook whose report is slow on a loaded machine) keeps the published state where it was.

@@ -8,7 +8,7 @@ import { checkMetaCall } from '../agent-state/meta.js';
 import { foreignPaneReason } from '../integrations/foreign-pane.js';
 import { findHarness } from '../detection/manifest.js';
 import { cleanMessage as cleanHookText } from '../integrations/hooks/text.js';
-import { PROMPT_START_EVENTS } from '../integrations/hooks/plan.js';
+import { PROMPT_SESSION_EVENTS, PROMPT_START_EVENTS } from '../integrations/hooks/plan.js';
 import { parseSelector, matches, confirmToken, type SelectorRow } from '../agent-state/selector.js';
 import { readStat } from '../pty/procfs.js';
 import type { Services } from '../daemon/services.js';
@@ -263,7 +263,11 @@ export const setAgentState = defineVerb({
     if (params.transcript_path !== undefined) agents.setTranscript(w, params.transcript_path);
     // A hook's report that the agent took a prompt, once admitted: the proof of a take for a
     // prompt typed into the pane (core/delivery/deliver.ts), applied or not. No other report is.
-    if (source === 'report' && params.state === 'working' && params.event && PROMPT_START_EVENTS.has(params.event)) agents.promptStarted(w, params.event);
+    // A prompt start begins the turn too; a session the prompt opened does not.
+    if (source === 'report' && params.event) {
+      if (params.state === 'working' && PROMPT_START_EVENTS.has(params.event)) agents.promptStarted(w, params.event, true);
+      else if (PROMPT_SESSION_EVENTS.has(params.event)) agents.promptStarted(w, params.event, false);
+    }
     return { window_id: w.id, short_id: w.shortId, session: svc.model.sessions.get(w.sessionId)?.name ?? null, applied: res.applied, state: res.state, source: res.source };
   },
 });

@@ -15,7 +15,7 @@ import { nullLogger } from '../../core/log.js';
 import { watchDelivery, showsWorking } from '../../core/delivery/deliver.js';
 import { setAgentState } from '../../core/verbs/agents.js';
 import { mapHook } from '../../core/integrations/hooks/map.js';
-import { PROMPT_START_EVENTS } from '../../core/integrations/hooks/plan.js';
+import { PROMPT_SESSION_EVENTS, PROMPT_START_EVENTS } from '../../core/integrations/hooks/plan.js';
 import type { VerbContext } from '../../core/rpc/verb.js';
 import type { Services } from '../../core/daemon/services.js';
 import type { Window } from '../../core/model/window.js';
@@ -85,6 +85,22 @@ test('a prompt-start report, then done from the Stop hook: taken, and the turn e
   assert.is(end.how, 'state');
 });
 
+test('a session the prompt opened (opencode\'s session.created) is a take, not the start of the turn', async () => {
+  const { w, deps, agents, report } = setup();
+  const watch = watchDelivery(deps, w);
+  const taken = watch.taken;
+  report(w, { state: 'idle', event: 'session.created', harness: 'opencode', session_start: 'startup' });
+  assert.is(await taken, true, 'taken on the session the prompt opened');
+  // Had the turn begun, a rest would end it; it has not, so an error at rest is no end.
+  agents.report(w, { state: 'errored', message: 'a stray report' });
+  assert.is((await watch.ended(300)).how, 'timeout', 'the turn has not begun');
+  report(w, { state: 'working', event: 'chat.message', harness: 'opencode' });
+  agents.report(w, { state: 'idle' });
+  const end = await watch.ended(5000);
+  watch.dispose();
+  assert.is(end.how, 'state', 'the turn that chat.message began ends at rest');
+});
+
 test('no take from a report before the submit, another pane\'s, another event\'s, or another source\'s', async () => {
   const { w, other, deps, report } = setup();
   const watch = watchDelivery(deps, w);
@@ -106,12 +122,17 @@ test('no take from a report before the submit, another pane\'s, another event\'s
 test('the prompt-start event is published once per admitted report, with its event name', () => {
   const { bus, w, report } = setup();
   const seen: string[] = [];
+  const turns: boolean[] = [];
   bus.on('prompt-started', (ev) => {
-    if (ev.window_id === w.id) seen.push(ev.event);
+    if (ev.window_id !== w.id) return;
+    seen.push(ev.event);
+    turns.push(ev.turn);
   });
   report(w, { state: 'working', event: 'BeforeAgent' });
   report(w, { state: 'working', event: 'PostToolUse' });
-  assert.equal(seen, ['BeforeAgent']);
+  report(w, { state: 'idle', event: 'session.created' });
+  assert.equal(seen, ['BeforeAgent', 'session.created']);
+  assert.equal(turns, [true, false], 'a prompt start begins the turn; a session the prompt opened does not');
 });
 
 test('every hook map\'s prompt-start event is one the daemon knows, and reports working', () => {
@@ -129,6 +150,8 @@ test('every hook map\'s prompt-start event is one the daemon knows, and reports 
   for (const want of ['claude-code:UserPromptSubmit', 'codex:UserPromptSubmit', 'copilot:UserPromptSubmit', 'gemini-cli:BeforeAgent', 'cursor-agent:beforeSubmitPrompt', 'pi:agent_start', 'opencode:chat.message']) {
     assert.ok(starts.includes(want), `${want} maps to a prompt start (${starts.join(', ')})`);
   }
+  const opened = mapHook('opencode', { hook_event_name: 'session.created', session_id: 'ses_1' }, {});
+  assert.ok(PROMPT_SESSION_EVENTS.has(opened.event) && opened.session?.start === 'startup', 'opencode session.created opens a session');
   const amp = mapHook('amp', { hook_event_name: 'agent.start', message: 'hi' }, {});
   assert.ok(PROMPT_START_EVENTS.has(amp.event) && amp.report?.state === 'working', 'amp agent.start');
 });

@@ -71,6 +71,15 @@ export interface HookEnv {
  */
 export const PROMPT_START_EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent', 'beforeSubmitPrompt', 'agent_start', 'agent.start', 'chat.message']);
 
+/**
+ * The events whose report says a prompt was taken but not that its turn began: opencode's (and
+ * Kilo's) session.created, which their TUI sends when the first prompt typed at its home screen
+ * opens a session. It comes before chat.message, seconds before it on a loaded machine (opencode
+ * draws its session screen only after both), and reports idle. The daemon takes it as the proof of
+ * a take; the turn begins with what follows.
+ */
+export const PROMPT_SESSION_EVENTS: ReadonlySet<string> = new Set(['session.created']);
+
 export function nothing(event: string, why: string): HookPlan {
   return { event, why };
 }
