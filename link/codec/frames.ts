@@ -8,6 +8,7 @@ import avro from 'avsc';
 import { FRAME_TYPE, FRAME_FINGERPRINT, NAMESPACE, type Frame, type BranchName } from './schema.js';
 import { LINK_MAX_SCHEMA_BYTES } from '../../core/limits.js';
 import { LINK_SCHEMAS_KEPT } from '../limits.js';
+import { ByteQueue } from '../../core/byte-queue.js';
 
 const LONG = avro.Type.forSchema('long');
 const HEADER = 4;
@@ -126,8 +127,7 @@ export interface DecoderSink {
 
 /** Bytes in, frames out. After the first error it reads nothing more. */
 export class FrameDecoder {
-  private parts: Buffer[] = [];
-  private size = 0;
+  private readonly held = new ByteQueue();
   private need = -1;
   private failed = false;
   writer: WriterSchema | null = null;
@@ -139,19 +139,18 @@ export class FrameDecoder {
 
   push(chunk: Buffer): void {
     if (this.failed || chunk.length === 0) return;
-    this.parts.push(chunk);
-    this.size += chunk.length;
+    this.held.push(chunk);
     for (;;) {
       if (this.failed) return;
       if (this.need < 0) {
-        if (this.size < HEADER) return;
-        const len = this.take(HEADER).readUInt32BE(0);
+        if (this.held.size < HEADER) return;
+        const len = this.held.take(HEADER).readUInt32BE(0);
         if (len === 0) return this.fail('an empty frame');
         if (len > this.max) return this.fail(`a frame of ${len} bytes is over the ${this.max}-byte limit`);
         this.need = len;
       }
-      if (this.size < this.need) return;
-      const body = this.take(this.need);
+      if (this.held.size < this.need) return;
+      const body = this.held.take(this.need);
       this.need = -1;
       this.decode(body);
     }
@@ -160,22 +159,12 @@ export class FrameDecoder {
   /** The stream ended: a frame cut short is an error (truncated), a clean end is not. */
   end(): void {
     if (this.failed) return;
-    if (this.need >= 0 || this.size > 0) this.fail(`the stream ended inside a frame (${this.size} of ${this.need < 0 ? HEADER : this.need} bytes)`);
-  }
-
-  private take(n: number): Buffer {
-    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    const out = all.subarray(0, n);
-    const rest = all.subarray(n);
-    this.parts = rest.length ? [rest] : [];
-    this.size = rest.length;
-    return out;
+    if (this.need >= 0 || this.held.size > 0) this.fail(`the stream ended inside a frame (${this.held.size} of ${this.need < 0 ? HEADER : this.need} bytes)`);
   }
 
   private fail(reason: string): void {
     this.failed = true;
-    this.parts = [];
-    this.size = 0;
+    this.held.clear();
     this.sink.error(reason);
   }
 

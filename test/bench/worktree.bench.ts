@@ -219,8 +219,10 @@ try {
     return '';
   };
   // Two linked daemons: `build` serves the worktree (files = true for the hub), the hub pulls it.
-  build = await startHost('build', { config: '[hosts.hub]\nfiles = true\n' });
-  hub = await startHost('hub');
+  // WORKTREE_BENCH_NODE_ARGS: node's flags for both daemons (--cpu-prof --cpu-prof-dir=DIR, say).
+  const nodeArgs = { TUIOS_TEST_NODE_ARGS: process.env.WORKTREE_BENCH_NODE_ARGS ?? '' };
+  build = await startHost('build', { config: '[hosts.hub]\nfiles = true\n', env: nodeArgs });
+  hub = await startHost('hub', { env: nodeArgs });
   await link(hub, build);
   daemons = [hub, build];
   await build.d.ok(['new-session', 'src', '--cwd', wt]);

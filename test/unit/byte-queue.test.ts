@@ -1,0 +1,42 @@
+// ByteQueue: bytes pushed in pieces come out in order in the sizes asked, as a view of the piece
+// that holds them or a copy of those bytes alone, whatever the pieces' sizes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { ByteQueue } from '../../core/byte-queue.js';
+
+test('takes of every size over pieces of every size give the bytes back in order', () => {
+  const data = randomBytes(5000);
+  for (const piece of [1, 3, 64, 999, 5000]) {
+    for (const want of [1, 5, 17, 1000, 5000]) {
+      const q = new ByteQueue();
+      for (let i = 0; i < data.length; i += piece) q.push(data.subarray(i, i + piece));
+      const out: Buffer[] = [];
+      while (q.size) out.push(q.take(Math.min(want, q.size)));
+      assert.ok(Buffer.concat(out).equals(data), `pieces of ${piece}, takes of ${want}`);
+    }
+  }
+});
+
+test('a take inside one piece is a view of it; one across pieces copies only its own bytes', () => {
+  const a = Buffer.from('abcdef');
+  const b = Buffer.from('ghij');
+  const q = new ByteQueue();
+  q.push(a);
+  q.push(b);
+  const view = q.take(2);
+  assert.is(view.buffer, a.buffer, 'a view of the first piece');
+  const across = q.take(6);
+  assert.is(across.toString(), 'cdefgh');
+  assert.is(across.length, 6, 'only the bytes asked for');
+  assert.is(q.size, 2);
+  assert.is(q.peek(2).toString(), 'ij');
+  assert.is(q.size, 2, 'a peek leaves the bytes held');
+  assert.throws(() => q.take(3), /3 bytes asked of 2 held/);
+  q.clear();
+  assert.is(q.size, 0);
+  q.push(Buffer.alloc(0));
+  assert.is(q.size, 0, 'an empty piece is nothing');
+});
+
+test.run();
