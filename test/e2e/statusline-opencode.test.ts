@@ -54,9 +54,10 @@ it('a turn: the model and the session\'s cost reach the pane through agent-statu
   const file = stateFilePath(oc.d.socket, (await oc.d.call<{ window_id: string }>('get-agent-state', { window: oc.window })).window_id)!;
   assert.not.ok(existsSync(file), 'no throttle file before a turn');
   const from = oc.states.length;
-  const asked = await oc.d.call<{ state: string; delivery: string }>('ask-agent', { window: oc.window, text: 'Please create hello.txt', timeout: 180_000 });
+  const asked = await oc.d.call<{ state: string; delivery: string; ended_by: string; waited_ms: number }>('ask-agent', { window: oc.window, text: 'Please create hello.txt', timeout: 180_000 });
   assert.is(asked.delivery, 'acked', 'the prompt was taken');
-  assert.ok(existsSync(join(oc.run.cwd, 'hello.txt')), 'the tool ran');
+  // A turn said to end before its tool ran names what ended it and what the pane published.
+  assert.ok(existsSync(join(oc.run.cwd, 'hello.txt')), `the tool ran before the turn's end (ended_by ${asked.ended_by}, state ${asked.state}, after ${asked.waited_ms} ms; ${oc.published(from)})`);
   assert.ok(oc.states.slice(from).some((e) => e.source === 'report'), `the plugin reported the turn: ${oc.published(from)}`);
   const meta = await waitFor(async () => {
     const m = (await oc.d.call<Meta>('get-agent-state', { window: oc.window })).meta ?? {};
