@@ -30,7 +30,8 @@ export class ByteQueue {
   peek(n: number): Buffer {
     if (n > this.held) throw new RangeError(`${n} bytes asked of ${this.held} held`);
     const first = this.parts[0];
-    if (!first || first.length >= n) return (first ?? Buffer.alloc(0)).subarray(0, n);
+    if (!first) return Buffer.alloc(0);
+    if (first.length >= n) return first.subarray(0, n);
     const out = Buffer.allocUnsafe(n);
     let at = 0;
     for (const p of this.parts) {

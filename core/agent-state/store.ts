@@ -116,7 +116,11 @@ export class AgentStore {
   private readonly clock: Clock;
   /** Extra fields other services add to a pane's agent info (queued, subagents, ...). */
   private readonly infoProviders: Array<(w: Window) => Record<string, unknown>> = [];
-  /** Who hears the screen's own reading change, whether or not it stands (see onScreenReading). */
+  /**
+   * Who hears the screen's own reading change, whether or not it stands (see onScreenReading). Not
+   * a bus event: a reading that does not stand is published to no one (ADR-0046 point 7), and would
+   * fill the bus's replay ring and every subscriber with a working agent's redraws.
+   */
   private readonly screenReaders = new Set<(w: Window, state: AgentState) => void>();
 
   constructor(private readonly deps: StoreDeps) {
