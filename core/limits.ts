@@ -219,8 +219,13 @@ export const LINK_MAX_RESULT_DEPTH = 16;
 export const LINK_MAX_SERVED = 64;
 /** Refused mail rows kept per host until the person dismisses them. */
 export const LINK_REFUSALS_KEPT = 16;
-/** StreamData payload: small enough to interleave streams with state frames. */
-export const LINK_STREAM_CHUNK_BYTES = 64 * 1024;
+/**
+ * StreamData payload: small enough to interleave streams with state frames, and a frame of it (its
+ * head is at most 32 bytes) fits one SSH channel packet (32 KB, what ssh2 and OpenSSH offer), so
+ * the reader takes each frame whole from one read, as a view. At 64 KB every frame spanned two
+ * packets and was joined by a copy.
+ */
+export const LINK_STREAM_CHUNK_BYTES = 32 * 1024 - 32;
 /** Bytes one stream may hold in the link's send buffer before its source waits. */
 export const LINK_STREAM_HIGH_WATER = 1024 * 1024;
 /**

@@ -340,7 +340,8 @@ export class OpenedStream extends Readable {
       return;
     }
     this.received += data.length;
-    // The frame's own bytes: the decoder gave them a buffer of their own, which nothing else reuses.
+    // A view of the frame as it was read: the SSH layer decrypts each packet into a buffer of its
+    // own and the decoder keeps none, so nothing else writes these bytes.
     this.push(data);
     // Pushed straight to a flowing reader, the bytes are taken already.
     if (this.window) this.grant();

@@ -12,6 +12,22 @@ import { ByteQueue } from '../../core/byte-queue.js';
 
 const LONG = avro.Type.forSchema('long');
 const HEADER = 4;
+/**
+ * What comes before a StreamData frame's bytes, in Avro's own encoding: the union's branch index,
+ * the stream, and the bytes' length (a record is its fields in order, a union its index then the
+ * value, bytes its length then the bytes). A stream's megabytes are written after it and read back
+ * as a view: through avsc, each frame's bytes were zero-filled into a new buffer and copied, on
+ * both sides, which was most of what a worktree pull's bytes cost the link.
+ */
+const STREAM_DATA_HEAD = avro.Type.forSchema({
+  type: 'record',
+  name: 'StreamDataHead',
+  fields: [
+    { name: 'branch', type: 'long' },
+    { name: 'stream', type: 'long' },
+    { name: 'length', type: 'long' },
+  ],
+});
 
 interface UnionLike {
   types: avro.Type[];
@@ -26,6 +42,7 @@ function shortName(full: string | undefined): string {
 const ours = new Map<string, avro.Type>();
 for (const t of (FRAME_TYPE as unknown as UnionLike).types) ours.set(shortName(t.name), t);
 const HELLO = ours.get('Hello')!;
+const STREAM_DATA_BRANCH = (FRAME_TYPE as unknown as UnionLike).types.findIndex((t) => shortName(t.name) === 'StreamData');
 
 export class FrameTooLarge extends Error {
   constructor(readonly bytes: number, readonly max: number) {
@@ -35,11 +52,24 @@ export class FrameTooLarge extends Error {
 
 /** One frame, length prefix included. Throws FrameTooLarge past `max`. */
 export function encodeFrame(f: Frame, max: number): Buffer {
+  if (f.kind === 'StreamData') return encodeStreamData(f.body.stream, f.body.data, max);
   const body = FRAME_TYPE.toBuffer({ [`${NAMESPACE}.${f.kind}`]: f.body });
   if (body.length > max) throw new FrameTooLarge(body.length, max);
   const out = Buffer.allocUnsafe(HEADER + body.length);
   out.writeUInt32BE(body.length, 0);
   body.copy(out, HEADER);
+  return out;
+}
+
+/** The same bytes avsc writes for a StreamData frame, with the data copied once, into the frame. */
+function encodeStreamData(stream: number, data: Buffer, max: number): Buffer {
+  const head = STREAM_DATA_HEAD.toBuffer({ branch: STREAM_DATA_BRANCH, stream, length: data.length });
+  const bytes = head.length + data.length;
+  if (bytes > max) throw new FrameTooLarge(bytes, max);
+  const out = Buffer.allocUnsafe(HEADER + bytes);
+  out.writeUInt32BE(bytes, 0);
+  head.copy(out, HEADER);
+  data.copy(out, HEADER + head.length);
   return out;
 }
 
@@ -194,6 +224,8 @@ export class FrameDecoder {
     const b = this.writer.branch(index);
     if (!b) return this.fail(`a frame of branch ${index}, which the peer's own schema does not have`);
     if (!b.reader) return this.sink.unknown(b.name, b.why ?? 'this build does not know that frame');
+    // A peer of this schema: its bytes are a view of the frame, which nothing else holds or reuses.
+    if (index === STREAM_DATA_BRANCH && b.resolver === undefined) return this.streamData(buf);
     let r: { value: unknown; offset: number };
     try {
       r = b.reader.decode(buf, pos, b.resolver as never) as { value: unknown; offset: number };
@@ -203,5 +235,17 @@ export class FrameDecoder {
     if (r.offset < 0) return this.fail(`a truncated ${b.name} frame`);
     if (r.offset !== buf.length) return this.fail(`a ${b.name} frame with ${buf.length - r.offset} bytes past its end`);
     this.sink.frame({ kind: b.name, body: r.value } as Frame);
+  }
+
+  private streamData(buf: Buffer): void {
+    let r: { value: { stream: number; length: number }; offset: number };
+    try {
+      r = STREAM_DATA_HEAD.decode(buf, 0) as typeof r;
+    } catch (e) {
+      return this.fail(`a StreamData frame that does not decode: ${(e as Error).message}`);
+    }
+    if (r.offset < 0 || r.value.length < 0 || r.offset + r.value.length > buf.length) return this.fail('a truncated StreamData frame');
+    if (r.offset + r.value.length !== buf.length) return this.fail(`a StreamData frame with ${buf.length - r.offset - r.value.length} bytes past its end`);
+    this.sink.frame({ kind: 'StreamData', body: { stream: r.value.stream, data: buf.subarray(r.offset) } });
   }
 }

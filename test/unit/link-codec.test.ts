@@ -6,6 +6,7 @@ import avro from 'avsc';
 import { encodeFrame, FrameDecoder, WriterSchema, FrameTooLarge } from '../../link/codec/frames.js';
 import { BRANCH_SCHEMAS, FRAME_SCHEMA_JSON, FRAME_FINGERPRINT, NAMESPACE, type Frame } from '../../link/codec/schema.js';
 import { LINK_SCHEMAS_KEPT } from '../../link/limits.js';
+import { LINK_STREAM_CHUNK_BYTES } from '../../core/limits.js';
 
 const MAX = 1024 * 1024;
 
@@ -186,6 +187,67 @@ test('a schema is parsed once for every peer that sends the same text; past the 
 
 test('encoding past the limit throws FrameTooLarge', () => {
   assert.throws(() => encodeFrame({ kind: 'StreamData', body: { stream: 1, data: Buffer.alloc(2048) } }, 1024), (e: unknown) => e instanceof FrameTooLarge);
+});
+
+test('a StreamData frame is the bytes avsc writes, and its data reads back as a view of the frame', () => {
+  const FRAME = avro.Type.forSchema(BRANCH_SCHEMAS as never, { namespace: NAMESPACE });
+  for (const [stream, len] of [[0, 0], [1, 1], [3, 127], [64, 128], [2 ** 31, 32 * 1024 - 32], [2 ** 40, 5]] as const) {
+    const data = Buffer.alloc(len);
+    for (let i = 0; i < len; i++) data[i] = (i * 7 + stream) & 0xff;
+    const ours = encodeFrame({ kind: 'StreamData', body: { stream, data } }, MAX);
+    assert.equal(ours, framed(FRAME, { [`${NAMESPACE}.StreamData`]: { stream, data } }), `stream ${stream}, ${len} bytes`);
+  }
+  const { dec, frames, errors } = collect();
+  dec.push(encodeFrame(hello(), MAX));
+  dec.writer = WriterSchema.fromJson(FRAME_SCHEMA_JSON);
+  // One read holding the whole frame, as an SSH packet does: a fresh buffer, not Node's shared pool.
+  const wire = Buffer.alloc(64);
+  const frame = encodeFrame({ kind: 'StreamData', body: { stream: 9, data: Buffer.from('abcdef') } }, MAX);
+  frame.copy(wire);
+  dec.push(wire.subarray(0, frame.length));
+  assert.equal(errors, []);
+  const body = frames[1]!.body as { stream: number; data: Buffer };
+  assert.is(body.stream, 9);
+  assert.is(body.data.toString(), 'abcdef');
+  wire[frame.length - 6] = 'X'.charCodeAt(0);
+  assert.is(body.data.toString(), 'Xbcdef', 'the data is a view of the read, not a copy');
+});
+
+test('a full StreamData frame fits one SSH channel packet (32 KB), so a reader takes it from one read', () => {
+  for (const stream of [1, 2 ** 31, 2 ** 52]) {
+    const f = encodeFrame({ kind: 'StreamData', body: { stream, data: Buffer.alloc(LINK_STREAM_CHUNK_BYTES) } }, MAX);
+    assert.ok(f.length <= 32 * 1024, `${f.length} bytes for stream ${stream}`);
+  }
+});
+
+test('a StreamData frame whose length runs past the frame, or stops short of it, is an error', () => {
+  const FRAME = avro.Type.forSchema(BRANCH_SCHEMAS as never, { namespace: NAMESPACE });
+  const index = (FRAME as unknown as { types: avro.Type[] }).types.findIndex((t) => t.name === `${NAMESPACE}.StreamData`);
+  const LONG = avro.Type.forSchema('long');
+  const body = (claimed: number, actual: number) => {
+    const b = Buffer.concat([LONG.toBuffer(index), LONG.toBuffer(1), LONG.toBuffer(claimed), Buffer.alloc(actual)]);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(b.length);
+    return Buffer.concat([head, b]);
+  };
+  for (const [claimed, actual, why] of [[10, 4, /truncated StreamData/], [4, 10, /6 bytes past its end/], [-3, 4, /truncated StreamData/]] as const) {
+    const { dec, frames, errors } = collect();
+    dec.push(encodeFrame(hello(), MAX));
+    dec.writer = WriterSchema.fromJson(FRAME_SCHEMA_JSON);
+    dec.push(body(claimed, actual));
+    assert.is(frames.length, 1, 'only the Hello');
+    assert.match(errors[0] ?? '', why);
+  }
+});
+
+test("a peer whose schema differs still has its StreamData read, through avsc's resolver", () => {
+  const { json, type } = newerSchema((b) => b.push({ type: 'record', name: 'Later', fields: [{ name: 'x', type: 'long', default: 0 }] }));
+  const { dec, frames, errors } = collect();
+  dec.push(encodeFrame(hello(json), MAX));
+  dec.writer = WriterSchema.fromJson(json);
+  dec.push(framed(type, { [`${NAMESPACE}.StreamData`]: { stream: 4, data: Buffer.from('xyz') } }));
+  assert.equal(errors, []);
+  assert.is((frames[1]!.body as { data: Buffer }).data.toString(), 'xyz');
 });
 
 test.run();
