@@ -26,6 +26,18 @@ export class ByteQueue {
     return out;
   }
 
+  /**
+   * Up to `max` bytes off the front, only as many as the first piece holds: always a view, never a
+   * copy (empty when nothing is held). For a reader that passes a long payload on as it comes.
+   */
+  takeUpTo(max: number): Buffer {
+    const first = this.parts[0];
+    if (!first || max <= 0) return Buffer.alloc(0);
+    const out = first.length <= max ? first : first.subarray(0, max);
+    this.drop(out.length);
+    return out;
+  }
+
   /** The next `n` bytes, left held; `n` must not be more than `size`. */
   peek(n: number): Buffer {
     if (n > this.held) throw new RangeError(`${n} bytes asked of ${this.held} held`);

@@ -48,12 +48,20 @@ export interface Frame {
   payload: Buffer;
 }
 
-/** Splits a byte stream into frames; pure, fed chunk by chunk. Chunks are joined only once a frame is whole. */
+/**
+ * Splits a byte stream into frames; pure, fed chunk by chunk. A PACK or DATA frame is passed on in
+ * pieces as its bytes come, one for each read that holds some of them (entries of its type whose
+ * payloads, in order, are its payload): what they carry is hashed and written as it goes, so
+ * waiting for the whole frame would only join its reads with a copy. Every other frame comes whole,
+ * as one entry.
+ */
 export class FrameReader {
-  // A frame's payload is a view where one read holds it, and is hashed and spooled at once; the
-  // read under it is freed with it (copying each megabyte was 0.27 CPU-s of a 28 MB transfer).
+  // A payload is a view of the read that holds it: a link's reads are each a buffer of their own,
+  // freed with the payload (copying each megabyte was 0.27 CPU-s of a 28 MB transfer).
   private readonly held = new ByteQueue();
   private magicSeen = false;
+  /** The PACK or DATA frame being passed on in pieces: its type and the bytes it still owes. */
+  private piecing: { type: number; left: number } | null = null;
   /** Bytes fed so far. */
   bytes = 0;
 
@@ -66,13 +74,31 @@ export class FrameReader {
       if (!this.held.take(PULL_MAGIC.length).equals(PULL_MAGIC)) throw badStream('it does not start as a tuios worktree transfer');
       this.magicSeen = true;
     }
-    while (this.held.size >= 5) {
+    for (;;) {
+      const p = this.piecing;
+      if (p) {
+        if (this.held.size === 0) break;
+        const piece = this.held.takeUpTo(p.left);
+        p.left -= piece.length;
+        if (p.left === 0) this.piecing = null;
+        out.push({ type: p.type, payload: piece });
+        continue;
+      }
+      if (this.held.size < 5) break;
       const h = this.held.peek(5);
       const type = h.readUInt8(0);
       const len = h.readUInt32BE(1);
       if (!KNOWN_FRAMES.has(type)) throw badStream(`it holds a frame of unknown type ${type}`);
-      const limit = type === FRAME_PACK || type === FRAME_DATA ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
+      const streamed = type === FRAME_PACK || type === FRAME_DATA;
+      const limit = streamed ? PULL_CHUNK_BYTES : PULL_MAX_HEADER_BYTES;
       if (len > limit) throw badStream(`a frame of ${len} bytes is past its limit of ${limit}`);
+      if (streamed) {
+        // Its bytes as views of the reads that hold them: one entry when one read holds them all.
+        this.held.take(5);
+        if (len === 0) out.push({ type, payload: Buffer.alloc(0) });
+        else this.piecing = { type, left: len };
+        continue;
+      }
       if (this.held.size < 5 + len) break;
       const f = this.held.take(5 + len);
       out.push({ type, payload: f.subarray(5) });
@@ -80,9 +106,9 @@ export class FrameReader {
     return out;
   }
 
-  /** Bytes held that do not yet make a whole frame. */
+  /** Bytes held that do not yet make a whole frame, and those a frame passed on in pieces still owes. */
   get pending(): number {
-    return this.held.size;
+    return this.held.size + (this.piecing?.left ?? 0);
   }
 }
 

@@ -26,6 +26,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PassThrough, Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { TuiosError } from '../errors.js';
 import { FRAME_BASE, FRAME_DATA, FRAME_END, FRAME_FILE, FRAME_GONE, FRAME_HEADER, FRAME_NEXT, FRAME_PACK, FrameReader, PULL_FORMAT, PULL_MAGIC, badStream, cutStream, frame, frameHead, writeOut } from './transfer-frames.js';
 import { git, gitText, forgetSafety } from './run.js';
@@ -437,7 +438,7 @@ async function receiveTransfer(
   const packHeads = indexing.map(() => Buffer.alloc(0));
   const objects = indexing.map(() => 0);
   let cur = 0;
-  let header: PackHeader | null = null;
+  let header = null as PackHeader | null;
   let baseSeen = false;
   let end = null as { packs: Array<{ bytes: number; sha256: string }>; files?: FilesRecord } | null;
   /** The first pack that did not index: its error, once the stream is known to be whole. */
@@ -447,7 +448,7 @@ async function receiveTransfer(
   /** The index's pack's last frame so far, held back from its index-pack until the history is in. */
   let held: Buffer | null = null;
   /** Both packs in the clone, once the files begin (or the end comes without any). */
-  let packsDone: Promise<void> | null = null;
+  let packsDone = null as Promise<void> | null;
   const filesHash = createHash('sha256');
   const files = { files: 0, gone: 0, bytes: 0 };
   const finishPacks = (h: PackHeader) =>
@@ -471,75 +472,78 @@ async function receiveTransfer(
   const onAbort = () => input.destroy(new TuiosError('timeout', 'The transfer was cancelled. Nothing was made.'));
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    try {
-      for await (const chunk of input as AsyncIterable<Buffer>) {
-        if (reader.bytes + chunk.length > o.maxBytes) throw new TuiosError('limit_reached', `The worktree transfer is larger than ${Math.round(o.maxBytes / 1024 / 1024)} MB. Nothing was made.`);
-        for (const f of reader.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))) {
-          if (end) throw badStream('it goes on after its end');
-          if (f.type === FRAME_BASE) {
-            if (header || baseSeen) throw badStream('its base comes after its header, or twice');
-            baseSeen = true;
-            let commit: unknown;
-            try {
-              commit = (JSON.parse(f.payload.toString('utf8')) as { commit?: unknown }).commit;
-            } catch {
-              throw badStream('its base is not JSON');
-            }
-            if (typeof commit !== 'string' || !SHA_RE.test(commit)) throw badStream('its base is not a commit id');
-            o.onBase(commit);
-          } else if (f.type === FRAME_HEADER) {
-            if (header) throw badStream('it has two headers');
-            header = checkHeader(f.payload);
-            o.onHeader(header);
-          } else if (f.type === FRAME_FILE || f.type === FRAME_DATA || f.type === FRAME_GONE) {
-            if (!header || cur !== PACKS - 1) throw badStream('its files come before its packs');
-            packsDone ??= finishPacks(header);
-            filesHash.update(f.payload);
-            files.bytes += f.payload.length;
-            if (f.type === FRAME_FILE) {
-              files.files++;
-              o.spool.onFile(f.payload);
-            } else if (f.type === FRAME_GONE) {
-              files.gone++;
-              o.spool.onGone(f.payload);
-            } else await o.spool.onData(f.payload);
-          } else if (f.type === FRAME_PACK) {
-            if (!header) throw badStream('its pack comes before its header');
-            if (packsDone) throw badStream('a pack comes after its files');
-            hashes[cur]!.update(f.payload);
-            packBytes[cur]! += f.payload.length;
-            if (packHeads[cur]!.length < 12) {
-              const h = (packHeads[cur] = Buffer.concat([packHeads[cur]!, f.payload.subarray(0, 12 - packHeads[cur]!.length)]));
-              if (h.length === 12 && h.subarray(0, 4).toString('latin1') === 'PACK') objects[cur] = h.readUInt32BE(8);
-            }
-            if (packError !== null) continue;
-            const ix = (indexing[cur] ??= indexInto(o.cwd, o.objects, join(o.work, `objects-${cur}`), o.signal));
-            if (cur < PACKS - 1) await feedIndex(ix, f.payload);
-            else {
-              if (held) await feedIndex(ix, held);
-              held = f.payload;
-            }
-          } else if (f.type === FRAME_NEXT) {
-            if (!header || cur + 1 >= PACKS) throw badStream('it holds more packs than it may');
-            // The history is whole: its objects go into the clone while the index's pack arrives.
-            await o.onNext(header);
-            const h = header;
-            historyDone = settle(cur).then(() => {
-              if (packError === null) o.onHistory(h);
-            });
-            cur++;
-          } else {
-            if (!header) throw badStream('it ends before its header');
-            try {
-              end = JSON.parse(f.payload.toString('utf8')) as NonNullable<typeof end>;
-            } catch {
-              throw badStream('its end is not JSON');
-            }
-            if (cur === PACKS - 1) packsDone ??= finishPacks(header);
+    const take = async (chunk: Buffer) => {
+      if (reader.bytes + chunk.length > o.maxBytes) throw new TuiosError('limit_reached', `The worktree transfer is larger than ${Math.round(o.maxBytes / 1024 / 1024)} MB. Nothing was made.`);
+      for (const f of reader.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))) {
+        if (end) throw badStream('it goes on after its end');
+        if (f.type === FRAME_BASE) {
+          if (header || baseSeen) throw badStream('its base comes after its header, or twice');
+          baseSeen = true;
+          let commit: unknown;
+          try {
+            commit = (JSON.parse(f.payload.toString('utf8')) as { commit?: unknown }).commit;
+          } catch {
+            throw badStream('its base is not JSON');
           }
+          if (typeof commit !== 'string' || !SHA_RE.test(commit)) throw badStream('its base is not a commit id');
+          o.onBase(commit);
+        } else if (f.type === FRAME_HEADER) {
+          if (header) throw badStream('it has two headers');
+          header = checkHeader(f.payload);
+          o.onHeader(header);
+        } else if (f.type === FRAME_FILE || f.type === FRAME_DATA || f.type === FRAME_GONE) {
+          if (!header || cur !== PACKS - 1) throw badStream('its files come before its packs');
+          packsDone ??= finishPacks(header);
+          filesHash.update(f.payload);
+          files.bytes += f.payload.length;
+          if (f.type === FRAME_FILE) {
+            files.files++;
+            o.spool.onFile(f.payload);
+          } else if (f.type === FRAME_GONE) {
+            files.gone++;
+            o.spool.onGone(f.payload);
+          } else await o.spool.onData(f.payload);
+        } else if (f.type === FRAME_PACK) {
+          if (!header) throw badStream('its pack comes before its header');
+          if (packsDone) throw badStream('a pack comes after its files');
+          hashes[cur]!.update(f.payload);
+          packBytes[cur]! += f.payload.length;
+          if (packHeads[cur]!.length < 12) {
+            const h = (packHeads[cur] = Buffer.concat([packHeads[cur]!, f.payload.subarray(0, 12 - packHeads[cur]!.length)]));
+            if (h.length === 12 && h.subarray(0, 4).toString('latin1') === 'PACK') objects[cur] = h.readUInt32BE(8);
+          }
+          if (packError !== null) continue;
+          const ix = (indexing[cur] ??= indexInto(o.cwd, o.objects, join(o.work, `objects-${cur}`), o.signal));
+          if (cur < PACKS - 1) await feedIndex(ix, f.payload);
+          else {
+            if (held) await feedIndex(ix, held);
+            held = f.payload;
+          }
+        } else if (f.type === FRAME_NEXT) {
+          if (!header || cur + 1 >= PACKS) throw badStream('it holds more packs than it may');
+          // The history is whole: its objects go into the clone while the index's pack arrives.
+          await o.onNext(header);
+          const h = header;
+          historyDone = settle(cur).then(() => {
+            if (packError === null) o.onHistory(h);
+          });
+          cur++;
+        } else {
+          if (!header) throw badStream('it ends before its header');
+          try {
+            end = JSON.parse(f.payload.toString('utf8')) as NonNullable<typeof end>;
+          } catch {
+            throw badStream('its end is not JSON');
+          }
+          if (cur === PACKS - 1) packsDone ??= finishPacks(header);
         }
-        o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0), files.files);
       }
+      o.progress(reader.bytes, objects.reduce((a, b) => a + b, 0), files.files);
+    };
+    try {
+      // Each read as it came, through a pipe: an async iterator's read() joins all the reads
+      // buffered into one with a copy (a quarter of the receiving side's CPU for a 36 MB pull).
+      await pipeline(input, new Writable({ highWaterMark: PULL_CHUNK_BYTES, write: (chunk: Buffer, _enc, cb) => void take(chunk).then(() => cb(), cb) }));
     } catch (e) {
       if (e instanceof TuiosError) throw e;
       // The input broke (a link that went down, a peer that failed): the same as a cut.

@@ -45,4 +45,24 @@ test('a take inside one piece is a view of it; one across pieces leaves the byte
   assert.is(q.size, 0, 'an empty piece is nothing');
 });
 
+test('takeUpTo gives what the first piece holds, up to the limit, as a view', () => {
+  const a = Buffer.alloc(5);
+  a.write('abcde');
+  const b = Buffer.alloc(3);
+  b.write('fgh');
+  const q = new ByteQueue();
+  assert.is(q.takeUpTo(4).length, 0, 'nothing held');
+  q.push(a);
+  q.push(b);
+  const first = q.takeUpTo(3);
+  assert.is(first.toString(), 'abc');
+  a[1] = 0x42;
+  assert.is(first.toString(), 'aBc', 'a view, not a copy');
+  assert.is(q.takeUpTo(100).toString(), 'de', 'never past its piece');
+  assert.is(q.size, 3);
+  assert.is(q.takeUpTo(0).length, 0);
+  assert.is(q.takeUpTo(3).toString(), 'fgh');
+  assert.is(q.size, 0);
+});
+
 test.run();

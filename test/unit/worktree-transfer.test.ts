@@ -419,6 +419,44 @@ test('frames: magic first, a frame split across chunks reads whole, an oversized
   assert.throws(() => new FrameReader().feed(Buffer.concat([PULL_MAGIC, big])), /past its limit/);
 });
 
+test('frames: a PACK or DATA frame comes in pieces as its reads come, each a view; a HEADER only whole', () => {
+  const r = new FrameReader();
+  // Reads of their own (not Node's shared pool), so a view can be told from a copy.
+  const read = (b: Buffer) => {
+    const own = Buffer.alloc(b.length);
+    b.copy(own);
+    return own;
+  };
+  const pack = randomBytes(3000);
+  const all = Buffer.concat([PULL_MAGIC, frame(FRAME_HEADER, Buffer.from('{"a":1}')), frame(FRAME_PACK, pack), frame(FRAME_DATA, Buffer.alloc(0)), frame(FRAME_DATA, Buffer.from('xyz'))]);
+  const cuts = [5, 14, 20, 1000, 2500, all.length];
+  const got: Array<{ type: number; payload: Buffer }> = [];
+  let last: Buffer | null = null;
+  let at = 0;
+  for (const cut of cuts) {
+    last = read(all.subarray(at, cut));
+    const out = r.feed(last);
+    got.push(...out);
+    if (cut === 1000) {
+      assert.is(out.at(-1)!.type, FRAME_PACK);
+      assert.ok(r.pending > 0, 'the pack still owes bytes');
+      last[999 - at] ^= 0xff;
+      assert.is(out.at(-1)!.payload.at(-1), last[999 - at], 'a piece is a view of its read');
+      last[999 - at] ^= 0xff;
+    }
+    at = cut;
+  }
+  assert.is(r.pending, 0);
+  assert.equal(got.filter((f) => f.type === FRAME_HEADER).map((f) => f.payload.toString()), ['{"a":1}'], 'a header split across reads comes whole');
+  const pieces = got.filter((f) => f.type === FRAME_PACK);
+  assert.ok(pieces.length >= 3, `the pack came in ${pieces.length} pieces`);
+  assert.ok(Buffer.concat(pieces.map((f) => f.payload)).equals(pack));
+  assert.equal(got.filter((f) => f.type === FRAME_DATA).map((f) => f.payload.toString()), ['', 'xyz'], 'an empty DATA frame is still an entry');
+  const cut = new FrameReader();
+  cut.feed(Buffer.concat([PULL_MAGIC, frame(FRAME_PACK, pack)]).subarray(0, 100));
+  assert.ok(cut.pending > 0, 'a stream cut inside a pack is not whole');
+});
+
 test('a spool write that fails is the transfer\'s typed failure', async () => {
   const where = tempDir('tuios-spool-');
   const spool = new FileSpool(() => where);
