@@ -404,8 +404,8 @@ function noop(): void {}
  *
  * The stream is read on while the history is indexed (a large history's deltas take minutes to
  * resolve, and a reader that stops that long has its stream ended `slow`): the index's pack goes to
- * its index-pack as it comes, less its last frame. index-pack needs the bases of a thin pack only
- * once it has read the pack whole, so that frame waits for the history's objects. `onPacks` is
+ * its index-pack as it comes, less its last piece. index-pack needs the bases of a thin pack only
+ * once it has read the pack whole, so that piece waits for the history's objects. `onPacks` is
  * called once both packs are in, while the files (which go to the spool as they come) may still be
  * on their way.
  */
@@ -445,7 +445,7 @@ async function receiveTransfer(
   let packError: unknown = null;
   /** The history's objects in the clone (or its failure in packError). */
   let historyDone: Promise<void> = Promise.resolve();
-  /** The index's pack's last frame so far, held back from its index-pack until the history is in. */
+  /** The index's pack's last piece so far (its bytes from one read), held back from its index-pack until the history is in. */
   let held: Buffer | null = null;
   /** Both packs in the clone, once the files begin (or the end comes without any). */
   let packsDone = null as Promise<void> | null;
@@ -506,6 +506,8 @@ async function receiveTransfer(
         } else if (f.type === FRAME_PACK) {
           if (!header) throw badStream('its pack comes before its header');
           if (packsDone) throw badStream('a pack comes after its files');
+          // Nothing to feed, and held back it would let the pack's real last bytes through.
+          if (f.payload.length === 0) continue;
           hashes[cur]!.update(f.payload);
           packBytes[cur]! += f.payload.length;
           if (packHeads[cur]!.length < 12) {
