@@ -122,8 +122,12 @@ export async function agentHookCommand(argv: string[]): Promise<never> {
   const args: HookArgs = typeof parsed === 'string' ? { harness: '', explain: argv.includes('--explain'), timeoutMs: HOOK_TIMEOUT_MS, positional: [] } : parsed;
   const h = hookHarness(args.harness);
   const hook = new Hook(args, h);
-  // The budget counts from the process's own start, not from here.
-  const elapsed = () => performance.now();
+  // The budget is for the daemon (and the payload): it counts from here, once node has started and
+  // loaded the bundle. On a busy machine that start alone took 0.5 s (4 busy loops on 2 cores), so a
+  // budget from the process's start left nothing for the report, and Claude Code's Stop was lost:
+  // the pane read working until its idle_prompt notification a minute later.
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
   hook.arm(args.timeoutMs - elapsed() - 15, `gave up after ${args.timeoutMs} ms (--timeout)`);
   if (typeof parsed === 'string') {
     hook.explain(`${parsed}\n${USAGE}`);

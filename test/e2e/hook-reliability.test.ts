@@ -4,7 +4,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon, BIN, ROOT } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
@@ -116,6 +117,26 @@ t('a running daemon: the report lands, and nothing is printed', async () => {
   const st = await d.call<{ state: string; source: string }>('get-agent-state', { window: w });
   assert.is(st.state, 'working');
   assert.is(st.source, 'report');
+});
+
+t('a slow start (node takes 700 ms to reach the hook, as on a busy machine) still reports: the budget is for the daemon', async () => {
+  const w = (await d.json<{ windows: Array<{ id: string }> }>(['list-windows'])).windows[0]!.id;
+  await d.call('set-agent-state', { window: w, state: 'idle' });
+  const dir = mkdtempSync(join(tmpdir(), 'tuios-slow-start-'));
+  const slow = join(dir, 'slow-start.cjs');
+  writeFileSync(slow, 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);\n');
+  try {
+    const r = await hook(d, 'claude-code', payload('claude-code', 'PreToolUse-Bash'), { TUIOS_PANE_ID: w, NODE_OPTIONS: `--require ${slow}` });
+    assert.is(r.code, 0);
+    assert.is(r.stdout, '');
+    const own = Number(/exit 0 after (\d+) ms/.exec(r.stderr)?.[1] ?? NaN);
+    assert.ok(own >= 700, `the start was slowed: ${r.stderr}`);
+    const st = await d.call<{ state: string; source: string }>('get-agent-state', { window: w });
+    assert.is(st.state, 'working', `the report landed: ${r.stderr}`);
+    assert.is(st.source, 'report');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 t('bad input: not JSON, empty, an unknown harness, huge: exit 0, nothing printed', async () => {
