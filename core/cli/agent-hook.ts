@@ -56,6 +56,14 @@ function parseArgs(argv: string[]): HookArgs | string {
 }
 
 class Hook {
+  /**
+   * When the hook's code began, node's start and the bundle's load behind it: the budget is for the
+   * daemon (and the payload), and counts from here. On a busy machine that start alone took 0.5 s
+   * (4 busy loops on 2 cores), so a budget from the process's start left nothing for the report,
+   * and Claude Code's Stop was lost: the pane read working until its idle_prompt notification a
+   * minute later.
+   */
+  readonly started = performance.now();
   private printed = false;
   private finished = false;
   private timer: NodeJS.Timeout | null = null;
@@ -78,7 +86,8 @@ class Hook {
   finish(): never {
     if (!this.finished) {
       this.finished = true;
-      this.explain(`exit 0 after ${Math.round(performance.now())} ms`);
+      const now = performance.now();
+      this.explain(`exit 0 after ${Math.round(now)} ms, ${Math.round(now - this.started)} ms since it ran`);
       if (!this.printed && this.h?.stdoutJson) out('{}\n');
     }
     process.exit(0);
@@ -122,12 +131,7 @@ export async function agentHookCommand(argv: string[]): Promise<never> {
   const args: HookArgs = typeof parsed === 'string' ? { harness: '', explain: argv.includes('--explain'), timeoutMs: HOOK_TIMEOUT_MS, positional: [] } : parsed;
   const h = hookHarness(args.harness);
   const hook = new Hook(args, h);
-  // The budget is for the daemon (and the payload): it counts from here, once node has started and
-  // loaded the bundle. On a busy machine that start alone took 0.5 s (4 busy loops on 2 cores), so a
-  // budget from the process's start left nothing for the report, and Claude Code's Stop was lost:
-  // the pane read working until its idle_prompt notification a minute later.
-  const started = performance.now();
-  const elapsed = () => performance.now() - started;
+  const elapsed = () => performance.now() - hook.started;
   hook.arm(args.timeoutMs - elapsed() - 15, `gave up after ${args.timeoutMs} ms (--timeout)`);
   if (typeof parsed === 'string') {
     hook.explain(`${parsed}\n${USAGE}`);
