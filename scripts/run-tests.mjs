@@ -1,7 +1,7 @@
 // Runs every uvu test file (each in its own Node process, TypeScript through tsx) and ends with
 // one plain line, `N passed, N failed, N skipped`, which is what CI reads. Unit files run four at
 // a time, then e2e files, which start daemons and real programs, three at a time; the attack suite
-// one at a time beside them, and once it is done its lane takes e2e files too (see lanes below).
+// one at a time beside them (see lanes below).
 //
 // A skip is a skip: a test gated on a missing prerequisite (test/helpers/prereq.ts) prints a
 // marker line; uvu counts it as passed, so it is taken off the passed count here, counted as
@@ -41,18 +41,15 @@ function walk(dir) {
 // that process's own, and its time bounds are generous, so another file's load slows it without
 // blurring what it measures. `--soak` (npm run soak) runs only it, in its long form: TUIOS_SOAK=1,
 // which each file reads for its counts. e2e files, which mostly wait on daemons, programs and the
-// spec's own timers, run three at a time (TUIOS_TEST_E2E_CONCURRENCY). The attack lane, once its
-// files are done (a third of the way through), takes e2e files from the same queue: four files at
-// once then, no more than ran while it had its own, and the suite's wall time is the work's, not
-// the e2e group's alone.
+// spec's own timers, run three at a time (TUIOS_TEST_E2E_CONCURRENCY).
 const soak = args.includes('--soak');
 if (soak) process.env.TUIOS_SOAK = '1';
 const byFilter = (g) => ({ ...g, files: filter ? g.files.filter((f) => f.includes(filter)) : g.files });
 const attack = byFilter({ name: 'attack', files: [...walk(join(root, 'test/fuzz')), ...walk(join(root, 'test/soak'))], concurrency: 1 });
 const unit = byFilter({ name: 'unit', files: walk(join(root, 'test/unit')), concurrency: 4 });
 const e2e = byFilter({ name: 'e2e', files: walk(join(root, 'test/e2e')), concurrency: Number(process.env.TUIOS_TEST_E2E_CONCURRENCY || 3) });
-/** Lanes run at once; a lane's groups one after another. A helper joins its group's queue with one worker and is not timed as the group. */
-const lanes = soak ? [[attack]] : [[unit, e2e], [attack, { helps: e2e }]];
+/** Lanes run at once; a lane's groups one after another. */
+const lanes = soak ? [[attack]] : [[unit, e2e], [attack]];
 
 function runFile(file) {
   return new Promise((resolve) => {
@@ -90,32 +87,22 @@ function runFile(file) {
   });
 }
 
-/** A group's queue, shared by every worker that takes from it: its own and a helping lane's. */
-function queueOf(g) {
-  g.queue ??= { next: 0, results: [], workers: new Set() };
-  return g.queue;
-}
-
-/** Runs `n` workers on the group's queue; resolves when the queue is drained and every worker on it, a helper's too, is done. */
-async function runGroup(g, n = g.concurrency) {
-  const q = queueOf(g);
+async function runGroup(g) {
+  const results = [];
+  let next = 0;
   async function worker() {
-    while (q.next < g.files.length) {
-      const file = g.files[q.next++];
+    while (next < g.files.length) {
+      const file = g.files[next++];
       const r = await runFile(file);
       const mark = r.failed ? 'FAIL' : 'ok  ';
       process.stdout.write(`${mark} ${relative(root, file)}  (${r.passed} passed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.failed ? `, ${r.failed} failed` : ''}, ${(r.ms / 1000).toFixed(1)}s)\n`);
       if (r.failed) process.stdout.write(indent(r.out) + '\n');
       else if (r.notes.length) process.stdout.write(indent(r.notes.join('\n')) + '\n');
-      q.results.push(r);
+      results.push(r);
     }
   }
-  for (let i = 0; i < Math.min(n, g.files.length); i++) {
-    const w = worker().finally(() => q.workers.delete(w));
-    q.workers.add(w);
-  }
-  while (q.workers.size) await Promise.all([...q.workers]);
-  return q.results;
+  await Promise.all(Array.from({ length: Math.min(g.concurrency, g.files.length) }, worker));
+  return results;
 }
 
 function seconds(ms) {
@@ -135,10 +122,6 @@ const suiteStarted = Date.now();
 await Promise.all(
   lanes.map(async (lane) => {
     for (const g of lane) {
-      if (g.helps) {
-        await runGroup(g.helps, 1);
-        continue;
-      }
       if (g.files.length === 0) continue;
       process.stdout.write(`# ${g.name}: ${g.files.length} files\n`);
       const started = Date.now();
