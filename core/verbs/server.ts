@@ -13,6 +13,8 @@ import { readLoopDelay } from '../daemon/loop-delay.js';
 import { table } from '../rpc/print-helpers.js';
 
 let cache: VerbDescription[] | null = null;
+/** Each verb's description once made, by name (the registry never changes while the daemon runs). */
+const described = new Map<string, VerbDescription>();
 
 /** A verb as list-verbs describes it (core/rpc/describe.ts). */
 const verbDescriptionSchema = z.object({
@@ -60,12 +62,23 @@ export const listVerbs = defineVerb({
   result: z.object({ verbs: z.array(verbDescriptionSchema), protocol: z.number().int().optional(), version: z.string().optional() }),
   print: (r) => table(r.verbs.map((v) => [v.name, v.summary])),
   run({ params, svc }) {
-    cache ??= svc.dispatcher.list().map(describeVerb);
     if (params.verb) {
-      const one = cache.find((v) => v.name === params.verb);
-      if (!one) throw new TuiosError('unknown_verb', `There is no verb "${params.verb}".`, 'List them with: tuios list-verbs');
+      // One verb is described alone: describing every verb took 86 ms the first time (0.7 s on a busy
+      // machine), and a hook's first question, which asks for a few by name, gave up waiting for it.
+      let one = described.get(params.verb);
+      if (!one) {
+        const def = svc.dispatcher.get(params.verb);
+        if (!def) throw new TuiosError('unknown_verb', `There is no verb "${params.verb}".`, 'List them with: tuios list-verbs');
+        one = describeVerb(def);
+        described.set(def.name, one);
+      }
       return { verbs: [one] };
     }
+    cache ??= svc.dispatcher.list().map((def) => {
+      const d = described.get(def.name) ?? describeVerb(def);
+      described.set(def.name, d);
+      return d;
+    });
     return { verbs: cache, protocol: PROTOCOL_VERSION, version: VERSION };
   },
 });

@@ -12,6 +12,8 @@ import { listAgents } from '../../core/verbs/agents.js';
 import { allVerbs } from '../../core/verbs/index.js';
 import { hostVerbs } from '../../link/verbs/hosts.js';
 import { sshStatusVerb } from '../../ssh-server/verbs.js';
+import { listVerbs } from '../../core/verbs/server.js';
+import { describeVerb } from '../../core/rpc/describe.js';
 
 const promises = defineVerb({
   name: 'test-promises',
@@ -84,6 +86,27 @@ test('list-agents prints a linked host\'s harness as it prints this machine\'s',
   const row = { host: 'build', window_id: 'a'.repeat(32), short_id: 'a'.repeat(12), name: 'claude', session: 'api', session_id: 'b'.repeat(32), harness: 'claude-code', state: 'needs_input', kind: 'approval', message: 'May I', needs_you: true, state_since: 1, finished_unread: false, group: null, cwd: '/', down: false, seen_at: 1, target: 'build:api:claude', seen_ms: 5, counted: true };
   const text = printResult(listAgents, listAgents.result!.parse({ agents: [row] }));
   assert.match(text.split('\n')[1]!, /^api\s+claude\s+a{12}\s+claude-code\s+needs_input\s+May I$/);
+});
+
+test('list-verbs of one verb describes that verb alone; the whole list after it holds the same description', async () => {
+  const byName = new Map(allVerbs.map((v) => [v.name, v]));
+  let listed = 0;
+  const dispatcher = {
+    get: (n: string) => byName.get(n),
+    list: () => {
+      listed++;
+      return [...byName.values()];
+    },
+  };
+  const run = (params: { verb?: string }) => listVerbs.run({ params, svc: { dispatcher } } as never) as { verbs: Array<{ name: string }> };
+  const one = run({ verb: 'set-agent-state' });
+  assert.is(listed, 0, 'one verb asked for: the registry is not walked (describing every verb took 86 ms the first time)');
+  assert.equal(one.verbs, [describeVerb(byName.get('set-agent-state')!)]);
+  assert.throws(() => run({ verb: 'no-such-verb' }), /There is no verb "no-such-verb"/);
+  const all = run({});
+  assert.is(listed, 1);
+  assert.is(all.verbs.length, byName.size);
+  assert.is(all.verbs.find((v) => v.name === 'set-agent-state'), one.verbs[0], 'the one made first is the one listed');
 });
 
 test.run();
