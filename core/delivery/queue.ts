@@ -320,7 +320,10 @@ export class DeliveryQueue implements Disposable {
     }
     q.lastWakeAt = Date.now();
     try {
-      this.add(w, this.wakeLine(w) ?? '', 'tuios mail', null, { wake: true });
+      // The gap counts from the wake as queued (its `at`, what list-queued shows), not from a
+      // moment before it: on a busy machine the two were 10 ms apart, and the next wake came 30 s
+      // after this one's decision but 29.99 s after the wake a person sees.
+      q.lastWakeAt = this.add(w, this.wakeLine(w) ?? '', 'tuios mail', null, { wake: true }).at;
     } catch {
       // a full queue: the next mail tries again
     }
