@@ -217,7 +217,10 @@ export class Detector {
     // its name, so the leader's name is compared too (one stat read per tick).
     if (lead === undefined) lead = view === undefined ? readStat(fg) : null;
     const start = view === undefined ? (lead?.startTime ?? null) : remoteStart;
-    const comm = view === undefined ? (lead?.comm ?? null) : (d.verdict?.leader?.comm ?? null);
+    // A pane on another machine: the leader's name as its snapshot has it. (Taken from the last
+    // verdict, it always matched, so a leader read between fork and exec, before it was the agent,
+    // kept its verdict: the pane was never identified.)
+    const comm = view === undefined ? (lead?.comm ?? null) : (view.reader.info(fg)?.comm ?? null);
     const same = d.fg === fg && d.leaderStart === start && d.verdict !== null && comm === (d.verdict.leader?.comm ?? null);
     const behindWrapper = !!d.verdict && d.verdict.kind === 'agent' && d.verdict.process?.pid !== d.verdict.leader?.pid;
     if (same && !behindWrapper && (d.verdict!.kind === 'agent' || fromOutput)) {
