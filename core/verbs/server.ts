@@ -1,6 +1,6 @@
 // Verbs about the daemon itself: list-verbs, server-info, kill-server.
 import { z } from 'zod';
-import { defineVerb } from '../rpc/verb.js';
+import { defineVerb, type VerbInfo } from '../rpc/verb.js';
 import { describeVerb, type VerbDescription } from '../rpc/describe.js';
 import { TuiosError } from '../errors.js';
 import { VERSION, PROTOCOL_VERSION } from '../version.js';
@@ -15,6 +15,15 @@ import { table } from '../rpc/print-helpers.js';
 let cache: VerbDescription[] | null = null;
 /** Each verb's description once made, by name (the registry never changes while the daemon runs). */
 const described = new Map<string, VerbDescription>();
+
+function describedOf(def: VerbInfo): VerbDescription {
+  let d = described.get(def.name);
+  if (!d) {
+    d = describeVerb(def);
+    described.set(def.name, d);
+  }
+  return d;
+}
 
 /** A verb as list-verbs describes it (core/rpc/describe.ts). */
 const verbDescriptionSchema = z.object({
@@ -65,20 +74,11 @@ export const listVerbs = defineVerb({
     if (params.verb) {
       // One verb is described alone: describing every verb took 86 ms the first time (0.7 s on a busy
       // machine), and a hook's first question, which asks for a few by name, gave up waiting for it.
-      let one = described.get(params.verb);
-      if (!one) {
-        const def = svc.dispatcher.get(params.verb);
-        if (!def) throw new TuiosError('unknown_verb', `There is no verb "${params.verb}".`, 'List them with: tuios list-verbs');
-        one = describeVerb(def);
-        described.set(def.name, one);
-      }
-      return { verbs: [one] };
+      const def = svc.dispatcher.get(params.verb);
+      if (!def) throw new TuiosError('unknown_verb', `There is no verb "${params.verb}".`, 'List them with: tuios list-verbs');
+      return { verbs: [describedOf(def)] };
     }
-    cache ??= svc.dispatcher.list().map((def) => {
-      const d = described.get(def.name) ?? describeVerb(def);
-      described.set(def.name, d);
-      return d;
-    });
+    cache ??= svc.dispatcher.list().map(describedOf);
     return { verbs: cache, protocol: PROTOCOL_VERSION, version: VERSION };
   },
 });
